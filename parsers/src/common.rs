@@ -1,0 +1,335 @@
+//! Types and helpers shared by every parser: the parse result, per-line issues, content sniffing,
+//! locale-tolerant numbers and the sysstat banner and clock formats.
+
+use serde::Serialize;
+
+/// A successfully parsed artifact: the typed record plus every problem met on the way.
+///
+/// An empty `issues` list means the artifact was parsed completely ("parsed"); a non-empty one
+/// means some lines were skipped or some values are missing ("partial"), and each issue says
+/// which input line and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Parsed<T> {
+    /// The typed record.
+    pub value: T,
+    /// Problems found in the input, in input order.
+    pub issues: Vec<LineIssue>,
+}
+
+impl<T> Parsed<T> {
+    /// A complete parse with no issues.
+    pub fn clean(value: T) -> Self {
+        Parsed {
+            value,
+            issues: Vec::new(),
+        }
+    }
+}
+
+/// One problem in the input: the 1-based input line number and what was wrong with it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LineIssue {
+    /// 1-based line number in the artifact (0 when the issue concerns the whole input).
+    pub line: usize,
+    /// What is wrong, in words a user can act on (e.g. "expected 14 columns, found 9").
+    pub message: String,
+}
+
+impl LineIssue {
+    /// Builds an issue for `line` (1-based).
+    pub fn new(line: usize, message: impl Into<String>) -> Self {
+        LineIssue {
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+/// The artifact could not be used at all: nothing in it was recognisable as the expected format.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize)]
+pub enum ParseError {
+    /// No usable record could be built. `line` points at the first offending input line when one
+    /// can be named.
+    #[error("unusable{}: {reason}", line.map(|l| format!(" (line {l})")).unwrap_or_default())]
+    Unusable {
+        /// 1-based input line where parsing gave up, if any single line is to blame.
+        line: Option<usize>,
+        /// Why, e.g. "no `Device` header line found".
+        reason: String,
+    },
+}
+
+impl ParseError {
+    /// Shorthand for [`ParseError::Unusable`].
+    pub fn unusable(line: Option<usize>, reason: impl Into<String>) -> Self {
+        ParseError::Unusable {
+            line,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// A parser's answer to "is this text mine?", given only the first lines of a file.
+///
+/// Modelled on inferno's collapse guessing: `Yes` is a confident claim from a line no other format
+/// prints, `Unsure` means "plausible, but another parser may know better", `No` rules it out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub enum Sniff {
+    /// Certainly not this format.
+    No,
+    /// Could be this format.
+    Unsure,
+    /// Certainly this format.
+    Yes,
+}
+
+/// Iterates the lines of `text` with 1-based line numbers, with a trailing `\r` removed.
+pub fn numbered_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.strip_suffix('\r').unwrap_or(l)))
+}
+
+/// Parses a number as sysstat and procps print it in any locale: `12.58`, `12,58` (decimal comma,
+/// e.g. `de_DE`), `-`, or an empty field. Returns `None` for anything else, including `-` and
+/// `nan`, so that "not applicable" never becomes 0.
+pub fn parse_num(s: &str) -> Option<f64> {
+    let s = s.trim();
+    if s.is_empty() || s == "-" {
+        return None;
+    }
+    let v = if s.contains(',') && !s.contains('.') {
+        s.replacen(',', ".", 1).parse::<f64>().ok()?
+    } else {
+        s.parse::<f64>().ok()?
+    };
+    v.is_finite().then_some(v)
+}
+
+/// A calendar date as printed in a sysstat banner or `-t` timestamp line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Date {
+    /// Four-digit year (two-digit years are read as 20YY).
+    pub year: i32,
+    /// 1–12.
+    pub month: u32,
+    /// 1–31.
+    pub day: u32,
+}
+
+impl Date {
+    /// Days since 1970-01-01 (proleptic Gregorian), for computing intervals across midnight.
+    pub fn days_since_epoch(self) -> i64 {
+        let (y, m, d) = (self.year as i64, self.month as i64, self.day as i64);
+        let y = if m <= 2 { y - 1 } else { y };
+        let era = if y >= 0 { y } else { y - 399 } / 400;
+        let yoe = y - era * 400;
+        let mp = (m + 9) % 12;
+        let doy = (153 * mp + 2) / 5 + d - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        era * 146_097 + doe - 719_468
+    }
+}
+
+/// Parses the date forms sysstat prints: `06/01/20` and `03/11/2022` (C and en_US locales,
+/// month first), `2020-06-01` (`S_TIME_FORMAT=ISO`, and sysstat ≥ 11 JSON). Returns `None`
+/// otherwise.
+pub fn parse_date(s: &str) -> Option<Date> {
+    let s = s.trim();
+    let (year, month, day) = if let Some((y, rest)) = s.split_once('-') {
+        let (m, d) = rest.split_once('-')?;
+        let d = d.get(..2).unwrap_or(d);
+        (
+            y.parse::<i32>().ok()?,
+            m.parse::<u32>().ok()?,
+            d.parse::<u32>().ok()?,
+        )
+    } else {
+        let mut it = s.split('/');
+        let m = it.next()?.parse::<u32>().ok()?;
+        let d = it.next()?.parse::<u32>().ok()?;
+        let y = it.next()?;
+        if it.next().is_some() {
+            return None;
+        }
+        let mut y = y.parse::<i32>().ok()?;
+        if y < 100 {
+            y += 2000;
+        }
+        (y, m, d)
+    };
+    ((1..=12).contains(&month) && (1..=31).contains(&day) && year > 1900).then_some(Date {
+        year,
+        month,
+        day,
+    })
+}
+
+/// Parses a time of day at the start of `tokens`: `12:53:21` (24-hour) or `03:15:06 PM`
+/// (12-hour, as printed under an en_US locale). Returns seconds since midnight and how many
+/// tokens were used (1 or 2).
+pub fn parse_time_of_day(tokens: &[&str]) -> Option<(u32, usize)> {
+    let t = *tokens.first()?;
+    let mut parts = t.split(':');
+    let h = parts.next()?.parse::<u32>().ok()?;
+    let m = parts.next()?.parse::<u32>().ok()?;
+    let s = parts
+        .next()
+        .map(|s| s.split(['.', ',']).next().unwrap_or(s))
+        .unwrap_or("0");
+    let s = s.parse::<u32>().ok()?;
+    if parts.next().is_some() || h > 23 || m > 59 || s > 60 {
+        return None;
+    }
+    match tokens.get(1).map(|x| x.to_ascii_uppercase()) {
+        Some(ref ap) if ap == "AM" || ap == "PM" => {
+            if !(1..=12).contains(&h) {
+                return None;
+            }
+            let h24 = (h % 12) + if ap == "PM" { 12 } else { 0 };
+            Some((h24 * 3600 + m * 60 + s, 2))
+        }
+        _ => Some((h * 3600 + m * 60 + s, 1)),
+    }
+}
+
+/// The banner line every sysstat tool prints first:
+/// `Linux 5.15.0-91-generic (host1) 	06/01/20 	_x86_64_	(9 CPU)`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SysstatHeader {
+    /// Kernel name, `Linux`.
+    pub sysname: String,
+    /// Kernel release, e.g. `5.15.0-91-generic`.
+    pub release: String,
+    /// Host name from the parentheses.
+    pub nodename: String,
+    /// Date of the report, when it could be read.
+    pub date: Option<Date>,
+    /// Architecture without underscores, e.g. `x86_64`, `aarch64`.
+    pub machine: Option<String>,
+    /// Number of CPUs the tool saw (`(9 CPU)`).
+    pub cpus: Option<u32>,
+    /// 1-based line number of the banner.
+    pub line: usize,
+}
+
+/// Parses a sysstat banner line (see [`SysstatHeader`]); `None` if `line` is not one.
+pub fn parse_sysstat_header(line: &str, line_no: usize) -> Option<SysstatHeader> {
+    let toks: Vec<&str> = line.split_whitespace().collect();
+    if toks.len() < 3 || toks[0] != "Linux" {
+        return None;
+    }
+    let open = toks.iter().position(|t| t.starts_with('('))?;
+    if open < 2 {
+        return None;
+    }
+    let close = (open..toks.len()).find(|&i| toks[i].ends_with(')'))?;
+    let nodename = toks[open..=close].join(" ");
+    let nodename = nodename
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .to_string();
+    let rest = &toks[close + 1..];
+    let date = rest.iter().find_map(|t| parse_date(t));
+    let machine = rest
+        .iter()
+        .find(|t| t.starts_with('_') && t.ends_with('_') && t.len() > 2)
+        .map(|t| t.trim_matches('_').to_string());
+    let cpus = rest
+        .windows(2)
+        .find(|w| w[0].starts_with('(') && w[1].starts_with("CPU"))
+        .and_then(|w| w[0].trim_start_matches('(').parse().ok());
+    Some(SysstatHeader {
+        sysname: toks[0].to_string(),
+        release: toks[1..open].join(" "),
+        nodename,
+        date,
+        machine,
+        cpus,
+        line: line_no,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_in_any_locale() {
+        assert_eq!(parse_num("12.58"), Some(12.58));
+        assert_eq!(parse_num("12,58"), Some(12.58));
+        assert_eq!(parse_num("-"), None);
+        assert_eq!(parse_num("nan"), None);
+        assert_eq!(parse_num("abc"), None);
+    }
+
+    #[test]
+    fn clocks_12_and_24_hour() {
+        assert_eq!(parse_time_of_day(&["12:53:21"]), Some((46401, 1)));
+        assert_eq!(
+            parse_time_of_day(&["03:15:06", "PM", "all"]),
+            Some((15 * 3600 + 15 * 60 + 6, 2))
+        );
+        assert_eq!(parse_time_of_day(&["12:00:00", "AM"]), Some((0, 2)));
+        assert_eq!(parse_time_of_day(&["Average:"]), None);
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(
+            parse_date("06/01/20"),
+            Some(Date {
+                year: 2020,
+                month: 6,
+                day: 1
+            })
+        );
+        assert_eq!(
+            parse_date("2022-03-11"),
+            Some(Date {
+                year: 2022,
+                month: 3,
+                day: 11
+            })
+        );
+        assert_eq!(
+            Date {
+                year: 1970,
+                month: 1,
+                day: 2
+            }
+            .days_since_epoch(),
+            1
+        );
+        assert_eq!(
+            Date {
+                year: 2000,
+                month: 3,
+                day: 1
+            }
+            .days_since_epoch(),
+            11017
+        );
+    }
+
+    #[test]
+    fn sysstat_banner() {
+        let h = parse_sysstat_header(
+            "Linux 1.2.3-TEST (SYSSTAT.TEST) \t06/01/20 \t_x86_64_\t(9 CPU)",
+            1,
+        )
+        .unwrap();
+        assert_eq!(h.release, "1.2.3-TEST");
+        assert_eq!(h.nodename, "SYSSTAT.TEST");
+        assert_eq!(h.machine.as_deref(), Some("x86_64"));
+        assert_eq!(h.cpus, Some(9));
+        assert_eq!(
+            h.date,
+            Some(Date {
+                year: 2020,
+                month: 6,
+                day: 1
+            })
+        );
+    }
+}

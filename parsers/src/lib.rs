@@ -1,0 +1,30 @@
+//! Pure parsers for the outputs of Linux and JVM diagnostic tools.
+//!
+//! Every module handles one artifact kind and exposes the same two functions:
+//!
+//! - `sniff(head: &str) -> Sniff` looks at the first lines of a file and answers whether the text
+//!   is that kind ([`Sniff::Yes`], [`Sniff::Unsure`], [`Sniff::No`]); the analyzer uses it to
+//!   recognise loose files whatever their names.
+//! - `parse(text: &str) -> Result<Parsed<T>, ParseError>` turns the text into a typed record `T`.
+//!   Lines that cannot be read become [`LineIssue`]s carrying the *input* line number, and parsing
+//!   goes on; only an input with nothing usable in it is a [`ParseError`].
+//!
+//! The crate knows nothing about files, archives or threads: text in, record and issues out. Every
+//! record keeps the input line numbers of what it was read from, so findings can cite evidence.
+//!
+//! ```
+//! let text = "Linux 6.1.0 (db1) \t2024-05-01 \t_x86_64_\t(2 CPU)\n\n\
+//! 12:00:01     CPU    %usr   %nice    %sys %iowait    %irq   %soft  %steal  %guest  %gnice   %idle\n\
+//! 12:00:02     all    1.00    0.00    1.00    0.00    0.00   48.00    0.00    0.00    0.00   50.00\n";
+//! let parsed = parsers::mpstat::parse(text).unwrap();
+//! assert_eq!(parsed.value.intervals[0].rows[0].soft_pct, Some(48.0));
+//! ```
+
+pub mod common;
+pub mod identity;
+pub mod iostat;
+pub mod modules;
+pub mod mpstat;
+pub mod softirqs;
+
+pub use common::{LineIssue, ParseError, Parsed, Sniff};
