@@ -1,0 +1,73 @@
+//! One host's analysis end to end: read and parse the bundle, build facts, run rules, cite
+//! evidence. The result, [`Report`], is what every output format renders.
+
+use crate::artifacts::{self, Collected, Outcome};
+use crate::bundle::{BundleError, Limits};
+use crate::facts::HostFacts;
+use crate::report::Report;
+use crate::rules::{self, ExcerptLine, Finding};
+use std::path::Path;
+
+/// Longest excerpt line kept, characters.
+const EXCERPT_LINE_CHARS: usize = 400;
+
+/// Analyzes the bundle at `path`. Errors: the bundle cannot be opened or is in an unsupported
+/// format; everything else (bad entries, unparseable artifacts) is reported inside the result.
+pub fn analyze(path: &Path, limits: &Limits) -> Result<Report, BundleError> {
+    let collected = artifacts::collect(path, limits)?;
+    let facts = HostFacts::from_collected(&collected);
+    let mut eval = rules::evaluate(&facts);
+    for f in &mut eval.findings {
+        cite(f, &collected);
+    }
+    Ok(Report::new(path, collected, facts, eval))
+}
+
+/// Fills each evidence's excerpt from the artifact text (line numbers are 1-based).
+fn cite(f: &mut Finding, c: &Collected) {
+    for ev in &mut f.evidence {
+        let Some(a) = c.artifacts.iter().find(|a| a.path == ev.artifact) else {
+            continue;
+        };
+        let lines: Vec<&str> = a.text.lines().collect();
+        if let (Some(prefix), Some(&first)) = (ev.header_prefix, ev.lines.first()) {
+            let header = (1..first.min(lines.len() + 1))
+                .rev()
+                .find(|&l| lines[l - 1].trim_start().starts_with(prefix));
+            if let Some(h) = header {
+                ev.lines.insert(0, h);
+                ev.lines.sort_unstable();
+                ev.lines.dedup();
+            }
+        }
+        let mut prev = 0;
+        for &l in &ev.lines {
+            let Some(text) = lines.get(l.wrapping_sub(1)) else {
+                continue;
+            };
+            if prev != 0 && l > prev + 1 {
+                ev.excerpt.push(ExcerptLine {
+                    line: 0,
+                    text: "…".into(),
+                });
+            }
+            let text = text.strip_suffix('\r').unwrap_or(text);
+            let text = if text.chars().count() > EXCERPT_LINE_CHARS {
+                let mut t: String = text.chars().take(EXCERPT_LINE_CHARS).collect();
+                t.push('…');
+                t
+            } else {
+                text.to_string()
+            };
+            ev.excerpt.push(ExcerptLine { line: l, text });
+            prev = l;
+        }
+    }
+}
+
+/// True when the analysis found nothing to analyze at all: every artifact failed.
+pub fn nothing_usable(r: &Report) -> bool {
+    !r.artifacts
+        .iter()
+        .any(|a| matches!(a.outcome, Outcome::Parsed | Outcome::Partial))
+}

@@ -1,0 +1,426 @@
+//! From bundle entries to parsed artifacts, in parallel, each ending with exactly one outcome.
+//!
+//! In: the bundle path and [`Limits`]. Out: [`Collected`]: one [`Artifact`] per file (and per
+//! manifest record whose file is missing), the manifest, refused entries and the read summary.
+//!
+//! The archive is decompressed on one thread; every finished entry is handed to the rayon pool
+//! and parsed while the next one is still being read. A panic inside a parser is caught and
+//! becomes a "parser bug" outcome for that artifact alone.
+
+use crate::bundle::{self, EntryContent, Limits, RawEntry, ReadSummary};
+use crate::kinds::{self, Data, KindSource, KindSpec, Sniffed};
+use crate::manifest::{self, Manifest, ManifestRecord};
+use parsers::LineIssue;
+use serde::Serialize;
+use std::panic::{self, AssertUnwindSafe};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+/// The single outcome of one artifact.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum Outcome {
+    /// Parsed completely.
+    Parsed,
+    /// Parsed with issues (listed in [`Artifact::issues`] with input line numbers).
+    Partial,
+    /// Recognised, but nothing usable could be read.
+    Unusable {
+        /// Why.
+        reason: String,
+    },
+    /// Kind unknown, or known but without a parser in this version.
+    Unrecognised {
+        /// Why, e.g. "no parser recognised the content".
+        reason: String,
+    },
+    /// The collector could not produce it.
+    NotCollected {
+        /// The command's exit status, when it ran.
+        exit: Option<i32>,
+        /// Stopped by the collector's time budget.
+        timed_out: bool,
+        /// The collector's note (`not found`, `permission denied`, ...).
+        note: String,
+    },
+    /// Larger than the entry or total size limit; not read.
+    TooLarge {
+        /// The limit, bytes.
+        limit: u64,
+    },
+    /// The parser panicked: a defect in rca, not in the input.
+    ParserBug {
+        /// The panic message.
+        message: String,
+    },
+}
+
+impl Outcome {
+    /// Short label used in the report and the terminal (`parsed`, `partial`, ...).
+    pub fn label(&self) -> &'static str {
+        match self {
+            Outcome::Parsed => "parsed",
+            Outcome::Partial => "partial",
+            Outcome::Unusable { .. } => "unusable",
+            Outcome::Unrecognised { .. } => "unrecognised",
+            Outcome::NotCollected { .. } => "not collected",
+            Outcome::TooLarge { .. } => "too large",
+            Outcome::ParserBug { .. } => "parser bug",
+        }
+    }
+}
+
+/// One file of the bundle after parsing.
+#[derive(Debug, Clone, Serialize)]
+pub struct Artifact {
+    /// Path inside the bundle.
+    pub path: String,
+    /// Kind name (`iostat`), when resolved.
+    pub kind: Option<&'static str>,
+    /// How the kind was decided.
+    pub kind_source: Option<KindSource>,
+    /// Size, bytes.
+    pub bytes: u64,
+    /// The outcome.
+    pub outcome: Outcome,
+    /// Problems met, with 1-based input line numbers (0 = the whole artifact).
+    pub issues: Vec<LineIssue>,
+    /// The collector's record for this artifact, if the bundle has a manifest.
+    pub record: Option<ManifestRecord>,
+    /// The text (lossy UTF-8), kept for evidence excerpts.
+    #[serde(skip)]
+    pub text: Arc<str>,
+    /// The parsed record.
+    #[serde(skip)]
+    pub data: Option<Data>,
+}
+
+/// Everything read from one bundle.
+#[derive(Debug, Clone, Serialize)]
+pub struct Collected {
+    /// Artifacts sorted by path.
+    pub artifacts: Vec<Artifact>,
+    /// The collector's manifest, if present.
+    pub manifest: Option<Manifest>,
+    /// Path of the manifest inside the bundle.
+    pub manifest_path: Option<String>,
+    /// Format, refused entries, stop reason.
+    pub summary: ReadSummary,
+}
+
+impl Collected {
+    /// Artifacts of a kind that parsed (fully or partly), in path order.
+    pub fn parsed<'a>(
+        &'a self,
+        kind: &'a str,
+    ) -> impl Iterator<Item = (&'a Artifact, &'a Data)> + 'a {
+        self.artifacts
+            .iter()
+            .filter(move |a| a.kind == Some(kind))
+            .filter_map(|a| a.data.as_ref().map(|d| (a, d)))
+    }
+}
+
+/// Reads and parses a bundle. Errors: the bundle could not be opened or is an unsupported format.
+pub fn collect(path: &Path, limits: &Limits) -> Result<Collected, bundle::BundleError> {
+    let results: Mutex<Vec<Artifact>> = Mutex::new(Vec::new());
+    let manifest: Mutex<Option<(String, String)>> = Mutex::new(None);
+    let summary = rayon::scope(|s| {
+        bundle::read(path, limits, |entry: RawEntry| {
+            let is_manifest = entry.path == manifest::FILE_NAME
+                || entry.path.ends_with(&format!("/{}", manifest::FILE_NAME));
+            if is_manifest {
+                if let EntryContent::Bytes(b) = &entry.content {
+                    let mut m = manifest.lock().unwrap_or_else(|e| e.into_inner());
+                    if m.is_none() {
+                        *m = Some((entry.path.clone(), String::from_utf8_lossy(b).into_owned()));
+                        return;
+                    }
+                }
+            }
+            let results = &results;
+            s.spawn(move |_| {
+                let a = process(entry, None);
+                results.lock().unwrap_or_else(|e| e.into_inner()).push(a);
+            });
+        })
+    })?;
+    let mut artifacts = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    let manifest = manifest.into_inner().unwrap_or_else(|e| e.into_inner());
+    let (manifest_path, manifest) = match manifest {
+        Some((p, text)) => {
+            let m = Manifest::parse(&text);
+            reconcile(&mut artifacts, &p, &m);
+            (Some(p), Some(m))
+        }
+        None => (None, None),
+    };
+    artifacts.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(Collected {
+        artifacts,
+        manifest,
+        manifest_path,
+        summary,
+    })
+}
+
+/// Applies the manifest: its kinds take precedence (re-parsing where they differ from what the
+/// path or content suggested), the collector's exit status and timeouts are attached, and records
+/// without a file become "not collected" artifacts.
+fn reconcile(artifacts: &mut Vec<Artifact>, manifest_path: &str, m: &Manifest) {
+    let prefix = manifest_path
+        .strip_suffix(manifest::FILE_NAME)
+        .unwrap_or("");
+    let mut seen = vec![false; m.artifacts.len()];
+    for a in artifacts.iter_mut() {
+        let Some(rel) = a.path.strip_prefix(prefix) else {
+            continue;
+        };
+        let Some(idx) = m.artifacts.iter().position(|r| r.path == rel) else {
+            continue;
+        };
+        seen[idx] = true;
+        let rec = &m.artifacts[idx];
+        if let Some(spec) = kinds::by_name(&rec.kind) {
+            if a.kind != Some(spec.name) && !matches!(a.outcome, Outcome::TooLarge { .. }) {
+                let text = a.text.clone();
+                let bytes = a.bytes;
+                let mut redone = parse_with(spec, KindSource::Manifest, &a.path, text, bytes);
+                redone.issues.splice(
+                    0..0,
+                    a.issues
+                        .iter()
+                        .filter(|i| i.message.contains("UTF-8"))
+                        .cloned(),
+                );
+                *a = redone;
+            } else {
+                a.kind_source = Some(KindSource::Manifest);
+            }
+        }
+        a.record = Some(rec.clone());
+        let failed = rec.timed_out || rec.exit.is_some_and(|e| e != 0);
+        if failed && a.text.trim().is_empty() {
+            a.outcome = Outcome::NotCollected {
+                exit: rec.exit,
+                timed_out: rec.timed_out,
+                note: rec.note.clone(),
+            };
+            a.data = None;
+        } else if failed || rec.truncated {
+            let why = if rec.timed_out {
+                "the collector stopped this command at its time budget; the output may end early"
+                    .to_string()
+            } else if rec.truncated {
+                "the collector truncated this output at its size cap".to_string()
+            } else {
+                format!(
+                    "the command exited with status {}; the output may be incomplete",
+                    rec.exit.unwrap_or(-1)
+                )
+            };
+            a.issues.insert(0, LineIssue::new(0, why));
+            if a.outcome == Outcome::Parsed {
+                a.outcome = Outcome::Partial;
+            }
+        }
+    }
+    for (rec, seen) in m.artifacts.iter().zip(seen) {
+        if seen {
+            continue;
+        }
+        let note = if rec.note.is_empty() && rec.exit == Some(0) {
+            "listed in the manifest but absent from the bundle".to_string()
+        } else {
+            rec.note.clone()
+        };
+        artifacts.push(Artifact {
+            path: format!("{prefix}{}", rec.path),
+            kind: kinds::by_name(&rec.kind).map(|k| k.name),
+            kind_source: Some(KindSource::Manifest),
+            bytes: 0,
+            outcome: Outcome::NotCollected {
+                exit: rec.exit,
+                timed_out: rec.timed_out,
+                note,
+            },
+            issues: Vec::new(),
+            record: Some(rec.clone()),
+            text: Arc::from(""),
+            data: None,
+        });
+    }
+}
+
+/// Decodes, recognises and parses one entry.
+pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
+    let path = entry.path;
+    let bytes = match entry.content {
+        EntryContent::Bytes(b) => b,
+        EntryContent::TooLarge { limit } => {
+            return Artifact {
+                kind: kinds::by_path(&path).map(|k| k.name),
+                kind_source: kinds::by_path(&path).map(|_| KindSource::Path),
+                path,
+                bytes: limit,
+                outcome: Outcome::TooLarge { limit },
+                issues: Vec::new(),
+                record: None,
+                text: Arc::from(""),
+                data: None,
+            }
+        }
+        EntryContent::ReadError(e) => {
+            return Artifact {
+                path,
+                kind: None,
+                kind_source: None,
+                bytes: 0,
+                outcome: Outcome::Unusable {
+                    reason: format!("could not be read from the bundle: {e}"),
+                },
+                issues: Vec::new(),
+                record: None,
+                text: Arc::from(""),
+                data: None,
+            }
+        }
+    };
+    let size = bytes.len() as u64;
+    let (text, utf8_issue) = decode(bytes);
+    let (spec, source) = match forced {
+        Some(k) => (Some(k), KindSource::Manifest),
+        None => match kinds::by_path(&path) {
+            Some(k) => (Some(k), KindSource::Path),
+            None => match kinds::sniff(&text) {
+                Sniffed::Kind(k) => (Some(k), KindSource::Content),
+                Sniffed::Nothing => (None, KindSource::Content),
+                Sniffed::Ambiguous(names) => {
+                    let mut a = unrecognised(
+                        path,
+                        size,
+                        text,
+                        format!("could be any of: {}", names.join(", ")),
+                    );
+                    a.issues.extend(utf8_issue);
+                    return a;
+                }
+            },
+        },
+    };
+    let mut a = match spec {
+        Some(spec) => parse_with(spec, source, &path, text, size),
+        None => unrecognised(path, size, text, "no parser recognised the content".into()),
+    };
+    if let Some(issue) = utf8_issue {
+        a.issues.insert(0, issue);
+        if a.outcome == Outcome::Parsed {
+            a.outcome = Outcome::Partial;
+        }
+    }
+    a
+}
+
+fn unrecognised(path: String, bytes: u64, text: Arc<str>, reason: String) -> Artifact {
+    Artifact {
+        path,
+        kind: None,
+        kind_source: None,
+        bytes,
+        outcome: Outcome::Unrecognised { reason },
+        issues: Vec::new(),
+        record: None,
+        text,
+        data: None,
+    }
+}
+
+/// Parses `text` as `spec`, catching parser panics.
+fn parse_with(
+    spec: &'static KindSpec,
+    source: KindSource,
+    path: &str,
+    text: Arc<str>,
+    bytes: u64,
+) -> Artifact {
+    let mut a = Artifact {
+        path: path.to_string(),
+        kind: Some(spec.name),
+        kind_source: Some(source),
+        bytes,
+        outcome: Outcome::Parsed,
+        issues: Vec::new(),
+        record: None,
+        text: text.clone(),
+        data: None,
+    };
+    let Some(parse) = spec.parse else {
+        a.outcome = Outcome::Unrecognised {
+            reason: format!(
+                "kind `{}` is collected but not analyzed in this version",
+                spec.name
+            ),
+        };
+        return a;
+    };
+    match panic::catch_unwind(AssertUnwindSafe(|| parse(&text))) {
+        Ok(Ok((data, issues))) => {
+            a.outcome = if issues.is_empty() {
+                Outcome::Parsed
+            } else {
+                Outcome::Partial
+            };
+            a.issues = issues;
+            a.data = Some(data);
+        }
+        Ok(Err(e)) => {
+            a.outcome = Outcome::Unusable {
+                reason: e.to_string(),
+            }
+        }
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            a.outcome = Outcome::ParserBug {
+                message: format!("the {} parser panicked: {message}", spec.name),
+            };
+        }
+    }
+    a
+}
+
+/// UTF-8 decoding that never fails: invalid bytes become U+FFFD and one issue names the line of
+/// the first one.
+fn decode(bytes: Vec<u8>) -> (Arc<str>, Option<LineIssue>) {
+    match String::from_utf8(bytes) {
+        Ok(s) => (Arc::from(s), None),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let bytes = e.into_bytes();
+            let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            (
+                Arc::from(text),
+                Some(LineIssue::new(
+                    line,
+                    "non-UTF-8 bytes were replaced with U+FFFD (first at this line)",
+                )),
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invalid_utf8_is_an_issue_with_its_line() {
+        let (text, issue) = decode(b"a\nb\n\xff\xfe c\n".to_vec());
+        assert!(text.contains('\u{fffd}'));
+        assert_eq!(issue.unwrap().line, 3);
+    }
+}

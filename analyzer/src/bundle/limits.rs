@@ -1,0 +1,200 @@
+//! Size and count limits for reading untrusted bundles, and the bounded reads that enforce them.
+
+use super::EntryContent;
+use serde::Serialize;
+use std::cell::Cell;
+use std::io::{self, Read};
+use std::rc::Rc;
+
+/// Limits applied while reading a bundle. Every one can be raised from the command line.
+///
+/// Defaults suit a collector bundle (≤ 200 MB) and sosreports with room to spare, while keeping
+/// a hostile archive from exhausting memory: everything read is held in memory for analysis, so
+/// `max_total_bytes` bounds the analyzer's footprint.
+#[derive(Debug, Clone, Serialize)]
+pub struct Limits {
+    /// Largest single entry kept, uncompressed bytes (default 1 GiB; `--max-entry-size`).
+    pub max_entry_bytes: u64,
+    /// Largest total of all entries, uncompressed bytes (default 4 GiB; `--max-total-size`).
+    pub max_total_bytes: u64,
+    /// Most entries read, files and directories alike (default 100 000; `--max-entries`).
+    pub max_entries: usize,
+    /// Longest entry name, bytes (default 4096, Linux `PATH_MAX`).
+    pub max_name_bytes: usize,
+    /// Largest tar GNU long-name or PAX extended header, bytes (default 1 MiB). The `tar` crate
+    /// would buffer these without limit; rca reads them itself.
+    pub max_meta_bytes: u64,
+    /// Compression-ratio alarm: reading stops when uncompressed output exceeds this many times
+    /// the compressed input read so far (default 200; deflate's ceiling is about 1032:1, text
+    /// bundles compress 5–20:1) ...
+    pub max_ratio: u64,
+    /// ... once at least this many uncompressed bytes have been produced (default 64 MiB), so
+    /// that small, highly repetitive files never trip it.
+    pub ratio_floor_bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_entry_bytes: 1 << 30,
+            max_total_bytes: 4 << 30,
+            max_entries: 100_000,
+            max_name_bytes: 4096,
+            max_meta_bytes: 1 << 20,
+            max_ratio: 200,
+            ratio_floor_bytes: 64 << 20,
+        }
+    }
+}
+
+/// Shared count of compressed bytes consumed from the input file.
+pub type Counter = Rc<Cell<u64>>;
+
+/// A reader that counts the bytes pulled through it (the compressed side of a decoder).
+pub struct CountingReader<R> {
+    inner: R,
+    count: Counter,
+}
+
+impl<R> CountingReader<R> {
+    pub fn new(inner: R) -> Self {
+        CountingReader {
+            inner,
+            count: Rc::new(Cell::new(0)),
+        }
+    }
+    /// A handle on the running count.
+    pub fn counter(&self) -> Counter {
+        self.count.clone()
+    }
+}
+
+impl<R: Read> Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.set(self.count.get() + n as u64);
+        Ok(n)
+    }
+}
+
+/// Ratio-alarm context for [`read_bounded`]: the compressed-byte counter, the limits and how many
+/// uncompressed bytes were produced before this entry.
+pub struct RatioCheck<'a> {
+    pub compressed: &'a Counter,
+    pub limits: &'a Limits,
+    pub before: u64,
+}
+
+/// Text of the ratio alarm, shared by the entry error and the stop reason.
+pub fn ratio_alarm(uncompressed: u64, compressed: u64, limits: &Limits) -> String {
+    format!(
+        "compression ratio alarm: {} uncompressed from {} compressed (more than {}:1) — possibly a \
+         decompression bomb; if the bundle is trusted, raise the limit with --max-ratio",
+        human_bytes(uncompressed),
+        human_bytes(compressed),
+        limits.max_ratio
+    )
+}
+
+/// Reads at most `max` bytes from `r`: the whole content, [`EntryContent::TooLarge`] if there is
+/// more, or [`EntryContent::ReadError`] on an I/O error or a tripped ratio alarm.
+pub fn read_bounded(mut r: impl Read, max: u64, ratio: Option<RatioCheck<'_>>) -> EntryContent {
+    let mut out = Vec::new();
+    let mut buf = vec![0u8; 256 * 1024];
+    loop {
+        let room = (max + 1).saturating_sub(out.len() as u64);
+        if room == 0 {
+            return EntryContent::TooLarge { limit: max };
+        }
+        let want = buf.len().min(room.min(usize::MAX as u64) as usize);
+        match r.read(&mut buf[..want]) {
+            Ok(0) => break,
+            Ok(n) => out.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return EntryContent::ReadError(describe_io(&e)),
+        }
+        if out.len() as u64 > max {
+            return EntryContent::TooLarge { limit: max };
+        }
+        if let Some(rc) = &ratio {
+            let total = rc.before + out.len() as u64;
+            let comp = rc.compressed.get().max(1);
+            if total > rc.limits.ratio_floor_bytes && total / comp > rc.limits.max_ratio {
+                return EntryContent::ReadError(ratio_alarm(total, comp, rc.limits));
+            }
+        }
+    }
+    EntryContent::Bytes(out)
+}
+
+/// An I/O error in words (flate2 reports a truncated gzip stream as `UnexpectedEof`).
+pub fn describe_io(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::UnexpectedEof => "unexpected end of data: the file is truncated".to_string(),
+        _ => e.to_string(),
+    }
+}
+
+/// `1.5 MiB`-style sizes for messages.
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut v = n as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < UNITS.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+/// Parses a size given on the command line: `1048576`, `512K`, `64M`, `4G` (binary units).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let s = s.trim();
+    let (num, mult) = match s.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let m = match c.to_ascii_uppercase() {
+                'K' => 1u64 << 10,
+                'M' => 1 << 20,
+                'G' => 1 << 30,
+                'T' => 1 << 40,
+                _ => return Err(format!("unknown size suffix in `{s}` (use K, M, G or T)")),
+            };
+            (&s[..i], m)
+        }
+        _ => (s, 1),
+    };
+    num.trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(mult))
+        .ok_or_else(|| format!("`{s}` is not a size (examples: 1048576, 512K, 64M, 4G)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("64M"), Ok(64 << 20));
+        assert_eq!(parse_size("100"), Ok(100));
+        assert!(parse_size("12X").is_err());
+        assert!(parse_size("99999999999999T").is_err());
+    }
+
+    #[test]
+    fn bounded_read_stops_past_limit() {
+        match read_bounded(&b"0123456789"[..], 4, None) {
+            EntryContent::TooLarge { limit } => assert_eq!(limit, 4),
+            other => panic!("expected TooLarge, got {other:?}"),
+        }
+        match read_bounded(&b"0123"[..], 4, None) {
+            EntryContent::Bytes(b) => assert_eq!(b, b"0123"),
+            other => panic!("expected bytes, got {other:?}"),
+        }
+    }
+}

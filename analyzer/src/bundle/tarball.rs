@@ -1,0 +1,273 @@
+//! tar reading (plain or inside gzip) with every allocation bounded.
+//!
+//! The `tar` crate is used in raw mode, so that GNU long-name (`L`/`K`) and PAX (`x`/`g`)
+//! headers come to us as entries and are read under [`Limits::max_meta_bytes`] instead of being
+//! buffered whole by the crate. Sparse entries, links and devices are refused.
+
+use super::limits::{self, describe_io, human_bytes, Counter, Limits, RatioCheck};
+use super::{names, EntryContent, RawEntry, ReadSummary, Refused};
+use std::io::Read;
+use tar::EntryType;
+
+/// True when `h` (512 bytes) is a tar header: `ustar` magic at offset 257, or an old-style
+/// header whose checksum field matches its bytes.
+pub fn looks_like_tar(h: &[u8]) -> bool {
+    if h.len() < 512 {
+        return false;
+    }
+    if &h[257..262] == b"ustar" {
+        return true;
+    }
+    let field = &h[148..156];
+    let digits: String = field
+        .iter()
+        .map(|&b| b as char)
+        .filter(|c| c.is_digit(8))
+        .collect();
+    let Ok(stored) = u32::from_str_radix(&digits, 8) else {
+        return false;
+    };
+    let sum: u32 = h
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| {
+            if (148..156).contains(&i) {
+                32
+            } else {
+                b as u32
+            }
+        })
+        .sum();
+    !digits.is_empty() && stored == sum && h[0] != 0
+}
+
+/// Metadata carried from extension headers to the entry that follows them.
+#[derive(Default)]
+struct Pending {
+    name: Option<Result<Vec<u8>, String>>,
+    pax_size: Option<u64>,
+}
+
+/// Reads every entry of a tar stream, delivering regular files and recording refusals.
+pub fn read<R: Read>(
+    r: R,
+    compressed: Option<Counter>,
+    limits: &Limits,
+    summary: &mut ReadSummary,
+    deliver: &mut dyn FnMut(RawEntry, &mut ReadSummary),
+) {
+    let mut archive = tar::Archive::new(r);
+    let entries = match archive.entries() {
+        Ok(e) => e.raw(true),
+        Err(e) => {
+            summary.stopped = Some(format!("not a readable tar archive: {}", describe_io(&e)));
+            return;
+        }
+    };
+    let mut pending = Pending::default();
+    let mut seen = 0usize;
+    for entry in entries {
+        let mut entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                summary.stopped = Some(format!(
+                    "the tar archive is corrupt or truncated after {seen} entries: {}",
+                    describe_io(&e)
+                ));
+                return;
+            }
+        };
+        seen += 1;
+        if seen > limits.max_entries {
+            summary.stopped = Some(format!(
+                "more than {} entries: the rest was not read (raise with --max-entries)",
+                limits.max_entries
+            ));
+            return;
+        }
+        let header = entry.header().clone();
+        let ty = header.entry_type();
+        let claimed = header.entry_size().unwrap_or(0);
+        let raw_name = header.path_bytes().into_owned();
+        match ty {
+            EntryType::GNULongName
+            | EntryType::XHeader
+            | EntryType::XGlobalHeader
+            | EntryType::GNULongLink => {
+                let meta = if claimed > limits.max_meta_bytes {
+                    // Listed now: a header this large is usually followed by a truncated stream,
+                    // so the entry it names may never arrive.
+                    summary.refused.push(Refused {
+                        path: names::display(&raw_name),
+                        reason: format!(
+                            "tar {} header claims {}, over the {} limit for metadata",
+                            ext_name(ty),
+                            human_bytes(claimed),
+                            human_bytes(limits.max_meta_bytes)
+                        ),
+                    });
+                    Err(format!(
+                        "its name or attributes are in an oversize tar {} header",
+                        ext_name(ty)
+                    ))
+                } else {
+                    match limits::read_bounded(&mut entry, limits.max_meta_bytes, None) {
+                        EntryContent::Bytes(b) => Ok(b),
+                        EntryContent::TooLarge { .. } => {
+                            Err("tar metadata header over the limit".into())
+                        }
+                        EntryContent::ReadError(e) => {
+                            summary.stopped = Some(format!("the tar archive is truncated: {e}"));
+                            return;
+                        }
+                    }
+                };
+                match ty {
+                    EntryType::GNULongName => {
+                        pending.name = Some(meta.map(|mut b| {
+                            while b.last() == Some(&0) {
+                                b.pop();
+                            }
+                            b
+                        }))
+                    }
+                    EntryType::XHeader => match meta {
+                        Ok(b) => {
+                            for ext in tar::PaxExtensions::new(&b).flatten() {
+                                match ext.key_bytes() {
+                                    b"path" => pending.name = Some(Ok(ext.value_bytes().to_vec())),
+                                    b"size" => {
+                                        pending.pax_size =
+                                            ext.value().ok().and_then(|v| v.parse().ok())
+                                    }
+                                    _ => {}
+                                }
+                            }
+                        }
+                        Err(reason) => pending.name = Some(Err(reason)),
+                    },
+                    _ => {}
+                }
+                continue;
+            }
+            _ => {}
+        }
+        let p = std::mem::take(&mut pending);
+        let name_bytes = match p.name {
+            Some(Ok(n)) => n,
+            Some(Err(reason)) => {
+                summary.refused.push(Refused {
+                    path: names::display(&raw_name),
+                    reason,
+                });
+                continue;
+            }
+            None => raw_name,
+        };
+        let refuse = |summary: &mut ReadSummary, reason: String| {
+            summary.refused.push(Refused {
+                path: names::display(&name_bytes),
+                reason,
+            });
+        };
+        match ty {
+            EntryType::Regular | EntryType::Continuous => {}
+            EntryType::Directory => continue,
+            EntryType::Symlink | EntryType::Link => {
+                let target = header
+                    .link_name_bytes()
+                    .map(|t| names::display(&t))
+                    .unwrap_or_default();
+                let what = if ty == EntryType::Symlink {
+                    "symbolic link"
+                } else {
+                    "hard link"
+                };
+                refuse(
+                    summary,
+                    format!("{what} to `{target}`: links are never followed"),
+                );
+                continue;
+            }
+            EntryType::GNUSparse => {
+                refuse(
+                    summary,
+                    format!(
+                        "sparse file claiming {}: sparse entries are not read",
+                        human_bytes(claimed)
+                    ),
+                );
+                continue;
+            }
+            EntryType::Char | EntryType::Block | EntryType::Fifo => {
+                refuse(summary, "device or FIFO entry".into());
+                continue;
+            }
+            other => {
+                refuse(
+                    summary,
+                    format!("unsupported tar entry type {:?}", other.as_byte() as char),
+                );
+                continue;
+            }
+        }
+        if p.pax_size.is_some_and(|s| s != claimed) {
+            refuse(
+                summary,
+                "PAX size record differs from the header size: entry not read".into(),
+            );
+            summary.stopped =
+                Some("a PAX size override was met; the rest of the archive was not read".into());
+            return;
+        }
+        let path = match names::check(&name_bytes, limits.max_name_bytes) {
+            Ok(p) => p,
+            Err(reason) => {
+                refuse(summary, reason);
+                continue;
+            }
+        };
+        let remaining_total = limits.max_total_bytes.saturating_sub(summary.bytes_read);
+        let cap = limits.max_entry_bytes.min(remaining_total);
+        let ratio = compressed.as_ref().map(|c| RatioCheck {
+            compressed: c,
+            limits,
+            before: summary.bytes_read,
+        });
+        let content = limits::read_bounded(&mut entry, cap, ratio);
+        let stop = match &content {
+            EntryContent::TooLarge { .. } if cap < limits.max_entry_bytes => Some(format!(
+                "total uncompressed size limit of {} reached: the rest was not read (raise with --max-total-size)",
+                human_bytes(limits.max_total_bytes)
+            )),
+            EntryContent::ReadError(e) => Some(e.clone()),
+            _ => None,
+        };
+        let skip_too_long = matches!(content, EntryContent::TooLarge { .. })
+            && compressed.is_some()
+            && claimed.saturating_sub(cap) > limits.max_entry_bytes;
+        deliver(RawEntry { path, content }, summary);
+        let stop = stop.or_else(|| {
+            skip_too_long.then(|| {
+                format!(
+                    "an oversize entry claims {}: decompressing past it would cost more than reading \
+                     another whole entry, so the rest of the archive was not read",
+                    human_bytes(claimed)
+                )
+            })
+        });
+        if stop.is_some() {
+            summary.stopped = stop;
+            return;
+        }
+    }
+}
+
+fn ext_name(ty: EntryType) -> &'static str {
+    match ty {
+        EntryType::GNULongName => "GNU long-name",
+        EntryType::GNULongLink => "GNU long-link",
+        EntryType::XHeader => "PAX",
+        _ => "PAX global",
+    }
+}

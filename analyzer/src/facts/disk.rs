@@ -1,0 +1,87 @@
+//! Per-device I/O series from `iostat -x`.
+
+use crate::artifacts::Collected;
+use crate::kinds::Data;
+use parsers::iostat::Timestamp;
+use serde::Serialize;
+
+/// One device over the collection window.
+#[derive(Debug, Clone, Serialize)]
+pub struct DiskSeries {
+    /// Device name (`sda`, `nvme0n1`, `dm-0`).
+    pub device: String,
+    /// Artifact the series was read from.
+    pub artifact: String,
+    /// Interval samples in time order (the since-boot first report excluded).
+    pub samples: Vec<DiskSample>,
+}
+
+/// One interval of one device.
+#[derive(Debug, Clone, Serialize)]
+pub struct DiskSample {
+    /// Timestamp printed by `iostat -t`, when present.
+    pub time: Option<Timestamp>,
+    /// 1-based line of the device row in the artifact.
+    pub line: usize,
+    /// `await` (or the request-weighted `r_await`/`w_await`), ms.
+    pub await_ms: Option<f64>,
+    /// `aqu-sz` (`avgqu-sz`), requests.
+    pub aqu_sz: Option<f64>,
+    /// `%util`.
+    pub util_pct: Option<f64>,
+    /// `r/s` + `w/s` (+ `d/s`), requests per second.
+    pub iops: Option<f64>,
+}
+
+/// Builds device series from the `iostat` artifact with the most reports (text preferred over
+/// JSON on a tie: its rows are easier to cite).
+pub fn build(c: &Collected) -> Result<Vec<DiskSeries>, String> {
+    let best = c
+        .parsed("iostat")
+        .filter_map(|(a, d)| match d {
+            Data::Iostat(i) => Some((a, i)),
+            _ => None,
+        })
+        .max_by_key(|(a, i)| (i.reports.len(), !a.path.ends_with(".json")));
+    let Some((art, io)) = best else {
+        return Err("no `iostat -x` output was parsed".into());
+    };
+    // Without -y the first report covers the time since boot: drop it when others follow.
+    let since_boot_first = !art
+        .record
+        .as_ref()
+        .is_some_and(|r| r.argv.split(' ').any(|w| w == "-y"));
+    let skip = usize::from(since_boot_first && io.reports.len() > 1);
+    let mut out: Vec<DiskSeries> = Vec::new();
+    for rep in io.reports.iter().skip(skip) {
+        for d in &rep.devices {
+            let sample = DiskSample {
+                time: rep.time,
+                line: d.line,
+                await_ms: d.await_ms(),
+                aqu_sz: d.aqu_sz,
+                util_pct: d.util_pct,
+                iops: sum([d.r_per_s, d.w_per_s, d.d_per_s]).or(d.tps),
+            };
+            match out.iter_mut().find(|s| s.device == d.device) {
+                Some(s) => s.samples.push(sample),
+                None => out.push(DiskSeries {
+                    device: d.device.clone(),
+                    artifact: art.path.clone(),
+                    samples: vec![sample],
+                }),
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err(format!(
+            "{} has no device rows after the since-boot report",
+            art.path
+        ));
+    }
+    Ok(out)
+}
+
+fn sum(v: [Option<f64>; 3]) -> Option<f64> {
+    v.iter().flatten().copied().reduce(|a, b| a + b)
+}

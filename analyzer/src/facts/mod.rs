@@ -1,0 +1,99 @@
+//! Facts about one host, combined from its parsed artifacts. Rules read facts, never artifacts.
+//!
+//! In: [`Collected`] artifacts. Out: [`HostFacts`]: identity, the collection window, per-device
+//! I/O series, per-CPU utilisation series, soft-IRQ rates per CPU, loaded modules. Every sample
+//! keeps the artifact path and input line it came from, so findings can cite it.
+
+mod cpu;
+mod disk;
+mod identity;
+mod softirq;
+
+pub use cpu::{CpuSample, CpuSeries};
+pub use disk::{DiskSample, DiskSeries};
+pub use identity::Identity;
+pub use softirq::SoftirqFacts;
+
+use crate::artifacts::Collected;
+use crate::kinds::Data;
+use parsers::modules::Module;
+use serde::Serialize;
+
+/// Everything rules know about one host.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct HostFacts {
+    /// Host name, kernel, OS, architecture, CPU count.
+    pub identity: Identity,
+    /// Collection window from the manifest: start and end, UTC epoch seconds.
+    pub window: Option<(f64, f64)>,
+    /// Sampling interval in seconds, from the manifest.
+    pub interval_s: Option<f64>,
+    /// Per-device I/O series from `iostat -x` (since-boot report dropped).
+    pub disks: Vec<DiskSeries>,
+    /// Why `disks` is empty, when it is.
+    pub disks_missing: Option<String>,
+    /// Per-CPU utilisation series from `mpstat -P ALL` (the `all` row excluded).
+    pub cpus: Vec<CpuSeries>,
+    /// Why `cpus` is empty, when it is.
+    pub cpus_missing: Option<String>,
+    /// Soft-IRQ counters and rates from two `/proc/softirqs` snapshots.
+    pub softirqs: Option<SoftirqFacts>,
+    /// Why `softirqs` is `None`, when it is.
+    pub softirqs_missing: Option<String>,
+    /// Loaded modules (from `/proc/modules` when present, which carries taint letters; else
+    /// `lsmod`), with the artifact they came from.
+    pub modules: Vec<Module>,
+    /// Path of the artifact `modules` came from.
+    pub modules_source: Option<String>,
+}
+
+impl HostFacts {
+    /// Builds the facts for one bundle.
+    pub fn from_collected(c: &Collected) -> HostFacts {
+        let mut f = HostFacts {
+            identity: identity::build(c),
+            ..Default::default()
+        };
+        if let Some(m) = &c.manifest {
+            if let (Some(s), Some(e)) = (m.meta_f64("started"), m.meta_f64("ended")) {
+                f.window = Some((s, e));
+            }
+            f.interval_s = m.meta_f64("interval");
+        }
+        match disk::build(c) {
+            Ok(d) => f.disks = d,
+            Err(why) => f.disks_missing = Some(why),
+        }
+        match cpu::build(c) {
+            Ok(s) => f.cpus = s,
+            Err(why) => f.cpus_missing = Some(why),
+        }
+        match softirq::build(c) {
+            Ok(s) => f.softirqs = Some(s),
+            Err(why) => f.softirqs_missing = Some(why),
+        }
+        let proc_modules = c.parsed("proc-modules").find_map(|(a, d)| match d {
+            Data::ProcModules(m) => Some((a, m)),
+            _ => None,
+        });
+        let lsmod = c.parsed("lsmod").find_map(|(a, d)| match d {
+            Data::Lsmod(m) => Some((a, m)),
+            _ => None,
+        });
+        if let Some((a, m)) = proc_modules.or(lsmod) {
+            f.modules = m.clone();
+            f.modules_source = Some(a.path.clone());
+        }
+        f
+    }
+}
+
+/// A display label for a sysstat timestamp: `2024-05-01 12:00:01` or `12:00:01`.
+pub fn time_label(t: &parsers::iostat::Timestamp) -> String {
+    let s = t.seconds_of_day;
+    let hms = format!("{:02}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
+    match t.date {
+        Some(d) => format!("{:04}-{:02}-{:02} {hms}", d.year, d.month, d.day),
+        None => hms,
+    }
+}

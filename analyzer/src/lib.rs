@@ -1,0 +1,18 @@
+//! `rca`: reads an evidence bundle, parses every artifact in parallel, turns facts into ranked
+//! root-cause findings with the exact evidence lines, and renders them as HTML, JSON and a
+//! terminal summary.
+//!
+//! The pipeline, one module per stage:
+//! [`bundle`] (archive or directory → bounded entries) → [`artifacts`] (kind resolution and
+//! parallel parsing with the `parsers` crate, one outcome per artifact) → [`facts`] (per-host
+//! series and state) → [`rules`] (pure checks → findings) → [`analysis`] (evidence excerpts) →
+//! [`report`] (HTML, JSON, terminal).
+
+pub mod analysis;
+pub mod artifacts;
+pub mod bundle;
+pub mod facts;
+pub mod kinds;
+pub mod manifest;
+pub mod report;
+pub mod rules;

@@ -1,0 +1,118 @@
+//! The collector's manifest, `manifest.tsv`: one record per artifact plus run metadata.
+//!
+//! Format (written by `collector.sh`, tab-separated, first field = record type):
+//! ```text
+//! # rca-manifest 1
+//! meta	hostname	db1
+//! artifact	<path>	<kind>	<exit>	<timed_out>	<start>	<end>	<bytes>	<truncated>	<note>	<argv>
+//! ```
+//! `exit` is the command's exit status (124 timed out, 126 not runnable, 127 not found; empty
+//! when never started), `start`/`end` are UTC epoch seconds (fractions allowed), `timed_out` and
+//! `truncated` are 0/1. Unknown record types and extra fields are ignored so newer collectors
+//! stay readable.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Name of the manifest file inside a bundle (at the top or under one top folder).
+pub const FILE_NAME: &str = "manifest.tsv";
+
+/// A parsed manifest.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Manifest {
+    /// Run metadata (`hostname`, `kernel`, `started`, `ended`, `duration`, `interval`,
+    /// `complete`, ...).
+    pub meta: BTreeMap<String, String>,
+    /// Artifact records in manifest order.
+    pub artifacts: Vec<ManifestRecord>,
+    /// Lines that could not be read, with 1-based line numbers.
+    pub issues: Vec<parsers::LineIssue>,
+}
+
+/// One `artifact` record.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ManifestRecord {
+    /// Path relative to the bundle's top folder.
+    pub path: String,
+    /// Artifact kind (`iostat`, `softirqs`, ...).
+    pub kind: String,
+    /// Exit status of the command, when it ran.
+    pub exit: Option<i32>,
+    /// The command was stopped by its time budget.
+    pub timed_out: bool,
+    /// Start time, UTC epoch seconds.
+    pub start: Option<f64>,
+    /// End time, UTC epoch seconds.
+    pub end: Option<f64>,
+    /// Output size, bytes.
+    pub bytes: Option<u64>,
+    /// Output was cut at the collector's size cap.
+    pub truncated: bool,
+    /// Free-text note (`not found`, `permission denied`, ...).
+    pub note: String,
+    /// The command line, words joined by spaces.
+    pub argv: String,
+}
+
+impl Manifest {
+    /// Parses manifest text; never fails (unreadable lines become issues).
+    pub fn parse(text: &str) -> Manifest {
+        let mut m = Manifest::default();
+        for (no, line) in parsers::common::numbered_lines(text) {
+            if line.trim().is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let f: Vec<&str> = line.split('\t').collect();
+            match f[0] {
+                "meta" if f.len() >= 3 => {
+                    m.meta.insert(f[1].to_string(), f[2..].join("\t"));
+                }
+                "artifact" if f.len() >= 11 => m.artifacts.push(ManifestRecord {
+                    path: f[1].trim_start_matches("./").to_string(),
+                    kind: f[2].to_string(),
+                    exit: f[3].trim().parse().ok(),
+                    timed_out: f[4].trim() == "1",
+                    start: f[5].trim().parse().ok(),
+                    end: f[6].trim().parse().ok(),
+                    bytes: f[7].trim().parse().ok(),
+                    truncated: f[8].trim() == "1",
+                    note: f[9].to_string(),
+                    argv: f[10..].join(" "),
+                }),
+                "meta" | "artifact" => m.issues.push(parsers::LineIssue::new(
+                    no,
+                    format!("`{}` record with {} fields is too short", f[0], f.len()),
+                )),
+                _ => {}
+            }
+        }
+        m
+    }
+
+    /// The record for a bundle path (given relative to the manifest's folder).
+    pub fn record(&self, rel_path: &str) -> Option<&ManifestRecord> {
+        self.artifacts.iter().find(|r| r.path == rel_path)
+    }
+
+    /// A numeric meta value (`started`, `duration`, ...).
+    pub fn meta_f64(&self, key: &str) -> Option<f64> {
+        self.meta.get(key).and_then(|v| v.trim().parse().ok())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_records_and_flags_short_lines() {
+        let text = "# rca-manifest 1\nmeta\thostname\tdb1\nartifact\tproc/softirqs.start\tsoftirqs\t0\t0\t1700000000.5\t1700000000.6\t2048\t0\t\tcat /proc/softirqs\nartifact\tbroken\n";
+        let m = Manifest::parse(text);
+        assert_eq!(m.meta["hostname"], "db1");
+        assert_eq!(m.artifacts.len(), 1);
+        assert_eq!(m.artifacts[0].start, Some(1700000000.5));
+        assert_eq!(m.artifacts[0].argv, "cat /proc/softirqs");
+        assert_eq!(m.issues.len(), 1);
+        assert_eq!(m.issues[0].line, 4);
+    }
+}

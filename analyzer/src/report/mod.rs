@@ -1,0 +1,221 @@
+//! Rendering an analysis: the [`Report`] document (serialised as the JSON output), the HTML page
+//! and the terminal summary all come from it.
+
+pub mod html;
+pub mod terminal;
+
+use crate::artifacts::{Artifact, Collected};
+use crate::bundle::{Format, Refused};
+use crate::facts::{HostFacts, Identity};
+use crate::rules::{Evaluation, Finding, RuleResult, Severity, RULES};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Version of the JSON document's shape; raised on any incompatible change.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The analysis of one bundle, as written by `--json`.
+///
+/// Fields:
+/// - `schema_version`: [`SCHEMA_VERSION`].
+/// - `tool`: `{name, version}` of the analyzer.
+/// - `bundle`: `{path, format, entries, bytes_read, stopped, refused: [{path, reason}]}`; `format` is
+///   one of `tar-gz`, `gzip`, `tar`, `zip`, `directory`, `file`; `stopped` says why reading ended
+///   early, if it did.
+/// - `host`: `{hostname, kernel_release, kernel_version, machine, os, cpus, sources}`.
+/// - `window`: collection window `{start_utc, end_utc, duration_s, interval_s}` from the manifest.
+/// - `findings`: ranked, each `{rule_id, area, title, severity (info|warning|critical), confidence
+///   (low|medium|high), why, details[], score, time_range [first, last], evidence: [{artifact,
+///   lines[], note, excerpt: [{line, text}]}]}`; an excerpt line 0 marks an elision.
+/// - `rules`: every rule `{id, title, area, result: {status: findings|clear|not-evaluated, ...}}`.
+/// - `artifacts`: every file `{path, kind, kind_source (manifest|path|content), bytes, outcome:
+///   {status: parsed|partial|unusable|unrecognised|not-collected|too-large|parser-bug, ...},
+///   issues: [{line, message}], record}` where `record` is the collector's manifest entry.
+/// - `outcome_counts`: number of artifacts per outcome label.
+/// - `collection`: `{meta: {...}, problems: [{path, kind, exit, timed_out, note, argv}]}` from
+///   the manifest.
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub schema_version: u32,
+    pub tool: Tool,
+    pub bundle: BundleInfo,
+    pub host: Identity,
+    pub window: Option<Window>,
+    pub findings: Vec<Finding>,
+    pub rules: Vec<RuleStatus>,
+    pub artifacts: Vec<Artifact>,
+    pub outcome_counts: BTreeMap<&'static str, usize>,
+    pub collection: Collection,
+}
+
+/// Analyzer name and version.
+#[derive(Debug, Serialize)]
+pub struct Tool {
+    pub name: &'static str,
+    pub version: &'static str,
+}
+
+/// Where the evidence came from and how reading went.
+#[derive(Debug, Serialize)]
+pub struct BundleInfo {
+    pub path: String,
+    pub format: Option<Format>,
+    pub entries: usize,
+    pub bytes_read: u64,
+    pub stopped: Option<String>,
+    pub refused: Vec<Refused>,
+    pub manifest: Option<String>,
+}
+
+/// The collection window (UTC).
+#[derive(Debug, Serialize)]
+pub struct Window {
+    pub start_utc: String,
+    pub end_utc: String,
+    pub duration_s: f64,
+    pub interval_s: Option<f64>,
+}
+
+/// One rule and what it concluded.
+#[derive(Debug, Serialize)]
+pub struct RuleStatus {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub area: &'static str,
+    pub result: RuleResult,
+}
+
+/// What the collector recorded about its own run.
+#[derive(Debug, Default, Serialize)]
+pub struct Collection {
+    pub meta: BTreeMap<String, String>,
+    pub problems: Vec<Problem>,
+}
+
+/// A command the collector could not run cleanly.
+#[derive(Debug, Serialize)]
+pub struct Problem {
+    pub path: String,
+    pub kind: String,
+    pub exit: Option<i32>,
+    pub timed_out: bool,
+    pub note: String,
+    pub argv: String,
+}
+
+impl Report {
+    /// Assembles the document.
+    pub fn new(path: &Path, c: Collected, facts: HostFacts, eval: Evaluation) -> Report {
+        let mut outcome_counts = BTreeMap::new();
+        for a in &c.artifacts {
+            *outcome_counts.entry(a.outcome.label()).or_insert(0) += 1;
+        }
+        let mut collection = Collection::default();
+        if let Some(m) = &c.manifest {
+            collection.meta = m.meta.clone();
+            collection.problems = m
+                .artifacts
+                .iter()
+                .filter(|r| {
+                    r.timed_out
+                        || r.exit.is_some_and(|e| e != 0)
+                        || r.exit.is_none()
+                        || !r.note.is_empty()
+                })
+                .map(|r| Problem {
+                    path: r.path.clone(),
+                    kind: r.kind.clone(),
+                    exit: r.exit,
+                    timed_out: r.timed_out,
+                    note: r.note.clone(),
+                    argv: r.argv.clone(),
+                })
+                .collect();
+        }
+        let window = facts.window.map(|(s, e)| Window {
+            start_utc: utc(s),
+            end_utc: utc(e),
+            duration_s: ((e - s) * 10.0).round() / 10.0,
+            interval_s: facts.interval_s,
+        });
+        let rules = RULES
+            .iter()
+            .map(|r| RuleStatus {
+                id: r.meta.id,
+                title: r.meta.title,
+                area: r.meta.area,
+                result: eval
+                    .results
+                    .iter()
+                    .find(|(id, _)| *id == r.meta.id)
+                    .map(|(_, res)| res.clone())
+                    .unwrap_or(RuleResult::NotEvaluated {
+                        reason: "not run".into(),
+                    }),
+            })
+            .collect();
+        Report {
+            schema_version: SCHEMA_VERSION,
+            tool: Tool {
+                name: "rca",
+                version: env!("CARGO_PKG_VERSION"),
+            },
+            bundle: BundleInfo {
+                path: path.display().to_string(),
+                format: c.summary.format,
+                entries: c.summary.entries,
+                bytes_read: c.summary.bytes_read,
+                stopped: c.summary.stopped.clone(),
+                refused: c.summary.refused.clone(),
+                manifest: c.manifest_path.clone(),
+            },
+            host: facts.identity.clone(),
+            window,
+            findings: eval.findings,
+            rules,
+            artifacts: c.artifacts,
+            outcome_counts,
+            collection,
+        }
+    }
+
+    /// Findings at warning or above (these decide the exit status).
+    pub fn actionable(&self) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.severity >= Severity::Warning)
+            .count()
+    }
+}
+
+/// `2024-05-01T12:00:01Z` from UTC epoch seconds.
+pub fn utc(epoch: f64) -> String {
+    let secs = epoch.floor() as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil-from-days (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        (rem / 60) % 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn utc_dates() {
+        assert_eq!(super::utc(0.0), "1970-01-01T00:00:00Z");
+        assert_eq!(super::utc(1_709_251_199.9), "2024-02-29T23:59:59Z");
+    }
+}

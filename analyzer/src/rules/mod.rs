@@ -1,0 +1,244 @@
+//! Rules: static metadata plus a pure check over [`HostFacts`].
+//!
+//! In: facts for one host. Out: for every rule one [`RuleResult`]: findings (each with severity,
+//! confidence, a one-line "why" and evidence pointing at artifact lines), "clear" (checked, nothing
+//! wrong) or "not evaluated: reason". Findings are ranked by severity, then score.
+//!
+//! One rule family per module; [`RULES`] is the registry. The report's rule appendix is generated
+//! from the same metadata, so documentation and behaviour cannot drift.
+
+mod disk;
+mod softirq;
+
+use crate::facts::HostFacts;
+use serde::Serialize;
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Context worth knowing; does not change the exit status.
+    Info,
+    /// Likely contributes to the incident.
+    Warning,
+    /// Very likely the cause, or severe enough to explain the symptoms alone.
+    Critical,
+}
+
+impl Severity {
+    /// Lower-case name (`critical`).
+    pub fn label(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Critical => "critical",
+        }
+    }
+}
+
+/// How sure the rule is that the finding is real (not how bad it is).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Confidence {
+    /// Thin evidence (few samples, one source).
+    Low,
+    /// Consistent evidence from one source.
+    Medium,
+    /// Sustained and corroborated evidence.
+    High,
+}
+
+/// Static documentation of a rule, shown in the report appendix.
+#[derive(Debug, Serialize)]
+pub struct RuleMeta {
+    /// Stable identifier (`disk.saturation`); never reused.
+    pub id: &'static str,
+    /// Short title.
+    pub title: &'static str,
+    /// Area for filtering (`disk`, `cpu`, `network`, ...).
+    pub area: &'static str,
+    /// What it checks.
+    pub checks: &'static str,
+    /// Why it matters.
+    pub why: &'static str,
+    /// Threshold and its source.
+    pub threshold: &'static str,
+    /// Known false positives.
+    pub false_positives: &'static str,
+    /// What to do about it.
+    pub remedy: &'static str,
+}
+
+/// Lines of one artifact cited by a finding.
+#[derive(Debug, Clone, Serialize)]
+pub struct Evidence {
+    /// Bundle path of the artifact.
+    pub artifact: String,
+    /// 1-based line numbers cited, ascending (header lines included).
+    pub lines: Vec<usize>,
+    /// What these lines show.
+    pub note: String,
+    /// When set, the nearest line above the first cited line that starts with this text (after
+    /// leading blanks) is cited too: the table header that names the columns (`Device`).
+    #[serde(skip)]
+    pub header_prefix: Option<&'static str>,
+    /// The cited lines with their text, filled in after the rules ran.
+    pub excerpt: Vec<ExcerptLine>,
+}
+
+/// One line of an excerpt.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExcerptLine {
+    /// 1-based line number; 0 marks an elision ("…") between non-adjacent lines.
+    pub line: usize,
+    /// Verbatim text of the line (long lines shortened).
+    pub text: String,
+}
+
+impl Evidence {
+    /// Evidence over `lines` of `artifact` (sorted and deduplicated here).
+    pub fn new(artifact: &str, mut lines: Vec<usize>, note: impl Into<String>) -> Self {
+        lines.sort_unstable();
+        lines.dedup();
+        lines.retain(|&l| l > 0);
+        Evidence {
+            artifact: artifact.to_string(),
+            lines,
+            note: note.into(),
+            header_prefix: None,
+            excerpt: Vec::new(),
+        }
+    }
+
+    /// Also cite the nearest table header above the cited lines that starts with `prefix`.
+    pub fn with_header(mut self, prefix: &'static str) -> Self {
+        self.header_prefix = Some(prefix);
+        self
+    }
+}
+
+/// One diagnosed problem.
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    /// The rule that produced it.
+    pub rule_id: &'static str,
+    /// Area (`disk`, `cpu`, ...).
+    pub area: &'static str,
+    /// Specific title (`Disk sda saturated: await 84 ms, aqu-sz 12.3`).
+    pub title: String,
+    /// Severity.
+    pub severity: Severity,
+    /// Confidence.
+    pub confidence: Confidence,
+    /// One-line reason a reader can check against the evidence.
+    pub why: String,
+    /// Further facts, one per line.
+    pub details: Vec<String>,
+    /// Ranking score within a severity (higher first); rule-specific, documented per rule.
+    pub score: f64,
+    /// First and last sample time of the condition, as printed in the artifact.
+    pub time_range: Option<(String, String)>,
+    /// Cited artifact lines.
+    pub evidence: Vec<Evidence>,
+}
+
+/// What one rule concluded.
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "status", rename_all = "kebab-case")]
+pub enum RuleResult {
+    /// The rule fired.
+    Findings {
+        /// Number of findings.
+        count: usize,
+    },
+    /// The rule ran and found nothing wrong; `checked` says over what.
+    Clear {
+        /// What was checked (`3 devices over 59 intervals`).
+        checked: String,
+    },
+    /// The rule could not run.
+    NotEvaluated {
+        /// Why (`no iostat -x output was parsed`).
+        reason: String,
+    },
+}
+
+/// The result of a check function before it is recorded.
+pub enum Check {
+    /// Findings (never empty).
+    Found(Vec<Finding>),
+    /// Checked, nothing wrong.
+    Clear(String),
+    /// Could not check.
+    NotEvaluated(String),
+}
+
+/// A registered rule.
+pub struct Rule {
+    /// Its documentation.
+    pub meta: &'static RuleMeta,
+    /// The check.
+    pub check: fn(&HostFacts) -> Check,
+}
+
+/// Every rule, in evaluation order.
+pub static RULES: &[Rule] = &[
+    Rule {
+        meta: &disk::META,
+        check: disk::check,
+    },
+    Rule {
+        meta: &softirq::META,
+        check: softirq::check,
+    },
+];
+
+/// Outcome of running all rules on one host.
+#[derive(Debug, Clone, Serialize)]
+pub struct Evaluation {
+    /// Findings, ranked: severity, then score, both descending.
+    pub findings: Vec<Finding>,
+    /// Per rule id, what it concluded.
+    pub results: Vec<(&'static str, RuleResult)>,
+}
+
+/// Runs every rule over `facts`.
+pub fn evaluate(facts: &HostFacts) -> Evaluation {
+    let mut findings = Vec::new();
+    let mut results = Vec::new();
+    for rule in RULES {
+        let r = match (rule.check)(facts) {
+            Check::Found(f) => {
+                let n = f.len();
+                findings.extend(f);
+                RuleResult::Findings { count: n }
+            }
+            Check::Clear(checked) => RuleResult::Clear { checked },
+            Check::NotEvaluated(reason) => RuleResult::NotEvaluated { reason },
+        };
+        results.push((rule.meta.id, r));
+    }
+    findings.sort_by(|a, b| {
+        b.severity.cmp(&a.severity).then(
+            b.score
+                .partial_cmp(&a.score)
+                .unwrap_or(std::cmp::Ordering::Equal),
+        )
+    });
+    Evaluation { findings, results }
+}
+
+/// Arithmetic mean of the present values; `None` when there are none.
+pub(crate) fn mean(v: impl IntoIterator<Item = Option<f64>>) -> Option<f64> {
+    let (mut n, mut s) = (0usize, 0.0);
+    for x in v.into_iter().flatten() {
+        n += 1;
+        s += x;
+    }
+    (n > 0).then(|| s / n as f64)
+}
+
+/// `ceil(n / 2)`, at least `min`: how many intervals make a condition "sustained".
+pub(crate) fn sustained_count(n: usize, min: usize) -> usize {
+    n.div_ceil(2).max(min)
+}
