@@ -1,10 +1,11 @@
 //! The collector's manifest, `manifest.tsv`: one record per artifact plus run metadata.
 //!
-//! Format (written by `collector.sh`, tab-separated, first field = record type):
+//! Format (written by `collector.sh`; fields separated by one TAB, shown here as `→`; the first
+//! field is the record type):
 //! ```text
 //! # rca-manifest 1
-//! meta	hostname	db1
-//! artifact	<path>	<kind>	<exit>	<timed_out>	<start>	<end>	<bytes>	<truncated>	<note>	<argv>
+//! meta → hostname → db1
+//! artifact → <path> → <kind> → <exit> → <timed_out> → <start> → <end> → <bytes> → <truncated> → <note> → <argv>
 //! ```
 //! `exit` is the command's exit status (124 timed out, 126 not runnable, 127 not found; empty
 //! when never started), `start`/`end` are UTC epoch seconds (fractions allowed), `timed_out` and

@@ -93,13 +93,23 @@ pub fn numbered_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
 /// Parses a number as sysstat and procps print it in any locale: `12.58`, `12,58` (decimal comma,
 /// e.g. `de_DE`), `-`, or an empty field. Returns `None` for anything else, including `-` and
 /// `nan`, so that "not applicable" never becomes 0.
+///
+/// Never allocates: a decimal comma is replaced in a small stack buffer.
 pub fn parse_num(s: &str) -> Option<f64> {
     let s = s.trim();
     if s.is_empty() || s == "-" {
         return None;
     }
     let v = if s.contains(',') && !s.contains('.') {
-        s.replacen(',', ".", 1).parse::<f64>().ok()?
+        // A number as sysstat prints it is short; anything longer is not a number.
+        let mut buf = [0u8; 64];
+        let bytes = s.as_bytes();
+        let dst = buf.get_mut(..bytes.len())?;
+        dst.copy_from_slice(bytes);
+        if let Some(c) = dst.iter_mut().find(|b| **b == b',') {
+            *c = b'.';
+        }
+        std::str::from_utf8(dst).ok()?.parse::<f64>().ok()?
     } else {
         s.parse::<f64>().ok()?
     };
@@ -129,11 +139,35 @@ impl Date {
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
         era * 146_097 + doe - 719_468
     }
+
+    /// The date `days` days after 1970-01-01 (inverse of [`Date::days_since_epoch`]).
+    pub fn from_days_since_epoch(days: i64) -> Date {
+        // Clamp to ±1 million years so that the arithmetic below cannot overflow.
+        let z = days.clamp(-365_000_000, 365_000_000) + 719_468;
+        let era = if z >= 0 { z } else { z - 146_096 } / 146_097;
+        let doe = z - era * 146_097;
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+        let mp = (5 * doy + 2) / 153;
+        let day = doy - (153 * mp + 2) / 5 + 1;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 };
+        let year = yoe + era * 400 + i64::from(month <= 2);
+        Date {
+            year: year as i32,
+            month: month as u32,
+            day: day as u32,
+        }
+    }
+
+    /// The date `n` days later (earlier when negative).
+    pub fn add_days(self, n: i64) -> Date {
+        Date::from_days_since_epoch(self.days_since_epoch().saturating_add(n))
+    }
 }
 
 /// Parses the date forms sysstat prints: `06/01/20` and `03/11/2022` (C and en_US locales,
-/// month first), `2020-06-01` (`S_TIME_FORMAT=ISO`, and sysstat ≥ 11 JSON). Returns `None`
-/// otherwise.
+/// month first), `2020-06-01` (`S_TIME_FORMAT=ISO`, and sysstat ≥ 11 JSON), and `01.06.2020`
+/// (day first, as `%x` prints it in de_DE and most European locales). Returns `None` otherwise.
 pub fn parse_date(s: &str) -> Option<Date> {
     let s = s.trim();
     let (year, month, day) = if let Some((y, rest)) = s.split_once('-') {
@@ -145,24 +179,30 @@ pub fn parse_date(s: &str) -> Option<Date> {
             d.parse::<u32>().ok()?,
         )
     } else {
-        let mut it = s.split('/');
-        let m = it.next()?.parse::<u32>().ok()?;
-        let d = it.next()?.parse::<u32>().ok()?;
+        let (sep, day_first) = if s.contains('.') {
+            ('.', true)
+        } else {
+            ('/', false)
+        };
+        let mut it = s.split(sep);
+        let a = it.next()?.parse::<u32>().ok()?;
+        let b = it.next()?.parse::<u32>().ok()?;
         let y = it.next()?;
-        if it.next().is_some() {
+        if it.next().is_some() || !(y.len() == 2 || y.len() == 4) {
             return None;
         }
         let mut y = y.parse::<i32>().ok()?;
-        if y < 100 {
+        if (0..100).contains(&y) {
             y += 2000;
         }
-        (y, m, d)
+        if day_first {
+            (y, b, a)
+        } else {
+            (y, a, b)
+        }
     };
-    ((1..=12).contains(&month) && (1..=31).contains(&day) && year > 1900).then_some(Date {
-        year,
-        month,
-        day,
-    })
+    ((1..=12).contains(&month) && (1..=31).contains(&day) && year > 1900 && year < 10_000)
+        .then_some(Date { year, month, day })
 }
 
 /// Parses a time of day at the start of `tokens`: `12:53:21` (24-hour) or `03:15:06 PM`
@@ -171,30 +211,38 @@ pub fn parse_date(s: &str) -> Option<Date> {
 pub fn parse_time_of_day(tokens: &[&str]) -> Option<(u32, usize)> {
     let t = *tokens.first()?;
     let mut parts = t.split(':');
-    let h = parts.next()?.parse::<u32>().ok()?;
-    let m = parts.next()?.parse::<u32>().ok()?;
-    let s = parts
-        .next()
-        .map(|s| s.split(['.', ',']).next().unwrap_or(s))
-        .unwrap_or("0");
-    let s = s.parse::<u32>().ok()?;
+    let h = parse_clock_field(parts.next()?)?;
+    let m = parse_clock_field(parts.next()?)?;
+    let s = match parts.next() {
+        Some(s) => parse_clock_field(s.split(['.', ',']).next().unwrap_or(s))?,
+        None => 0,
+    };
     if parts.next().is_some() || h > 23 || m > 59 || s > 60 {
         return None;
     }
-    match tokens.get(1).map(|x| x.to_ascii_uppercase()) {
-        Some(ref ap) if ap == "AM" || ap == "PM" => {
-            if !(1..=12).contains(&h) {
-                return None;
-            }
-            let h24 = (h % 12) + if ap == "PM" { 12 } else { 0 };
-            Some((h24 * 3600 + m * 60 + s, 2))
+    let ap = tokens.get(1).copied().unwrap_or("");
+    let pm = ap.eq_ignore_ascii_case("PM");
+    if pm || ap.eq_ignore_ascii_case("AM") {
+        if !(1..=12).contains(&h) {
+            return None;
         }
-        _ => Some((h * 3600 + m * 60 + s, 1)),
+        let h24 = (h % 12) + if pm { 12 } else { 0 };
+        Some((h24 * 3600 + m * 60 + s, 2))
+    } else {
+        Some((h * 3600 + m * 60 + s, 1))
     }
 }
 
-/// The banner line every sysstat tool prints first:
-/// `Linux 5.15.0-91-generic (host1) 	06/01/20 	_x86_64_	(9 CPU)`.
+/// One or two ASCII digits of a clock (`7`, `07`).
+fn parse_clock_field(s: &str) -> Option<u32> {
+    if s.is_empty() || s.len() > 2 || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+/// The banner line every sysstat tool prints first (fields separated by tabs):
+/// `Linux 5.15.0-91-generic (host1)    06/01/20    _x86_64_    (9 CPU)`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SysstatHeader {
     /// Kernel name, `Linux`.
@@ -250,6 +298,79 @@ pub fn parse_sysstat_header(line: &str, line_no: usize) -> Option<SysstatHeader>
     })
 }
 
+/// At most this many issues are kept per parse; the rest are counted in one final issue, so that
+/// a huge garbage input cannot turn into millions of messages.
+pub(crate) const MAX_ISSUES: usize = 1000;
+
+/// Collects [`LineIssue`]s, keeping the first [`MAX_ISSUES`].
+#[derive(Debug, Default)]
+pub(crate) struct Issues {
+    list: Vec<LineIssue>,
+    dropped: usize,
+}
+
+impl Issues {
+    /// Records an issue; the message is only built when it is kept.
+    pub(crate) fn push(&mut self, line: usize, message: impl FnOnce() -> String) {
+        if self.list.len() < MAX_ISSUES {
+            self.list.push(LineIssue::new(line, message()));
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// The kept issues, plus one summary issue (line 0) when some were dropped.
+    pub(crate) fn into_vec(mut self) -> Vec<LineIssue> {
+        if self.dropped > 0 {
+            self.list.push(LineIssue::new(
+                0,
+                format!(
+                    "{} more issues not listed (only the first {MAX_ISSUES} are kept)",
+                    self.dropped
+                ),
+            ));
+        }
+        self.list
+    }
+}
+
+/// The start of an input line for an issue message: at most 60 characters, cut on a character
+/// boundary, with `…` when cut.
+pub(crate) fn excerpt(line: &str) -> String {
+    const MAX: usize = 60;
+    let line = line.trim();
+    match line.char_indices().nth(MAX) {
+        Some((i, _)) => format!("{}…", &line[..i]),
+        None => line.to_string(),
+    }
+}
+
+/// How many lines of a sniff head are looked at.
+pub(crate) const SNIFF_LINES: usize = 30;
+
+/// The first [`SNIFF_LINES`] lines of a sniff head, each with whether it is complete: the head is
+/// a prefix of the file and its last line may be cut anywhere. A leading byte-order mark and
+/// trailing `\r` are removed.
+pub(crate) fn head_lines(head: &str) -> impl Iterator<Item = (&str, bool)> {
+    let head = strip_bom(head);
+    head.split_inclusive('\n')
+        .take(SNIFF_LINES)
+        .map(|l| match l.strip_suffix('\n') {
+            Some(l) => (l.strip_suffix('\r').unwrap_or(l), true),
+            None => (l, false),
+        })
+}
+
+/// `text` without a leading UTF-8 byte-order mark.
+pub(crate) fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+/// The first non-whitespace byte of `text` (after a byte-order mark), if any.
+pub(crate) fn first_non_blank(text: &str) -> Option<u8> {
+    strip_bom(text).bytes().find(|b| !b.is_ascii_whitespace())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,6 +382,8 @@ mod tests {
         assert_eq!(parse_num("-"), None);
         assert_eq!(parse_num("nan"), None);
         assert_eq!(parse_num("abc"), None);
+        assert_eq!(parse_num("1,234,5"), None);
+        assert_eq!(parse_num(&"1".repeat(100).replace('1', "1,")), None);
     }
 
     #[test]
@@ -292,6 +415,17 @@ mod tests {
                 day: 11
             })
         );
+        // Day first with dots, as `%x` prints it in de_DE.
+        assert_eq!(
+            parse_date("01.06.2020"),
+            Some(Date {
+                year: 2020,
+                month: 6,
+                day: 1
+            })
+        );
+        assert_eq!(parse_date("1.2.3"), None, "a version number is not a date");
+        assert_eq!(parse_date("13/01/20"), None);
         assert_eq!(
             Date {
                 year: 1970,
@@ -301,6 +435,9 @@ mod tests {
             .days_since_epoch(),
             1
         );
+        for days in [-800_000, -1, 0, 59, 11_016, 11_017, 18_414, 2_932_896] {
+            assert_eq!(Date::from_days_since_epoch(days).days_since_epoch(), days);
+        }
         assert_eq!(
             Date {
                 year: 2000,

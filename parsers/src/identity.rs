@@ -10,7 +10,9 @@
 //! `/etc/os-release` (freedesktop os-release(5)): `KEY=value` lines, values optionally quoted
 //! with `"` or `'` and backslash escapes; comments start with `#`.
 
-use crate::common::{LineIssue, ParseError, Parsed, Sniff};
+use crate::common::{
+    excerpt, head_lines, numbered_lines, strip_bom, Issues, ParseError, Parsed, Sniff,
+};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -44,33 +46,351 @@ pub struct OsRelease {
 
 impl OsRelease {
     /// `PRETTY_NAME`, else `NAME VERSION`, else `ID`.
+    ///
+    /// Empty values count as absent; `NAME` alone is used when `VERSION` is absent.
     pub fn pretty_name(&self) -> Option<String> {
-        let _ = self;
-        None
+        let get = |k: &str| {
+            self.fields
+                .get(k)
+                .map(|v| v.trim())
+                .filter(|v| !v.is_empty())
+        };
+        if let Some(p) = get("PRETTY_NAME") {
+            return Some(p.to_string());
+        }
+        match (get("NAME"), get("VERSION")) {
+            (Some(n), Some(v)) => Some(format!("{n} {v}")),
+            (Some(n), None) => Some(n.to_string()),
+            _ => get("ID").map(str::to_string),
+        }
     }
 }
 
+/// Operating system names `uname -o` prints (coreutils, BusyBox, toybox).
+const OS_NAMES: &[&str] = &[
+    "GNU/Linux",
+    "Linux",
+    "Android",
+    "Toybox",
+    "GNU/Hurd",
+    "GNU/kFreeBSD",
+    "FreeBSD",
+    "Cygwin",
+    "Msys",
+];
+
+/// Machine, processor and platform names `uname -m`/`-p`/`-i` print (and `unknown`).
+fn is_arch(t: &str) -> bool {
+    const ARCHES: &[&str] = &[
+        "x86_64",
+        "amd64",
+        "i386",
+        "i486",
+        "i586",
+        "i686",
+        "athlon",
+        "aarch64",
+        "aarch64_be",
+        "arm64",
+        "arm",
+        "armv5tel",
+        "armv6l",
+        "armv7l",
+        "armv8l",
+        "ppc",
+        "ppc64",
+        "ppc64le",
+        "s390",
+        "s390x",
+        "mips",
+        "mips64",
+        "mipsel",
+        "mips64el",
+        "riscv32",
+        "riscv64",
+        "loongarch64",
+        "sparc",
+        "sparc64",
+        "ia64",
+        "alpha",
+        "parisc",
+        "parisc64",
+        "sh4",
+        "m68k",
+        "unknown",
+    ];
+    ARCHES.contains(&t)
+}
+
 /// Is this `uname -a` output?
+///
+/// `Yes` when the first non-blank line is `Linux <host> <release> #<n> …` (the kernel version
+/// starts with `#` and the build number); `Unsure` for `Linux <host> <release> …` without it;
+/// `No` otherwise (the sysstat banner has `(host)` in the third place, `/proc/version` says
+/// `Linux version`).
 pub fn sniff_uname(head: &str) -> Sniff {
-    let _ = head;
-    Sniff::No
+    let Some((line, _)) = head_lines(head).find(|(l, _)| !l.trim().is_empty()) else {
+        return Sniff::No;
+    };
+    let toks: Vec<&str> = line.split_ascii_whitespace().take(4).collect();
+    match toks.as_slice() {
+        [kernel, host, release, rest @ ..]
+            if *kernel == "Linux"
+                && *host != "version"
+                && !host.starts_with('(')
+                && release.starts_with(|c: char| c.is_ascii_digit()) =>
+        {
+            let build = rest
+                .first()
+                .and_then(|v| v.strip_prefix('#'))
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+            if build {
+                Sniff::Yes
+            } else {
+                Sniff::Unsure
+            }
+        }
+        _ => Sniff::No,
+    }
+}
+
+/// A `KEY=value` line of os-release; `None` when the line is not one.
+fn os_release_line(line: &str) -> Option<(&str, String)> {
+    let (key, raw) = line.split_once('=')?;
+    let key = key.trim();
+    if key.is_empty()
+        || !key
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+    {
+        return None;
+    }
+    Some((key, unquote(raw.trim())?))
+}
+
+/// Shell-style value: `"…"` with `\"`, `\\`, `\$`, `` \` `` escapes, `'…'` literal, or bare.
+fn unquote(raw: &str) -> Option<String> {
+    let mut chars = raw.chars();
+    match chars.next() {
+        Some(q @ ('"' | '\'')) => {
+            let mut out = String::with_capacity(raw.len());
+            let mut closed = false;
+            while let Some(c) = chars.next() {
+                if c == q {
+                    closed = true;
+                    break;
+                }
+                if c == '\\' && q == '"' {
+                    match chars.next() {
+                        Some(e @ ('"' | '\\' | '$' | '`')) => out.push(e),
+                        Some(e) => {
+                            out.push('\\');
+                            out.push(e);
+                        }
+                        None => return None,
+                    }
+                } else {
+                    out.push(c);
+                }
+            }
+            // Anything but blanks or a comment after the closing quote is malformed.
+            let tail = chars.as_str().trim();
+            (closed && (tail.is_empty() || tail.starts_with('#'))).then_some(out)
+        }
+        _ => Some(raw.to_string()),
+    }
 }
 
 /// Is this an os-release file?
+///
+/// `Yes` when every complete non-comment line of the head is `KEY=value` and one of the keys is
+/// `ID`, `NAME`, `PRETTY_NAME` or `VERSION_ID`; `Unsure` when the lines have the layout but none
+/// of those keys; `No` otherwise.
 pub fn sniff_os_release(head: &str) -> Sniff {
-    let _ = head;
-    Sniff::No
+    let mut known = false;
+    let mut any = false;
+    for (line, complete) in head_lines(head) {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        match os_release_line(t) {
+            Some((key, _)) => {
+                any = true;
+                known |= matches!(key, "ID" | "NAME" | "PRETTY_NAME" | "VERSION_ID");
+            }
+            None if complete => return Sniff::No,
+            None => {}
+        }
+    }
+    match (any, known) {
+        (true, true) => Sniff::Yes,
+        (true, false) => Sniff::Unsure,
+        _ => Sniff::No,
+    }
 }
 
 /// Parses `uname -a`. Errors: [`ParseError::Unusable`] when the first non-blank line has fewer
 /// than three fields.
+///
+/// The machine is the first of the trailing architecture names (`x86_64 x86_64 x86_64` or
+/// `i686 i686 i386`: machine, processor, platform) before the operating system; the version is
+/// everything between the release and those. Lines after the first are reported as issues.
 pub fn parse_uname(text: &str) -> Result<Parsed<Uname>, ParseError> {
-    let _ = (text, LineIssue::new(0, ""));
-    Err(ParseError::unusable(None, "not implemented"))
+    let mut lines = numbered_lines(strip_bom(text)).filter(|(_, l)| !l.trim().is_empty());
+    let Some((n, line)) = lines.next() else {
+        return Err(ParseError::unusable(None, "input is empty"));
+    };
+    let toks: Vec<&str> = line.split_ascii_whitespace().collect();
+    let [kernel_name, nodename, release, rest @ ..] = toks.as_slice() else {
+        return Err(ParseError::unusable(
+            Some(n),
+            format!(
+                "expected `uname -a` (kernel name, host name, release, version …), found `{}`",
+                excerpt(line)
+            ),
+        ));
+    };
+    let (os, rest) = match rest.split_last() {
+        Some((last, init)) if OS_NAMES.contains(last) => (Some(last.to_string()), init),
+        _ => (None, rest),
+    };
+    // Trailing architecture names: machine [processor [platform]].
+    let arch_run = rest.iter().rev().take(3).take_while(|t| is_arch(t)).count();
+    let (version, machine) = if arch_run > 0 {
+        let start = rest.len() - arch_run;
+        (&rest[..start], Some(rest[start].to_string()))
+    } else if os.is_some() && rest.len() > 1 {
+        // An architecture this parser does not list, just before the OS name (unless it is the
+        // year that ends the version).
+        let (last, init) = rest.split_last().unwrap_or((&"", rest));
+        if last.bytes().all(|b| b.is_ascii_digit()) {
+            (rest, None)
+        } else {
+            (init, Some(last.to_string()))
+        }
+    } else {
+        (rest, None)
+    };
+    let mut issues = Issues::default();
+    for (m, l) in lines {
+        issues.push(m, || {
+            format!(
+                "expected a single `uname -a` line, ignored `{}`",
+                excerpt(l)
+            )
+        });
+    }
+    Ok(Parsed {
+        value: Uname {
+            kernel_name: kernel_name.to_string(),
+            nodename: nodename.to_string(),
+            release: release.to_string(),
+            version: version.join(" "),
+            machine,
+            os,
+            line: n,
+        },
+        issues: issues.into_vec(),
+    })
 }
 
 /// Parses `/etc/os-release`. Errors: [`ParseError::Unusable`] when no `KEY=value` line exists.
 pub fn parse_os_release(text: &str) -> Result<Parsed<OsRelease>, ParseError> {
-    let _ = (text, LineIssue::new(0, ""));
-    Err(ParseError::unusable(None, "not implemented"))
+    let mut out = OsRelease::default();
+    let mut issues = Issues::default();
+    for (n, line) in numbered_lines(strip_bom(text)) {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        match os_release_line(t) {
+            Some((key, value)) => {
+                out.fields.insert(key.to_string(), value);
+                out.lines.insert(key.to_string(), n);
+            }
+            None => issues.push(n, || {
+                format!(
+                    "expected `KEY=value` (KEY in capitals, value optionally quoted), found `{}`",
+                    excerpt(t)
+                )
+            }),
+        }
+    }
+    if out.fields.is_empty() {
+        return Err(ParseError::unusable(
+            None,
+            "no `KEY=value` line found (not an os-release file)",
+        ));
+    }
+    Ok(Parsed {
+        value: out,
+        issues: issues.into_vec(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn uname(s: &str) -> Uname {
+        parse_uname(s).unwrap().value
+    }
+
+    #[test]
+    fn uname_variants() {
+        let u = uname("Linux db1 5.14.0-362.el9.x86_64 #1 SMP PREEMPT_DYNAMIC Thu Oct 26 10:12:55 UTC 2023 x86_64 x86_64 x86_64 GNU/Linux\n");
+        assert_eq!(u.machine.as_deref(), Some("x86_64"));
+        assert_eq!(u.os.as_deref(), Some("GNU/Linux"));
+        assert_eq!(
+            u.version,
+            "#1 SMP PREEMPT_DYNAMIC Thu Oct 26 10:12:55 UTC 2023"
+        );
+
+        let u = uname(
+            "Linux old 2.6.18-398.el5 #1 SMP Tue Sep 16 20:51:48 EDT 2014 i686 i686 i386 GNU/Linux",
+        );
+        assert_eq!(u.machine.as_deref(), Some("i686"));
+        assert_eq!(u.version, "#1 SMP Tue Sep 16 20:51:48 EDT 2014");
+
+        // coreutils ≥ 9 omits unknown processor/platform.
+        let u = uname(
+            "Linux pi 6.1.21-v8+ #1642 SMP PREEMPT Mon Apr  3 17:24:16 BST 2023 aarch64 GNU/Linux",
+        );
+        assert_eq!(u.machine.as_deref(), Some("aarch64"));
+
+        // BusyBox without the OS name.
+        let u = uname("Linux host 5.10.0 #1 SMP Mon Jan 1 00:00:00 UTC 2024 aarch64");
+        assert_eq!(
+            (u.machine.as_deref(), u.os.as_deref()),
+            (Some("aarch64"), None)
+        );
+        assert_eq!(u.version, "#1 SMP Mon Jan 1 00:00:00 UTC 2024");
+
+        // Older coreutils print `unknown`.
+        let u = uname(
+            "Linux h 4.4.0 #1 SMP Thu Jan 1 00:00:00 UTC 2016 x86_64 unknown unknown GNU/Linux",
+        );
+        assert_eq!(u.machine.as_deref(), Some("x86_64"));
+        assert_eq!(u.version, "#1 SMP Thu Jan 1 00:00:00 UTC 2016");
+
+        // An architecture not in the list, before the OS name.
+        let u = uname("Linux h 6.1.0 #1 SMP Thu Jan 1 00:00:00 UTC 2024 e2k GNU/Linux");
+        assert_eq!(u.machine.as_deref(), Some("e2k"));
+    }
+
+    #[test]
+    fn os_release_quoting() {
+        let text =
+            "# comment\nNAME=\"Fedora \\\"Linux\\\"\"\nID=fedora\nVERSION_ID='39'\nbad line\n";
+        let p = parse_os_release(text).unwrap();
+        assert_eq!(p.value.fields["NAME"], "Fedora \"Linux\"");
+        assert_eq!(p.value.fields["VERSION_ID"], "39");
+        assert_eq!(p.value.lines["ID"], 3);
+        assert_eq!(p.issues.len(), 1);
+        assert_eq!(p.issues[0].line, 5);
+        assert_eq!(p.value.pretty_name().as_deref(), Some("Fedora \"Linux\""));
+        let only_id = parse_os_release("ID=alpine\n").unwrap().value;
+        assert_eq!(only_id.pretty_name().as_deref(), Some("alpine"));
+    }
 }

@@ -11,11 +11,19 @@
 //! - `-t`: a timestamp line before each report (`06/01/20 12:53:20`, `03/11/2022 03:15:06 PM`,
 //!   or ISO `2020-06-01T12:53:20+0000` with `S_TIME_FORMAT=ISO`).
 //! - `-o JSON` (sysstat ≥ 11.5.1): `sysstat.hosts[0].statistics[]`, where the keys `rrqm`/`wrqm`
-//!   mean `%rrqm`/`%wrqm`; a document cut short by a timeout keeps every complete sample.
+//!   mean `%rrqm`/`%wrqm` (in 11.5.1–11.5.6, which wrote `r`, `w`, `rkB`, `wkB`, they meant
+//!   `rrqm/s`/`wrqm/s`); a document cut short by a timeout keeps every complete sample.
+//! - Basic report (no `-x`): `tps kB_read/s kB_wrtn/s [kB_dscd/s] kB_read kB_wrtn [kB_dscd]`
+//!   (`Blk_*` sectors or `MB_*` with `-m`); totals go to [`DeviceStats::extra`].
+//! - `--pretty` (device name in the last column), and old sysstat's long device names printed
+//!   alone with their values on the next line.
+//! - Numbers with a decimal comma (`LC_NUMERIC=de_DE`), dates `01.06.2020`, CRLF line ends.
+//!
+//! Not handled: `--human` / `-h` values with unit suffixes (`1.2M`, `0.5%`) become issues.
 //!
 //! Sample input (sysstat 12.x `iostat -x -t 1 2`, C locale):
 //! ```text
-//! Linux 1.2.3-TEST (SYSSTAT.TEST) 	06/01/20 	_x86_64_	(9 CPU)
+//! Linux 1.2.3-TEST (SYSSTAT.TEST)    06/01/20    _x86_64_    (9 CPU)
 //!
 //! 06/01/20 12:53:20
 //! avg-cpu:  %user   %nice %system %iowait  %steal   %idle
@@ -28,7 +36,12 @@
 //! Note: the first report of `iostat` without `-y` covers the time since boot, not an interval;
 //! this parser keeps it and leaves the decision to the caller.
 
-use crate::common::{Date, LineIssue, ParseError, Parsed, Sniff, SysstatHeader};
+use crate::common::{
+    excerpt, first_non_blank, head_lines, numbered_lines, parse_date, parse_num,
+    parse_sysstat_header, parse_time_of_day, Date, Issues, ParseError, Parsed, Sniff,
+    SysstatHeader,
+};
+use crate::json::{walk_sysstat, Cursor, Fields, HostFields, JsonStop, Scalar};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -174,8 +187,63 @@ impl DeviceStats {
 }
 
 /// Text or JSON `iostat` output? See the module doc for the formats.
+///
+/// `Yes` on an `avg-cpu:` header, a `Device` header with iostat columns (`r/s`, `tps`,
+/// `%util`, …) or a sysstat JSON document with `disk_device` / `avg-cpu` members; `Unsure` on a
+/// bare sysstat banner (every sysstat tool prints one); `No` otherwise.
 pub fn sniff(head: &str) -> Sniff {
-    todo_sniff(head)
+    if first_non_blank(head) == Some(b'{') {
+        return sniff_json(head, &["\"disk_device\"", "\"avg-cpu\""]);
+    }
+    let mut banner = false;
+    let mut other = false;
+    for (line, complete) in head_lines(head) {
+        let mut toks = line.split_ascii_whitespace();
+        let Some(first) = toks.next() else { continue };
+        if first == "avg-cpu:" && line.contains("%user") {
+            return Sniff::Yes;
+        }
+        if is_device_header(line) {
+            return Sniff::Yes;
+        }
+        if first == "Linux" && parse_sysstat_header(line, 0).is_some() {
+            banner = true;
+        } else if complete {
+            other = true;
+        }
+    }
+    if banner && !other {
+        Sniff::Unsure
+    } else {
+        Sniff::No
+    }
+}
+
+/// Shared by the iostat and mpstat sniffers: `Yes` when the head of a sysstat JSON document has
+/// one of `keys`, `Unsure` when it is cut before the first sample, `No` otherwise (another tool's
+/// document, or sadf's, whose samples carry a `timestamp` object and the host a `file-date`).
+pub(crate) fn sniff_json(head: &str, keys: &[&str]) -> Sniff {
+    if !head.contains("\"sysstat\"") || head.contains("\"file-date\"") {
+        return Sniff::No;
+    }
+    if keys.iter().any(|k| head.contains(k)) {
+        return Sniff::Yes;
+    }
+    match head.find("\"statistics\"") {
+        None => Sniff::Unsure,
+        Some(i) => {
+            // Nothing but the opening of the first sample after `"statistics"`?
+            let rest = head.get(i + "\"statistics\"".len()..).unwrap_or("");
+            if rest
+                .bytes()
+                .all(|b| b.is_ascii_whitespace() || matches!(b, b':' | b'[' | b'{'))
+            {
+                Sniff::Unsure
+            } else {
+                Sniff::No
+            }
+        }
+    }
 }
 
 /// Parses `iostat` text or `-o JSON` output (chosen from the first non-blank character).
@@ -183,10 +251,771 @@ pub fn sniff(head: &str) -> Sniff {
 /// Errors: [`ParseError::Unusable`] when no report with a device table or `avg-cpu` block is
 /// found. Rows with an unexpected number of columns or unreadable numbers become issues.
 pub fn parse(text: &str) -> Result<Parsed<Iostat>, ParseError> {
-    let _ = (text, LineIssue::new(0, ""));
-    Err(ParseError::unusable(None, "not implemented"))
+    match first_non_blank(text) {
+        None => Err(ParseError::unusable(None, "input is empty")),
+        Some(b'{') => parse_json(text),
+        Some(_) => parse_text(text),
+    }
 }
 
-fn todo_sniff(_head: &str) -> Sniff {
-    Sniff::No
+// ---------------------------------------------------------------------------------------------
+// Columns
+
+/// A numeric field of [`DeviceStats`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Field {
+    RPerS,
+    WPerS,
+    DPerS,
+    FPerS,
+    Tps,
+    RkbPerS,
+    WkbPerS,
+    DkbPerS,
+    KbPerS,
+    RrqmPerS,
+    WrqmPerS,
+    RrqmPct,
+    WrqmPct,
+    AwaitCol,
+    RAwait,
+    WAwait,
+    DAwait,
+    FAwait,
+    AquSz,
+    RareqSz,
+    WareqSz,
+    AreqSz,
+    Svctm,
+    Util,
+}
+
+/// What a header column holds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Col {
+    /// The device name.
+    Device,
+    /// A named field, and the factor that converts the printed unit to the field's unit.
+    Value(Field, f64),
+    /// A column this parser does not name, kept in [`DeviceStats::extra`].
+    Extra,
+}
+
+/// KiB per MiB and per GiB, and KiB per 512-byte sector.
+const KIB_PER_MIB: f64 = 1024.0;
+const KIB_PER_GIB: f64 = 1024.0 * 1024.0;
+const KIB_PER_SECTOR: f64 = 0.5;
+
+/// Maps a header column (text header or normalised JSON key) to a field, by name.
+fn column(name: &str) -> Col {
+    use Field::*;
+    let (field, scale) = match name {
+        "Device" | "Device:" => return Col::Device,
+        "r/s" => (RPerS, 1.0),
+        "w/s" => (WPerS, 1.0),
+        "d/s" => (DPerS, 1.0),
+        "f/s" => (FPerS, 1.0),
+        "tps" => (Tps, 1.0),
+        "rkB/s" | "kB_read/s" => (RkbPerS, 1.0),
+        "rMB/s" | "MB_read/s" => (RkbPerS, KIB_PER_MIB),
+        "rGB/s" | "GB_read/s" => (RkbPerS, KIB_PER_GIB),
+        "rsec/s" | "Blk_read/s" => (RkbPerS, KIB_PER_SECTOR),
+        "wkB/s" | "kB_wrtn/s" => (WkbPerS, 1.0),
+        "wMB/s" | "MB_wrtn/s" => (WkbPerS, KIB_PER_MIB),
+        "wGB/s" | "GB_wrtn/s" => (WkbPerS, KIB_PER_GIB),
+        "wsec/s" | "Blk_wrtn/s" => (WkbPerS, KIB_PER_SECTOR),
+        "dkB/s" | "kB_dscd/s" => (DkbPerS, 1.0),
+        "dMB/s" | "MB_dscd/s" => (DkbPerS, KIB_PER_MIB),
+        "dGB/s" | "GB_dscd/s" => (DkbPerS, KIB_PER_GIB),
+        "dsec/s" | "Blk_dscd/s" => (DkbPerS, KIB_PER_SECTOR),
+        "kB/s" => (KbPerS, 1.0),
+        "MB/s" => (KbPerS, KIB_PER_MIB),
+        "GB/s" => (KbPerS, KIB_PER_GIB),
+        "sec/s" | "Blk/s" => (KbPerS, KIB_PER_SECTOR),
+        "rrqm/s" => (RrqmPerS, 1.0),
+        "wrqm/s" => (WrqmPerS, 1.0),
+        "%rrqm" => (RrqmPct, 1.0),
+        "%wrqm" => (WrqmPct, 1.0),
+        "await" => (AwaitCol, 1.0),
+        "r_await" => (RAwait, 1.0),
+        "w_await" => (WAwait, 1.0),
+        "d_await" => (DAwait, 1.0),
+        "f_await" => (FAwait, 1.0),
+        "aqu-sz" | "avgqu-sz" => (AquSz, 1.0),
+        "rareq-sz" => (RareqSz, 1.0),
+        "wareq-sz" => (WareqSz, 1.0),
+        "areq-sz" => (AreqSz, 1.0),
+        // `avgrq-sz` is in 512-byte sectors.
+        "avgrq-sz" => (AreqSz, KIB_PER_SECTOR),
+        "svctm" => (Svctm, 1.0),
+        "%util" => (Util, 1.0),
+        _ => return Col::Extra,
+    };
+    Col::Value(field, scale)
+}
+
+/// The text header name of a JSON disk key. sysstat ≥ 11.5.7 writes `%rrqm` as `rrqm` (and
+/// `util` for `%util`); 11.5.1–11.5.6 wrote `r`, `w`, `rkB`, `wkB` and used `rrqm`/`wrqm` for
+/// `rrqm/s`/`wrqm/s` (`old_layout`).
+fn json_column(key: &str, old_layout: bool) -> &str {
+    match (key, old_layout) {
+        ("util", _) => "%util",
+        ("rrqm", false) => "%rrqm",
+        ("wrqm", false) => "%wrqm",
+        ("drqm", false) => "%drqm",
+        ("rrqm", true) => "rrqm/s",
+        ("wrqm", true) => "wrqm/s",
+        ("r", true) => "r/s",
+        ("w", true) => "w/s",
+        ("rkB", true) => "rkB/s",
+        ("wkB", true) => "wkB/s",
+        _ => key,
+    }
+}
+
+impl DeviceStats {
+    fn slot(&mut self, f: Field) -> &mut Option<f64> {
+        use Field::*;
+        match f {
+            RPerS => &mut self.r_per_s,
+            WPerS => &mut self.w_per_s,
+            DPerS => &mut self.d_per_s,
+            FPerS => &mut self.f_per_s,
+            Tps => &mut self.tps,
+            RkbPerS => &mut self.rkb_per_s,
+            WkbPerS => &mut self.wkb_per_s,
+            DkbPerS => &mut self.dkb_per_s,
+            KbPerS => &mut self.kb_per_s,
+            RrqmPerS => &mut self.rrqm_per_s,
+            WrqmPerS => &mut self.wrqm_per_s,
+            RrqmPct => &mut self.rrqm_pct,
+            WrqmPct => &mut self.wrqm_pct,
+            AwaitCol => &mut self.await_col_ms,
+            RAwait => &mut self.r_await_ms,
+            WAwait => &mut self.w_await_ms,
+            DAwait => &mut self.d_await_ms,
+            FAwait => &mut self.f_await_ms,
+            AquSz => &mut self.aqu_sz,
+            RareqSz => &mut self.rareq_sz_kb,
+            WareqSz => &mut self.wareq_sz_kb,
+            AreqSz => &mut self.areq_sz_kb,
+            Svctm => &mut self.svctm_ms,
+            Util => &mut self.util_pct,
+        }
+    }
+
+    /// Stores `value` printed under column `name` (classified as `col`).
+    fn set(&mut self, col: Col, name: &str, value: f64) {
+        match col {
+            Col::Value(f, scale) => *self.slot(f) = Some(value * scale),
+            Col::Extra => {
+                self.extra.insert(name.to_string(), value);
+            }
+            Col::Device => {}
+        }
+    }
+}
+
+impl AvgCpu {
+    /// The field for an `avg-cpu` column, `%user` in text or `user` in JSON.
+    fn slot(&mut self, name: &str) -> Option<&mut Option<f64>> {
+        Some(match name.strip_prefix('%').unwrap_or(name) {
+            "user" => &mut self.user_pct,
+            "nice" => &mut self.nice_pct,
+            "system" => &mut self.system_pct,
+            "iowait" => &mut self.iowait_pct,
+            "steal" => &mut self.steal_pct,
+            "idle" => &mut self.idle_pct,
+            _ => return None,
+        })
+    }
+}
+
+/// Columns that only an iostat device header has (sar -d says `DEV`, not `Device`).
+const DEVICE_HEADER_MARKERS: &[&str] = &[
+    "%util",
+    "r/s",
+    "w/s",
+    "tps",
+    "rkB/s",
+    "rrqm/s",
+    "kB_read/s",
+    "Blk_read/s",
+    "MB_read/s",
+    "kB/s",
+];
+
+/// `Device` (or `Device:`) first, or last with `--pretty`, plus at least one iostat column.
+fn is_device_header(line: &str) -> bool {
+    let t = line.trim();
+    let device_first = t.starts_with("Device ") || t.starts_with("Device:");
+    let device_last = t.ends_with(" Device");
+    (device_first || device_last)
+        && t.split_ascii_whitespace()
+            .any(|w| DEVICE_HEADER_MARKERS.contains(&w))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Timestamps
+
+/// Parses a `-t` timestamp line: `06/01/20 12:53:20`, `03/11/2022 03:15:06 PM`,
+/// `01.06.2020 12:53:20`, or ISO `2020-06-01T12:53:20+0000` (one token). All tokens must be
+/// used.
+pub(crate) fn parse_timestamp(toks: &[&str]) -> Option<Timestamp> {
+    match toks {
+        [iso] => {
+            let (d, t) = iso.split_once('T')?;
+            if d.len() != 10 {
+                return None;
+            }
+            let date = parse_date(d)?;
+            let t = t.find(['+', '-', 'Z']).map_or(t, |i| &t[..i]);
+            let (seconds_of_day, _) = parse_time_of_day(&[t])?;
+            Some(Timestamp {
+                date: Some(date),
+                seconds_of_day,
+            })
+        }
+        [d, rest @ ..] if rest.len() <= 2 => {
+            let date = parse_date(d)?;
+            let (seconds_of_day, used) = parse_time_of_day(rest)?;
+            (used == rest.len()).then_some(Timestamp {
+                date: Some(date),
+                seconds_of_day,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// A JSON `timestamp` string: a full timestamp, or a time of day only (mpstat), in which case
+/// `date` is used.
+pub(crate) fn parse_timestamp_str(s: &str, date: Option<Date>) -> Option<Timestamp> {
+    let mut toks = [""; 4];
+    let mut n = 0;
+    for t in s.split_ascii_whitespace() {
+        *toks.get_mut(n)? = t;
+        n += 1;
+    }
+    let toks = &toks[..n];
+    if let Some(ts) = parse_timestamp(toks) {
+        return Some(ts);
+    }
+    let (seconds_of_day, used) = parse_time_of_day(toks)?;
+    (used == toks.len()).then_some(Timestamp {
+        date,
+        seconds_of_day,
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text
+
+/// The device table being read: one classification per header column.
+struct DeviceTable<'a> {
+    cols: Vec<Col>,
+    names: Vec<&'a str>,
+    /// Index of the `Device` column (0, or the last one with `--pretty`).
+    device_col: usize,
+    /// Line of the header.
+    line: usize,
+}
+
+enum State<'a> {
+    /// Between blocks.
+    Idle,
+    /// After an `avg-cpu:` header: the values line comes next.
+    CpuValues { names: Vec<&'a str>, line: usize },
+    /// Inside a device table.
+    Devices(DeviceTable<'a>),
+}
+
+/// A report being assembled.
+struct Pending {
+    report: IostatReport,
+    /// A `Device` header was seen (a table with no rows is still a report).
+    has_table: bool,
+}
+
+struct TextParser<'a> {
+    header: Option<SysstatHeader>,
+    reports: Vec<IostatReport>,
+    current: Option<Pending>,
+    issues: Issues,
+    /// A device name printed alone on its line (long names in old sysstat), with its line.
+    wrapped_name: Option<(&'a str, usize)>,
+    /// Scratch buffer for the (column, token) pairs of a row.
+    values: Vec<(usize, &'a str)>,
+}
+
+impl<'a> TextParser<'a> {
+    /// Closes the current report.
+    fn finish(&mut self) {
+        self.flush_wrapped_name();
+        if let Some(p) = self.current.take() {
+            if p.report.avg_cpu.is_some() || p.has_table {
+                self.reports.push(p.report);
+            } else {
+                let line = p.report.line;
+                self.issues.push(line, || {
+                    "report has no `avg-cpu:` block or `Device` table (output cut short?)"
+                        .to_string()
+                });
+            }
+        }
+    }
+
+    fn flush_wrapped_name(&mut self) {
+        if let Some((name, line)) = self.wrapped_name.take() {
+            self.issues.push(line, || {
+                format!("device name `{name}` alone on its line is not followed by its values")
+            });
+        }
+    }
+
+    /// The report an `avg-cpu:` block (`for_cpu`) or a device table starts or continues.
+    fn report_for(&mut self, line: usize, for_cpu: bool) -> &mut Pending {
+        let reuse = match &self.current {
+            Some(p) if for_cpu => p.report.avg_cpu.is_none() && !p.has_table,
+            Some(p) => !p.has_table,
+            None => false,
+        };
+        if !reuse {
+            self.finish();
+            self.current = Some(Pending {
+                report: IostatReport {
+                    line,
+                    ..IostatReport::default()
+                },
+                has_table: false,
+            });
+        }
+        self.current.get_or_insert_with(|| Pending {
+            report: IostatReport::default(),
+            has_table: false,
+        })
+    }
+
+    fn device_row(&mut self, table: &DeviceTable<'a>, toks: &[&'a str], line_no: usize) {
+        let ncols = table.cols.len();
+        if toks.len() == 1 && ncols > 1 {
+            self.flush_wrapped_name();
+            self.wrapped_name = Some((toks[0], line_no));
+            return;
+        }
+        // (column index, token) of every value, in a buffer reused across rows.
+        let mut values = std::mem::take(&mut self.values);
+        values.clear();
+        let (name, row_line) = if toks.len() == ncols {
+            values.extend(
+                toks.iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i != table.device_col)
+                    .map(|(i, t)| (i, *t)),
+            );
+            (toks[table.device_col], line_no)
+        } else if let (Some((name, name_line)), true) = (self.wrapped_name, toks.len() + 1 == ncols)
+        {
+            self.wrapped_name = None;
+            let cols = (0..ncols).filter(|i| *i != table.device_col);
+            values.extend(cols.zip(toks.iter().copied()));
+            (name, name_line)
+        } else {
+            self.values = values;
+            self.flush_wrapped_name();
+            let (header_line, found) = (table.line, toks.len());
+            self.issues.push(line_no, || {
+                format!(
+                    "expected {ncols} columns as in the `Device` header on line \
+                     {header_line}, found {found}: `{}`",
+                    excerpt(&toks.join(" "))
+                )
+            });
+            return;
+        };
+        self.flush_wrapped_name();
+        let mut dev = DeviceStats {
+            device: name.to_string(),
+            line: row_line,
+            ..DeviceStats::default()
+        };
+        let mut bad: Option<(usize, &str)> = None;
+        let mut bad_count = 0;
+        for &(i, tok) in &values {
+            match parse_num(tok) {
+                Some(v) => dev.set(table.cols[i], table.names[i], v),
+                None => {
+                    bad_count += 1;
+                    bad.get_or_insert((i, tok));
+                }
+            }
+        }
+        if let Some((i, tok)) = bad {
+            let total = values.len();
+            let col = table.names[i];
+            if bad_count == total {
+                self.values = values;
+                self.issues.push(line_no, || {
+                    format!(
+                        "expected a device row of {total} numbers after the name, found `{}`",
+                        excerpt(&toks.join(" "))
+                    )
+                });
+                return;
+            }
+            self.issues.push(line_no, || {
+                format!(
+                    "device `{name}`: expected a number under `{col}`, found `{tok}`{}",
+                    if bad_count > 1 {
+                        format!(" ({bad_count} unreadable values in this row)")
+                    } else {
+                        String::new()
+                    }
+                )
+            });
+        }
+        if let Some(p) = self.current.as_mut() {
+            p.report.devices.push(dev);
+        }
+        self.values = values;
+    }
+}
+
+fn parse_text(text: &str) -> Result<Parsed<Iostat>, ParseError> {
+    let mut p = TextParser {
+        header: None,
+        reports: Vec::new(),
+        current: None,
+        issues: Issues::default(),
+        wrapped_name: None,
+        values: Vec::with_capacity(32),
+    };
+    let mut state = State::Idle;
+    let mut toks: Vec<&str> = Vec::with_capacity(32);
+    for (n, line) in numbered_lines(crate::common::strip_bom(text)) {
+        toks.clear();
+        toks.extend(line.split_ascii_whitespace());
+        let Some(&first) = toks.first() else {
+            if let State::Devices(_) = state {
+                p.flush_wrapped_name();
+                state = State::Idle;
+            }
+            continue;
+        };
+        if first == "Linux" {
+            if let Some(h) = parse_sysstat_header(line, n) {
+                if p.header.is_none() {
+                    p.header = Some(h);
+                }
+                state = State::Idle;
+                continue;
+            }
+        }
+        if let Some(ts) = parse_timestamp(&toks) {
+            p.finish();
+            p.current = Some(Pending {
+                report: IostatReport {
+                    time: Some(ts),
+                    line: n,
+                    ..IostatReport::default()
+                },
+                has_table: false,
+            });
+            state = State::Idle;
+            continue;
+        }
+        if first == "avg-cpu:" {
+            p.flush_wrapped_name();
+            p.report_for(n, true);
+            state = State::CpuValues {
+                names: toks[1..].to_vec(),
+                line: n,
+            };
+            continue;
+        }
+        if is_device_header(line) {
+            p.flush_wrapped_name();
+            let names: Vec<&str> = toks.clone();
+            let cols: Vec<Col> = names.iter().map(|c| column(c)).collect();
+            let device_col = cols.iter().position(|c| *c == Col::Device).unwrap_or(0);
+            p.report_for(n, false).has_table = true;
+            state = State::Devices(DeviceTable {
+                cols,
+                names,
+                device_col,
+                line: n,
+            });
+            continue;
+        }
+        match &state {
+            State::CpuValues { names, line: hl } => {
+                let hl = *hl;
+                let mut avg = AvgCpu::default();
+                let values: Vec<Option<f64>> = toks.iter().map(|t| parse_num(t)).collect();
+                if values.len() != names.len() || values.iter().any(Option::is_none) {
+                    let expected = names.len();
+                    p.issues.push(n, || {
+                        format!(
+                            "expected {expected} numbers under the `avg-cpu:` header on line \
+                             {hl}, found `{}`",
+                            excerpt(line)
+                        )
+                    });
+                } else {
+                    for (name, v) in names.iter().zip(values) {
+                        if let Some(slot) = avg.slot(name) {
+                            *slot = v;
+                        }
+                    }
+                    if let Some(cur) = p.current.as_mut() {
+                        cur.report.avg_cpu = Some(avg);
+                    }
+                }
+                state = State::Idle;
+            }
+            State::Devices(table) => p.device_row(table, &toks, n),
+            State::Idle => {
+                p.issues.push(n, || {
+                    format!(
+                        "expected a timestamp, an `avg-cpu:` header or a `Device` header, \
+                         found `{}`",
+                        excerpt(line)
+                    )
+                });
+            }
+        }
+    }
+    p.finish();
+    if p.reports.is_empty() {
+        return Err(ParseError::unusable(
+            None,
+            "no iostat report found: no `avg-cpu:` block and no `Device` header line",
+        ));
+    }
+    Ok(Parsed {
+        value: Iostat {
+            header: p.header,
+            reports: p.reports,
+        },
+        issues: p.issues.into_vec(),
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+
+fn device_from_json(f: &Fields<'_>, line: usize) -> Option<DeviceStats> {
+    let name = f.get("disk_device")?.as_str()?;
+    let old_layout = f.has("r") && !f.has("r/s");
+    let mut dev = DeviceStats {
+        device: name.to_string(),
+        line,
+        ..DeviceStats::default()
+    };
+    for (key, value) in &f.0 {
+        if key == "disk_device" {
+            continue;
+        }
+        let name = json_column(key, old_layout);
+        if let Some(v) = value.as_f64() {
+            dev.set(column(name), name, v);
+        }
+    }
+    Some(dev)
+}
+
+fn parse_json(text: &str) -> Result<Parsed<Iostat>, ParseError> {
+    let mut cur = Cursor::new(crate::common::strip_bom(text));
+    let mut host = HostFields::default();
+    let mut reports: Vec<IostatReport> = Vec::new();
+    let mut issues = Issues::default();
+    let walked = walk_sysstat(&mut cur, &mut host, |cur, host| {
+        let date = host.date;
+        cur.array(|cur, _| {
+            let mut report = IostatReport {
+                line: cur.line(),
+                ..IostatReport::default()
+            };
+            let mut has_data = false;
+            cur.object(|cur, key| match key {
+                "timestamp" => {
+                    let line = cur.line();
+                    if let Some(Scalar::Str(s)) = cur.value::<Scalar>()? {
+                        report.time = parse_timestamp_str(&s, date);
+                        if report.time.is_none() {
+                            issues.push(line, || format!("unreadable timestamp `{}`", excerpt(&s)));
+                        }
+                    }
+                    Ok(())
+                }
+                "avg-cpu" => {
+                    if let Some(f) = cur.value::<Fields>()? {
+                        let mut avg = AvgCpu::default();
+                        for (k, v) in &f.0 {
+                            if let Some(slot) = avg.slot(k) {
+                                *slot = v.as_f64();
+                            }
+                        }
+                        report.avg_cpu = Some(avg);
+                        has_data = true;
+                    }
+                    Ok(())
+                }
+                "disk" => {
+                    has_data = true;
+                    cur.array(|cur, _| {
+                        let line = cur.line();
+                        match cur
+                            .value::<Fields>()?
+                            .and_then(|f| device_from_json(&f, line))
+                        {
+                            Some(d) => report.devices.push(d),
+                            None => issues.push(line, || {
+                                "expected a disk object with a `disk_device` name".to_string()
+                            }),
+                        }
+                        Ok(())
+                    })
+                }
+                _ => cur.skip(),
+            })?;
+            if has_data {
+                reports.push(report);
+            }
+            Ok(())
+        })
+    });
+    let stop = walked.err();
+    if let Some(stop) = &stop {
+        let kept = reports.len();
+        match stop {
+            JsonStop::Eof { line } => issues.push(*line, || {
+                format!(
+                    "JSON document ends early (output cut short?); kept the {kept} complete \
+                     samples before this line"
+                )
+            }),
+            JsonStop::Syntax { line, message } => issues.push(*line, || {
+                format!("invalid sysstat JSON ({message}); kept the {kept} complete samples before this line")
+            }),
+        }
+    }
+    if reports.is_empty() {
+        let reason = match &stop {
+            Some(JsonStop::Syntax { message, .. }) => {
+                format!("not an iostat JSON document: {message}")
+            }
+            Some(JsonStop::Eof { .. }) => {
+                "iostat JSON document ends before its first complete sample".to_string()
+            }
+            None => "iostat JSON document has no sample with `disk` or `avg-cpu`".to_string(),
+        };
+        return Err(ParseError::unusable(stop.map(|s| s.line()), reason));
+    }
+    Ok(Parsed {
+        value: Iostat {
+            header: host.into_header(),
+            reports,
+        },
+        issues: issues.into_vec(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_in_every_form() {
+        let d = Some(Date {
+            year: 2020,
+            month: 6,
+            day: 1,
+        });
+        let t = |s: &str| parse_timestamp(&s.split_whitespace().collect::<Vec<_>>());
+        assert_eq!(
+            t("06/01/20 12:53:20"),
+            Some(Timestamp {
+                date: d,
+                seconds_of_day: 46400
+            })
+        );
+        assert_eq!(
+            t("2020-06-01T12:53:20+0000"),
+            Some(Timestamp {
+                date: d,
+                seconds_of_day: 46400
+            })
+        );
+        assert_eq!(
+            t("06/01/2020 12:53:20 PM"),
+            Some(Timestamp {
+                date: d,
+                seconds_of_day: 46400
+            })
+        );
+        assert_eq!(t("sda 1.0 2.0"), None);
+        assert_eq!(t("06/01/20 12:53:20 extra"), None);
+    }
+
+    #[test]
+    fn columns_convert_units() {
+        assert_eq!(column("rMB/s"), Col::Value(Field::RkbPerS, 1024.0));
+        assert_eq!(column("rsec/s"), Col::Value(Field::RkbPerS, 0.5));
+        assert_eq!(column("avgrq-sz"), Col::Value(Field::AreqSz, 0.5));
+        assert_eq!(column("avgqu-sz"), column("aqu-sz"));
+        assert_eq!(column("Device:"), Col::Device);
+        assert_eq!(column("%drqm"), Col::Extra);
+    }
+
+    #[test]
+    fn sysstat9_sectors_and_wrapped_long_names() {
+        // sysstat 9.0 layout (no r_await/w_await), without -k: sectors. A long device-mapper
+        // name is printed alone, its values on the next line.
+        let text = "Linux 2.6.32-431.el6.x86_64 (db1) \t01/15/2014 \t_x86_64_\t(4 CPU)\n\n\
+Device:         rrqm/s   wrqm/s     r/s     w/s   rsec/s   wsec/s avgrq-sz avgqu-sz   await  svctm  %util\n\
+sda               0.50     3.00    2.00    4.00   100.00   300.00    66.67     0.05    8.00   2.00   1.20\n\
+VolGroup-lv_root\n\
+                  0.00     0.00    1.00    2.00    16.00    32.00    16.00     0.01    3.00   1.00   0.30\n";
+        let p = parse(text).unwrap();
+        assert!(p.issues.is_empty(), "{:?}", p.issues);
+        let devs = &p.value.reports[0].devices;
+        assert_eq!(devs.len(), 2);
+        assert_eq!(devs[0].rkb_per_s, Some(50.0));
+        assert_eq!(devs[0].wkb_per_s, Some(150.0));
+        assert_eq!(devs[0].areq_sz_kb, Some(66.67 * 0.5));
+        assert_eq!(devs[0].await_ms(), Some(8.0));
+        assert_eq!(devs[1].device, "VolGroup-lv_root");
+        assert_eq!(devs[1].line, 5);
+        assert_eq!(devs[1].rkb_per_s, Some(8.0));
+    }
+
+    #[test]
+    fn pretty_puts_the_device_last() {
+        let text = "     r/s     rkB/s   rrqm/s  %rrqm r_await rareq-sz  %util Device\n\
+                       1.00      8.00     0.00   0.00    2.00     8.00   0.10 sda\n";
+        let p = parse(text).unwrap();
+        let d = &p.value.reports[0].devices[0];
+        assert_eq!(d.device, "sda");
+        assert_eq!(d.util_pct, Some(0.1));
+        assert_eq!(d.rareq_sz_kb, Some(8.0));
+    }
+
+    #[test]
+    fn old_json_layout() {
+        // sysstat 11.5.1–11.5.6 wrote `rrqm` for rrqm/s and `r` for r/s.
+        let text = r#"{"sysstat": {"hosts": [{"nodename": "h", "statistics": [{"disk": [
+{"disk_device": "sda", "rrqm": 1.5, "wrqm": 2.5, "r": 3.0, "w": 4.0, "rkB": 5.0, "wkB": 6.0,
+ "avgrq-sz": 8.0, "avgqu-sz": 0.1, "await": 1.0, "r_await": 1.0, "w_await": 1.0, "svctm": 0.5, "util": 7.0}
+]}]}]}}"#;
+        let p = parse(text).unwrap();
+        let d = &p.value.reports[0].devices[0];
+        assert_eq!(d.line, 2);
+        assert_eq!(
+            (d.rrqm_per_s, d.r_per_s, d.rkb_per_s, d.rrqm_pct),
+            (Some(1.5), Some(3.0), Some(5.0), None)
+        );
+        assert_eq!(d.areq_sz_kb, Some(4.0));
+        assert_eq!(d.util_pct, Some(7.0));
+    }
 }

@@ -23,6 +23,7 @@
 pub mod common;
 pub mod identity;
 pub mod iostat;
+mod json;
 pub mod modules;
 pub mod mpstat;
 pub mod softirqs;

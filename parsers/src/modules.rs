@@ -18,7 +18,9 @@
 //! ```
 //! `lsmod` does not show taint letters; only `/proc/modules` does.
 
-use crate::common::{LineIssue, ParseError, Parsed, Sniff};
+use crate::common::{
+    excerpt, head_lines, numbered_lines, strip_bom, Issues, ParseError, Parsed, Sniff,
+};
 use serde::Serialize;
 
 /// One loaded module.
@@ -30,7 +32,8 @@ pub struct Module {
     pub size_bytes: u64,
     /// Reference count ("Used by" number); `None` when printed as `-`.
     pub refcount: Option<u32>,
-    /// Names of modules using this one.
+    /// Names of modules using this one (the kernel's `[permanent]` marker, for a module that
+    /// cannot be unloaded, is not a name and is left out).
     pub used_by: Vec<String>,
     /// `Live`, `Loading` or `Unloading` (`/proc/modules` only).
     pub state: Option<String>,
@@ -42,27 +45,252 @@ pub struct Module {
     pub line: usize,
 }
 
+/// Module states printed in `/proc/modules`.
+const STATES: &[&str] = &["Live", "Loading", "Unloading"];
+
+/// A module name as the kernel allows it (no spaces, no `/`).
+fn is_module_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 64
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+}
+
+/// The `Used by` list: `a,b,` or `-` (none). `[permanent]` is dropped.
+fn users(list: &str) -> Vec<String> {
+    if list == "-" {
+        return Vec::new();
+    }
+    list.split(',')
+        .filter(|u| !u.is_empty() && *u != "[permanent]" && *u != "-")
+        .map(str::to_string)
+        .collect()
+}
+
+/// A reference count, `-` when the kernel has no module unloading.
+fn refcount(s: &str) -> Option<Option<u32>> {
+    if s == "-" {
+        Some(None)
+    } else {
+        s.parse().ok().map(Some)
+    }
+}
+
+/// One `/proc/modules` line: `name size refcount users state address [(taint)]`.
+fn proc_modules_line(line: &str, line_no: usize) -> Result<Module, String> {
+    let toks: Vec<&str> = line.split_ascii_whitespace().take(8).collect();
+    let expected = "expected `name size refcount users state address [(taint)]`";
+    let [name, size, refs, used, state, rest @ ..] = toks.as_slice() else {
+        return Err(format!("{expected}, found `{}`", excerpt(line)));
+    };
+    if !is_module_name(name) {
+        return Err(format!(
+            "{expected}: `{}` is not a module name",
+            excerpt(name)
+        ));
+    }
+    let size_bytes = size
+        .parse()
+        .map_err(|_| format!("{expected}: size `{}` is not a number", excerpt(size)))?;
+    let refcount = refcount(refs).ok_or_else(|| {
+        format!(
+            "{expected}: reference count `{}` is not a number",
+            excerpt(refs)
+        )
+    })?;
+    if !STATES.contains(state) {
+        return Err(format!(
+            "{expected}: state `{}` is not Live, Loading or Unloading",
+            excerpt(state)
+        ));
+    }
+    let mut address = None;
+    let mut taint = None;
+    for tok in rest {
+        if let Some(hex) = tok.strip_prefix("0x") {
+            address = Some(u64::from_str_radix(hex, 16).map_err(|_| {
+                format!("{expected}: address `{}` is not hexadecimal", excerpt(tok))
+            })?);
+        } else if let Some(t) = tok.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+            taint = Some(t.to_string());
+        } else {
+            return Err(format!(
+                "{expected}: unexpected `{}` at the end",
+                excerpt(tok)
+            ));
+        }
+    }
+    if rest.len() > 2 {
+        return Err(format!("{expected}, found `{}`", excerpt(line)));
+    }
+    Ok(Module {
+        name: name.to_string(),
+        size_bytes,
+        refcount,
+        used_by: users(used),
+        state: Some(state.to_string()),
+        address,
+        taint,
+        line: line_no,
+    })
+}
+
+/// The `lsmod` header: `Module  Size  Used by` (BusyBox adds `Tainted: P`).
+fn is_lsmod_header(line: &str) -> bool {
+    let mut t = line.split_ascii_whitespace();
+    t.next() == Some("Module")
+        && t.next() == Some("Size")
+        && t.next() == Some("Used")
+        && t.next() == Some("by")
+}
+
+/// One `lsmod` row: `name size refcount [a,b]`.
+fn lsmod_line(line: &str, line_no: usize) -> Result<Module, String> {
+    let expected = "expected `name size used-count [users]`";
+    let mut toks = line.split_ascii_whitespace();
+    let (Some(name), Some(size), Some(refs)) = (toks.next(), toks.next(), toks.next()) else {
+        return Err(format!("{expected}, found `{}`", excerpt(line)));
+    };
+    if !is_module_name(name) {
+        return Err(format!(
+            "{expected}: `{}` is not a module name",
+            excerpt(name)
+        ));
+    }
+    let size_bytes = size
+        .parse()
+        .map_err(|_| format!("{expected}: size `{}` is not a number", excerpt(size)))?;
+    let refcount = refcount(refs)
+        .ok_or_else(|| format!("{expected}: used count `{}` is not a number", excerpt(refs)))?;
+    let used_by = match (toks.next(), toks.next()) {
+        (None, _) => Vec::new(),
+        (Some(list), None) => users(list),
+        (Some(_), Some(_)) => {
+            return Err(format!("{expected}, found `{}`", excerpt(line)));
+        }
+    };
+    Ok(Module {
+        name: name.to_string(),
+        size_bytes,
+        refcount,
+        used_by,
+        state: None,
+        address: None,
+        taint: None,
+        line: line_no,
+    })
+}
+
 /// Is this `/proc/modules` text?
+///
+/// `Yes` when the complete lines of the head all have the module layout (`… Live 0x…`); the last
+/// line may be cut. `Unsure` when most do; `No` otherwise (lsmod has a header and no state).
 pub fn sniff_proc_modules(head: &str) -> Sniff {
-    let _ = head;
-    Sniff::No
+    let (mut good, mut bad) = (0, 0);
+    for (line, complete) in head_lines(head) {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match proc_modules_line(line, 0) {
+            Ok(_) => good += 1,
+            Err(_) if complete => bad += 1,
+            Err(_) => {}
+        }
+    }
+    match (good, bad) {
+        (0, _) => Sniff::No,
+        (_, 0) => Sniff::Yes,
+        (g, b) if g > 2 * b => Sniff::Unsure,
+        _ => Sniff::No,
+    }
 }
 
 /// Is this `lsmod` output?
+///
+/// `Yes` when the first non-blank line is the `Module Size Used by` header; `No` otherwise.
 pub fn sniff_lsmod(head: &str) -> Sniff {
-    let _ = head;
-    Sniff::No
+    match head_lines(head).find(|(l, _)| !l.trim().is_empty()) {
+        Some((line, _)) if is_lsmod_header(line) => Sniff::Yes,
+        _ => Sniff::No,
+    }
 }
 
 /// Parses `/proc/modules`. Errors: [`ParseError::Unusable`] when no line has the module layout.
 pub fn parse_proc_modules(text: &str) -> Result<Parsed<Vec<Module>>, ParseError> {
-    let _ = (text, LineIssue::new(0, ""));
-    Err(ParseError::unusable(None, "not implemented"))
+    let mut modules = Vec::new();
+    let mut issues = Issues::default();
+    for (n, line) in numbered_lines(strip_bom(text)) {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match proc_modules_line(line, n) {
+            Ok(m) => modules.push(m),
+            Err(msg) => issues.push(n, || msg),
+        }
+    }
+    if modules.is_empty() {
+        return Err(ParseError::unusable(
+            None,
+            if text.trim().is_empty() {
+                "input is empty".to_string()
+            } else {
+                "no line has the /proc/modules layout `name size refcount users state address`"
+                    .to_string()
+            },
+        ));
+    }
+    Ok(Parsed {
+        value: modules,
+        issues: issues.into_vec(),
+    })
 }
 
 /// Parses `lsmod`. Errors: [`ParseError::Unusable`] when the `Module Size Used by` header is
 /// missing.
 pub fn parse_lsmod(text: &str) -> Result<Parsed<Vec<Module>>, ParseError> {
-    let _ = (text, LineIssue::new(0, ""));
-    Err(ParseError::unusable(None, "not implemented"))
+    let mut lines = numbered_lines(strip_bom(text)).filter(|(_, l)| !l.trim().is_empty());
+    match lines.next() {
+        Some((_, l)) if is_lsmod_header(l) => {}
+        Some((n, l)) => {
+            return Err(ParseError::unusable(
+                Some(n),
+                format!(
+                    "expected the lsmod header `Module Size Used by` as the first line, found `{}`",
+                    excerpt(l)
+                ),
+            ))
+        }
+        None => return Err(ParseError::unusable(None, "input is empty")),
+    }
+    let mut modules = Vec::new();
+    let mut issues = Issues::default();
+    for (n, line) in lines {
+        match lsmod_line(line, n) {
+            Ok(m) => modules.push(m),
+            Err(msg) => issues.push(n, || msg),
+        }
+    }
+    Ok(Parsed {
+        value: modules,
+        issues: issues.into_vec(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn permanent_and_no_unload_support() {
+        // CONFIG_MODULE_UNLOAD=n prints `- -`; a module without an exit function is
+        // `[permanent]`.
+        let text = "ext4 7340032 - - Live 0x0000000000000000\n\
+                    crc16 16384 1 ext4,[permanent], Live 0x0000000000000000 (E)\n";
+        let p = parse_proc_modules(text).unwrap();
+        assert!(p.issues.is_empty(), "{:?}", p.issues);
+        assert_eq!(p.value[0].refcount, None);
+        assert_eq!(p.value[1].used_by, vec!["ext4".to_string()]);
+        assert_eq!(p.value[1].address, Some(0));
+        assert_eq!(p.value[1].taint.as_deref(), Some("E"));
+    }
 }

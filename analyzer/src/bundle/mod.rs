@@ -227,6 +227,20 @@ pub fn read(
     Ok(summary)
 }
 
+impl Format {
+    /// The name used in the JSON document and the report (`tar-gz`).
+    pub fn label(self) -> &'static str {
+        match self {
+            Format::TarGz => "tar-gz",
+            Format::Gzip => "gzip",
+            Format::Tar => "tar",
+            Format::Zip => "zip",
+            Format::Directory => "directory",
+            Format::File => "file",
+        }
+    }
+}
+
 /// Recognises an archive format from its first bytes (up to 512).
 pub fn sniff_format(magic: &[u8]) -> Option<Format> {
     if magic.starts_with(&[0x1f, 0x8b]) {
