@@ -9,6 +9,7 @@
 # The product target is rca no slower than gzip -dc alone.
 #
 # Usage: bench/analyze-throughput.sh [SIZE_MB]   (builds rca in release mode first)
+# Set KEEP_BUNDLE=PATH to keep the generated bundle (e.g. to profile with perf).
 set -u
 size_mb=${1:-500}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -66,6 +67,7 @@ for snap in start end; do
 done
 (cd "$work" && tar -czf bundle.tar.gz "$(basename "$top")") || exit 1
 rm -rf "$top"
+[ -n "${KEEP_BUNDLE:-}" ] && cp "$work/bundle.tar.gz" "$KEEP_BUNDLE"
 raw=$(gzip -dc "$work/bundle.tar.gz" | wc -c)
 comp=$(wc -c < "$work/bundle.tar.gz")
 

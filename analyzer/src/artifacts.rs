@@ -417,6 +417,43 @@ fn decode(bytes: Vec<u8>) -> (Arc<str>, Option<LineIssue>) {
 mod tests {
     use super::*;
 
+    static PANICKY: KindSpec = KindSpec {
+        name: "panicky",
+        source: "a parser with a defect",
+        paths: &[],
+        sniff: None,
+        parse: Some(|t| {
+            let v: Vec<&str> = t.lines().collect();
+            let _ = v[99];
+            unreachable!()
+        }),
+    };
+
+    #[test]
+    fn a_parser_panic_is_a_parser_bug_outcome() {
+        let prev = panic::take_hook();
+        panic::set_hook(Box::new(|_| {}));
+        let a = parse_with(
+            &PANICKY,
+            KindSource::Path,
+            "x/panicky.txt",
+            Arc::from("one line\n"),
+            9,
+        );
+        panic::set_hook(prev);
+        match a.outcome {
+            Outcome::ParserBug { message } => {
+                assert!(
+                    message.contains("panicky parser panicked")
+                        && message.contains("index out of bounds"),
+                    "{message}"
+                )
+            }
+            other => panic!("expected a parser bug, got {other:?}"),
+        }
+        assert!(a.data.is_none());
+    }
+
     #[test]
     fn invalid_utf8_is_an_issue_with_its_line() {
         let (text, issue) = decode(b"a\nb\n\xff\xfe c\n".to_vec());

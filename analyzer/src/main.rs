@@ -50,7 +50,7 @@ struct LimitArgs {
     /// Largest single entry read [default: 1G].
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_entry_size: Option<u64>,
-    /// Largest total uncompressed size read [default: 4G].
+    /// Largest total uncompressed size read [default: 2G].
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     max_total_size: Option<u64>,
     /// Most entries read [default: 100000].

@@ -100,6 +100,9 @@ pub fn parse_num(s: &str) -> Option<f64> {
     if s.is_empty() || s == "-" {
         return None;
     }
+    if let Some(v) = fixed_point(s.as_bytes()) {
+        return Some(v);
+    }
     let v = if s.contains(',') && !s.contains('.') {
         // A number as sysstat prints it is short; anything longer is not a number.
         let mut buf = [0u8; 64];
@@ -114,6 +117,44 @@ pub fn parse_num(s: &str) -> Option<f64> {
         s.parse::<f64>().ok()?
     };
     v.is_finite().then_some(v)
+}
+
+/// Fast path for the fixed-point numbers sysstat and procps print (`12.58`, `-3,5`, `1024`):
+/// optional sign, at most 15 digits, one `.` or `,`. The digits form an exact integer and the
+/// division by a power of ten is correctly rounded, so the result equals `str::parse`'s.
+/// `None` for anything else (exponents, `nan`, long digit strings), which the caller parses
+/// the slow way.
+fn fixed_point(b: &[u8]) -> Option<f64> {
+    const POW10: [f64; 16] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ];
+    let (neg, digits) = match b.first()? {
+        b'-' => (true, &b[1..]),
+        b'+' => (false, &b[1..]),
+        _ => (false, b),
+    };
+    if digits.is_empty() || digits.len() > 16 {
+        return None;
+    }
+    let mut int: u64 = 0;
+    let mut n = 0usize;
+    let mut frac: Option<usize> = None;
+    for &c in digits {
+        match c {
+            b'0'..=b'9' => {
+                int = int * 10 + u64::from(c - b'0');
+                n += 1;
+            }
+            b'.' | b',' if frac.is_none() => frac = Some(n),
+            _ => return None,
+        }
+    }
+    if n == 0 || n > 15 {
+        return None;
+    }
+    let scale = n - frac.unwrap_or(n);
+    let v = int as f64 / POW10[scale];
+    Some(if neg { -v } else { v })
 }
 
 /// A calendar date as printed in a sysstat banner or `-t` timestamp line.
@@ -374,6 +415,28 @@ pub(crate) fn first_non_blank(text: &str) -> Option<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fixed_point_matches_the_standard_parser() {
+        for s in [
+            "12.58",
+            "0.00",
+            "100.00",
+            "-3.25",
+            "1024",
+            "99999.99",
+            "0.1",
+            "123456789.123456",
+            "7.",
+        ] {
+            assert_eq!(fixed_point(s.as_bytes()), s.parse::<f64>().ok(), "{s}");
+        }
+        assert_eq!(fixed_point(b"1,5"), Some(1.5));
+        assert_eq!(fixed_point(b"1.2.3"), None);
+        assert_eq!(fixed_point(b"1e5"), None);
+        assert_eq!(fixed_point(b"."), None);
+        assert_eq!(fixed_point(b"12345678901234567"), None);
+    }
 
     #[test]
     fn numbers_in_any_locale() {

@@ -129,6 +129,10 @@ pub struct DeviceStats {
     pub rrqm_pct: Option<f64>,
     /// `%wrqm`: % of write requests merged.
     pub wrqm_pct: Option<f64>,
+    /// `drqm/s`: discard requests merged per second (sysstat 12).
+    pub drqm_per_s: Option<f64>,
+    /// `%drqm`: % of discard requests merged (sysstat 12).
+    pub drqm_pct: Option<f64>,
     /// `await` in ms (sysstat ≤ 11.5.6 and `-xs`). See [`DeviceStats::await_ms`] for a value on
     /// every version.
     pub await_col_ms: Option<f64>,
@@ -146,6 +150,8 @@ pub struct DeviceStats {
     pub rareq_sz_kb: Option<f64>,
     /// `wareq-sz` in KiB.
     pub wareq_sz_kb: Option<f64>,
+    /// `dareq-sz` in KiB (sysstat 12).
+    pub dareq_sz_kb: Option<f64>,
     /// `areq-sz` (`-xs`) in KiB, or `avgrq-sz` (sectors) converted to KiB.
     pub areq_sz_kb: Option<f64>,
     /// `svctm` in ms (deprecated, absent from sysstat 12).
@@ -283,6 +289,9 @@ enum Field {
     DAwait,
     FAwait,
     AquSz,
+    DrqmPerS,
+    DrqmPct,
+    DareqSz,
     RareqSz,
     WareqSz,
     AreqSz,
@@ -336,6 +345,9 @@ fn column(name: &str) -> Col {
         "wrqm/s" => (WrqmPerS, 1.0),
         "%rrqm" => (RrqmPct, 1.0),
         "%wrqm" => (WrqmPct, 1.0),
+        "drqm/s" => (DrqmPerS, 1.0),
+        "%drqm" => (DrqmPct, 1.0),
+        "dareq-sz" => (DareqSz, 1.0),
         "await" => (AwaitCol, 1.0),
         "r_await" => (RAwait, 1.0),
         "w_await" => (WAwait, 1.0),
@@ -396,6 +408,9 @@ impl DeviceStats {
             DAwait => &mut self.d_await_ms,
             FAwait => &mut self.f_await_ms,
             AquSz => &mut self.aqu_sz,
+            DrqmPerS => &mut self.drqm_per_s,
+            DrqmPct => &mut self.drqm_pct,
+            DareqSz => &mut self.dareq_sz_kb,
             RareqSz => &mut self.rareq_sz_kb,
             WareqSz => &mut self.wareq_sz_kb,
             AreqSz => &mut self.areq_sz_kb,
@@ -965,7 +980,8 @@ mod tests {
         assert_eq!(column("avgrq-sz"), Col::Value(Field::AreqSz, 0.5));
         assert_eq!(column("avgqu-sz"), column("aqu-sz"));
         assert_eq!(column("Device:"), Col::Device);
-        assert_eq!(column("%drqm"), Col::Extra);
+        assert_eq!(column("%drqm"), Col::Value(Field::DrqmPct, 1.0));
+        assert_eq!(column("qu-sz?"), Col::Extra);
     }
 
     #[test]

@@ -200,8 +200,8 @@ fn sysstat12_extended_columns() {
     assert_close(sdq.d_per_s, 1.20);
     assert_close(sdq.d_await_ms, 14.24);
     assert_close(sdq.dkb_per_s, 25.21);
-    assert_eq!(sdq.extra.get("%drqm"), Some(&5.96));
-    assert_eq!(sdq.extra.get("dareq-sz"), Some(&20.99));
+    assert_eq!(sdq.drqm_pct, Some(5.96));
+    assert_eq!(sdq.dareq_sz_kb, Some(20.99));
     assert_eq!(io.reports[1].devices.len(), 5);
     assert_close(device(&io.reports[1], "sdr").util_pct, 6.42);
 }

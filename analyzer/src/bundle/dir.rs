@@ -25,7 +25,10 @@ pub fn read(
         let remaining_total = limits.max_total_bytes.saturating_sub(summary.bytes_read);
         let cap = limits.max_entry_bytes.min(remaining_total);
         let content = match fs::File::open(root.join(&rel)) {
-            Ok(f) => limits::read_bounded(f, cap, None),
+            Ok(f) => {
+                let hint = f.metadata().map(|m| m.len()).unwrap_or(0);
+                limits::read_bounded(f, cap, hint, None)
+            }
             Err(e) => EntryContent::ReadError(e.to_string()),
         };
         let total_hit =

@@ -15,7 +15,9 @@ use std::rc::Rc;
 pub struct Limits {
     /// Largest single entry kept, uncompressed bytes (default 1 GiB; `--max-entry-size`).
     pub max_entry_bytes: u64,
-    /// Largest total of all entries, uncompressed bytes (default 4 GiB; `--max-total-size`).
+    /// Largest total of all entries, uncompressed bytes (default 2 GiB; `--max-total-size`).
+    /// Parsed records take about three times the space of their text, so this bounds the
+    /// analyzer at roughly 8 GiB.
     pub max_total_bytes: u64,
     /// Most entries read, files and directories alike (default 100 000; `--max-entries`).
     pub max_entries: usize,
@@ -37,7 +39,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_entry_bytes: 1 << 30,
-            max_total_bytes: 4 << 30,
+            max_total_bytes: 2 << 30,
             max_entries: 100_000,
             max_name_bytes: 4096,
             max_meta_bytes: 1 << 20,
@@ -98,18 +100,26 @@ pub fn ratio_alarm(uncompressed: u64, compressed: u64, limits: &Limits) -> Strin
 
 /// Reads at most `max` bytes from `r`: the whole content, [`EntryContent::TooLarge`] if there is
 /// more, or [`EntryContent::ReadError`] on an I/O error or a tripped ratio alarm.
-pub fn read_bounded(mut r: impl Read, max: u64, ratio: Option<RatioCheck<'_>>) -> EntryContent {
-    let mut out = Vec::new();
-    let mut buf = vec![0u8; 256 * 1024];
+///
+/// `size_hint` (an archive header's claimed size, untrusted) only pre-sizes the buffer, capped
+/// at 64 MiB; reads go straight into the buffer in chunks of at most 8 MiB, each bounded by
+/// `take`, and the ratio alarm is checked after every chunk.
+pub fn read_bounded(
+    mut r: impl Read,
+    max: u64,
+    size_hint: u64,
+    ratio: Option<RatioCheck<'_>>,
+) -> EntryContent {
+    const CHUNK: u64 = 8 << 20;
+    let mut out = Vec::with_capacity(size_hint.min(max.saturating_add(1)).min(64 << 20) as usize);
     loop {
         let room = (max + 1).saturating_sub(out.len() as u64);
         if room == 0 {
             return EntryContent::TooLarge { limit: max };
         }
-        let want = buf.len().min(room.min(usize::MAX as u64) as usize);
-        match r.read(&mut buf[..want]) {
+        match (&mut r).take(room.min(CHUNK)).read_to_end(&mut out) {
             Ok(0) => break,
-            Ok(n) => out.extend_from_slice(&buf[..n]),
+            Ok(_) => {}
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return EntryContent::ReadError(describe_io(&e)),
         }
@@ -188,11 +198,11 @@ mod tests {
 
     #[test]
     fn bounded_read_stops_past_limit() {
-        match read_bounded(&b"0123456789"[..], 4, None) {
+        match read_bounded(&b"0123456789"[..], 4, 0, None) {
             EntryContent::TooLarge { limit } => assert_eq!(limit, 4),
             other => panic!("expected TooLarge, got {other:?}"),
         }
-        match read_bounded(&b"0123"[..], 4, None) {
+        match read_bounded(&b"0123"[..], 4, 4, None) {
             EntryContent::Bytes(b) => assert_eq!(b, b"0123"),
             other => panic!("expected bytes, got {other:?}"),
         }

@@ -180,6 +180,7 @@ pub fn read(
                 let content = limits::read_bounded(
                     inner,
                     limits.max_entry_bytes,
+                    0,
                     Some(limits::RatioCheck {
                         compressed: &compressed,
                         limits,
@@ -214,7 +215,7 @@ pub fn read(
         }
         _ => {
             summary.format = Some(Format::File);
-            let content = limits::read_bounded(rewind, limits.max_entry_bytes, None);
+            let content = limits::read_bounded(rewind, limits.max_entry_bytes, meta.len(), None);
             deliver(
                 RawEntry {
                     path: file_name,

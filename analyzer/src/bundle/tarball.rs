@@ -111,7 +111,7 @@ pub fn read<R: Read>(
                         ext_name(ty)
                     ))
                 } else {
-                    match limits::read_bounded(&mut entry, limits.max_meta_bytes, None) {
+                    match limits::read_bounded(&mut entry, limits.max_meta_bytes, claimed, None) {
                         EntryContent::Bytes(b) => Ok(b),
                         EntryContent::TooLarge { .. } => {
                             Err("tar metadata header over the limit".into())
@@ -234,7 +234,7 @@ pub fn read<R: Read>(
             limits,
             before: summary.bytes_read,
         });
-        let content = limits::read_bounded(&mut entry, cap, ratio);
+        let content = limits::read_bounded(&mut entry, cap, claimed, ratio);
         let stop = match &content {
             EntryContent::TooLarge { .. } if cap < limits.max_entry_bytes => Some(format!(
                 "total uncompressed size limit of {} reached: the rest was not read (raise with --max-total-size)",

@@ -66,7 +66,8 @@ pub fn read(
         let remaining_total = limits.max_total_bytes.saturating_sub(summary.bytes_read);
         let cap = limits.max_entry_bytes.min(remaining_total);
         let compressed = f.compressed_size().max(1);
-        let mut content = limits::read_bounded(&mut f, cap, None);
+        let hint = f.size();
+        let mut content = limits::read_bounded(&mut f, cap, hint, None);
         if let EntryContent::Bytes(b) = &content {
             let n = b.len() as u64;
             if n > limits.ratio_floor_bytes && n / compressed > limits.max_ratio {

@@ -1,0 +1,52 @@
+//! Runs the collector's own test script (`tests/collector/run.sh`): `shellcheck -s sh`, runs under
+//! dash, bash and BusyBox ash, a hung sampler, a missing tool, SIGTERM mid-run, a non-root run.
+//!
+//! It needs shellcheck, dash and busybox. Without them it is skipped with a note, unless
+//! `RCA_HOST_TESTS=1` (set by CI), where a missing tool fails the test.
+
+use std::path::Path;
+use std::process::Command;
+
+fn have(cmd: &str) -> bool {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {cmd}"))
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn collector_script_suite() {
+    let required = std::env::var("RCA_HOST_TESTS").is_ok_and(|v| v == "1");
+    let missing: Vec<&str> = ["bash", "shellcheck", "dash", "busybox"]
+        .into_iter()
+        .filter(|c| !have(c))
+        .collect();
+    if !missing.is_empty() {
+        assert!(
+            !required,
+            "RCA_HOST_TESTS=1 but {missing:?} are not installed"
+        );
+        eprintln!("note: collector suite skipped, missing {missing:?} (apt-get install shellcheck dash busybox)");
+        return;
+    }
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let out = Command::new("bash")
+        .arg(repo.join("tests/collector/run.sh"))
+        .current_dir(repo)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let summary = stdout.lines().last().unwrap_or_default().to_string();
+    let failures: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("FAIL") || l.starts_with("not ok"))
+        .collect();
+    assert!(
+        out.status.success(),
+        "collector suite failed ({summary}):\n{}\n{}",
+        failures.join("\n"),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(summary.ends_with("0 failed"), "{summary}");
+}
