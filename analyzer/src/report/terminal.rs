@@ -13,10 +13,7 @@ pub fn summary(r: &Report) -> String {
         "rca {} — {} ({}, {} entries)",
         r.tool.version,
         r.bundle.path,
-        r.bundle
-            .format
-            .map(|f| format!("{f:?}").to_lowercase())
-            .unwrap_or_else(|| "unknown".into()),
+        r.bundle.format.map(|f| f.label()).unwrap_or("unknown"),
         r.bundle.entries
     );
     let _ = writeln!(
