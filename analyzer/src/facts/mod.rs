@@ -4,15 +4,27 @@
 //! I/O series, per-CPU utilisation series, soft-IRQ rates per CPU, loaded modules. Every sample
 //! keeps the artifact path and input line it came from, so findings can cite it.
 
+mod cited;
 mod cpu;
 mod disk;
 mod identity;
+pub mod kernel;
+pub mod memory;
+pub mod net;
+pub mod process;
 mod softirq;
+pub mod timesync;
 
+pub use cited::Cited;
 pub use cpu::{CpuSample, CpuSeries};
 pub use disk::{DiskSample, DiskSeries};
 pub use identity::Identity;
+pub use kernel::{Kernel, ModuleInfo};
+pub use memory::Memory;
+pub use net::{Channels, CounterChange, ListenQueue, NetStack, Nic, NicIrq, NicRates, Rings};
+pub use process::{ConnectionCount, ProcessInfo, Processes};
 pub use softirq::SoftirqFacts;
+pub use timesync::TimeSync;
 
 use crate::artifacts::Collected;
 use crate::kinds::Data;
@@ -45,6 +57,18 @@ pub struct HostFacts {
     pub modules: Vec<Module>,
     /// Path of the artifact `modules` came from.
     pub modules_source: Option<String>,
+    /// Network interfaces.
+    pub nics: Vec<Nic>,
+    /// TCP stack and connection tracking.
+    pub net: NetStack,
+    /// Memory and swap.
+    pub memory: Memory,
+    /// Clock discipline.
+    pub timesync: TimeSync,
+    /// Taint, third-party modules, virtualization, sysctl.
+    pub kernel: Kernel,
+    /// Processes and their connections.
+    pub processes: Processes,
 }
 
 impl HostFacts {

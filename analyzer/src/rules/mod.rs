@@ -7,8 +7,16 @@
 //! One rule family per module; [`RULES`] is the registry. The report's rule appendix is generated
 //! from the same metadata, so documentation and behaviour cannot drift.
 
+mod cpu;
 mod disk;
+mod kernel;
+mod memory;
+mod netstack;
+mod nic;
 mod softirq;
+#[cfg(test)]
+mod testkit;
+mod timesync;
 
 use crate::facts::HostFacts;
 use serde::Serialize;
@@ -188,8 +196,68 @@ pub static RULES: &[Rule] = &[
         check: disk::check,
     },
     Rule {
+        meta: &cpu::IOWAIT,
+        check: cpu::check_iowait,
+    },
+    Rule {
         meta: &softirq::META,
         check: softirq::check,
+    },
+    Rule {
+        meta: &nic::QUEUES,
+        check: nic::check_queues,
+    },
+    Rule {
+        meta: &nic::EMULATED,
+        check: nic::check_emulated,
+    },
+    Rule {
+        meta: &nic::OFFLOADS,
+        check: nic::check_offloads,
+    },
+    Rule {
+        meta: &nic::RX_RING,
+        check: nic::check_rx_ring,
+    },
+    Rule {
+        meta: &nic::MTU,
+        check: nic::check_mtu,
+    },
+    Rule {
+        meta: &nic::DROPS,
+        check: nic::check_drops,
+    },
+    Rule {
+        meta: &netstack::CONNTRACK,
+        check: netstack::check_conntrack,
+    },
+    Rule {
+        meta: &netstack::LISTEN,
+        check: netstack::check_listen,
+    },
+    Rule {
+        meta: &memory::SWAP,
+        check: memory::check_swap,
+    },
+    Rule {
+        meta: &memory::BALLOON,
+        check: memory::check_balloon,
+    },
+    Rule {
+        meta: &timesync::OFFSET,
+        check: timesync::check_offset,
+    },
+    Rule {
+        meta: &timesync::TWO_SOURCES,
+        check: timesync::check_two_sources,
+    },
+    Rule {
+        meta: &timesync::UNSYNCED,
+        check: timesync::check_unsynced,
+    },
+    Rule {
+        meta: &kernel::TAINT,
+        check: kernel::check_taint,
     },
 ];
 

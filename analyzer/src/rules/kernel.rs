@@ -1,0 +1,157 @@
+//! Kernel rules: taint and third-party modules.
+
+use super::{Check, Confidence, Finding, RuleMeta, Severity};
+use crate::facts::HostFacts;
+
+/// Name fragments and dependencies that put a module in the network path.
+const NET_HINTS: &[&str] = &[
+    "net", "nf_", "xt_", "ip_", "tcp", "sock", "packet", "firewall", "filter",
+];
+
+pub static TAINT: RuleMeta = RuleMeta {
+    id: "kernel.taint",
+    title: "Third-party or out-of-tree kernel modules loaded",
+    area: "kernel",
+    checks: "`/proc/sys/kernel/tainted` decoded into the kernel's taint letters, and the modules \
+             whose `/proc/modules` line carries a taint marker: O (out-of-tree), E (unsigned), P \
+             (proprietary), with `modinfo` details when collected. Modules whose name, description \
+             or dependencies point at the network stack (netfilter, sockets, TCP) are raised to a \
+             warning.",
+    why: "Security agents, monitoring and storage drivers shipped outside the distribution kernel \
+          hook hot paths (netfilter, LSM, the block layer) with code no distribution vendor has \
+          tested at scale; spin locks and per-packet checks in such hooks cut throughput (case S4: \
+          `resguard_linux` and `secmodel_linux` above `ip_local_out`). Vendors also refuse \
+          support for tainted kernels.",
+    threshold: "Any O, E or P module is information; one in the network path is a warning. \
+                Source: kernel Documentation/admin-guide/tainted-kernels.rst and case S4 (the \
+                profile rule raises it further when the module is hot).",
+    false_positives: "Well-known out-of-tree drivers the platform needs (zfs, nvidia, vendor NIC \
+                      drivers): still listed, as information.",
+    remedy:
+        "Identify the package that installed the module (`modinfo`, `rpm -qf`/`dpkg -S` on its \
+             filename); test with the agent disabled on one host and compare.",
+};
+
+fn in_network_path(m: &crate::facts::ModuleInfo) -> bool {
+    let hay = format!(
+        "{} {} {}",
+        m.name,
+        m.description.as_deref().unwrap_or(""),
+        m.depends.join(" ")
+    )
+    .to_ascii_lowercase();
+    NET_HINTS.iter().any(|h| hay.contains(h))
+}
+
+/// `kernel.taint`.
+pub fn check_taint(f: &HostFacts) -> Check {
+    let k = &f.kernel;
+    if k.taint.is_none() && f.modules.is_empty() {
+        return Check::NotEvaluated(
+            "no `/proc/sys/kernel/tainted` or `/proc/modules` in the bundle".into(),
+        );
+    }
+    let third_party: Vec<_> = k
+        .tainting_modules
+        .iter()
+        .filter(|m| m.value.taint.chars().any(|c| matches!(c, 'O' | 'E' | 'P')))
+        .collect();
+    if third_party.is_empty() {
+        return match &k.taint {
+            Some(t) if t.value.0 != 0 => Check::Clear(format!(
+                "kernel tainted {} ({}) but no O/E/P module",
+                t.value.0, t.value.1
+            )),
+            _ => Check::Clear("no out-of-tree, unsigned or proprietary module".into()),
+        };
+    }
+    let mut findings = Vec::new();
+    let (net, other): (Vec<_>, Vec<_>) = third_party
+        .into_iter()
+        .partition(|m| in_network_path(&m.value));
+    for (group, sev, what) in [
+        (net, Severity::Warning, "in the network path"),
+        (other, Severity::Info, "loaded"),
+    ] {
+        if group.is_empty() {
+            continue;
+        }
+        let names: Vec<String> = group
+            .iter()
+            .map(|m| format!("{} ({})", m.value.name, m.value.taint))
+            .collect();
+        let mut ev: Vec<_> = group
+            .iter()
+            .take(8)
+            .map(|m| m.evidence(format!("module {}", m.value.name)))
+            .collect();
+        if let Some(t) = &k.taint {
+            ev.push(t.evidence(format!("kernel taint {} = {}", t.value.0, t.value.1)));
+        }
+        let vendors: Vec<String> = group
+            .iter()
+            .filter_map(|m| m.value.author.clone().or(m.value.description.clone()))
+            .take(3)
+            .collect();
+        findings.push(Finding {
+            rule_id: TAINT.id,
+            area: TAINT.area,
+            title: format!("Third-party kernel module(s) {what}: {}", names.join(", ")),
+            severity: sev,
+            confidence: Confidence::High,
+            why: format!(
+                "{} module(s) outside the distribution kernel{}.",
+                group.len(),
+                if vendors.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", vendors.join("; "))
+                }
+            ),
+            details: Vec::new(),
+            score: group.len() as f64,
+            time_range: None,
+            evidence: ev,
+        });
+    }
+    Check::Found(findings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::facts::ModuleInfo;
+    use crate::rules::testkit::{c, found, is_clear, is_not_evaluated};
+
+    #[test]
+    fn network_path_module_is_a_warning_others_info() {
+        let mut f = HostFacts::default();
+        f.kernel.taint = Some(c((12288, "OE".into())));
+        f.kernel.tainting_modules = vec![
+            c(ModuleInfo {
+                name: "resguard_linux".into(),
+                taint: "OE".into(),
+                depends: vec!["nf_conntrack".into()],
+                ..Default::default()
+            }),
+            c(ModuleInfo {
+                name: "zfs".into(),
+                taint: "PO".into(),
+                ..Default::default()
+            }),
+        ];
+        let v = found(check_taint(&f));
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].severity, Severity::Warning);
+        assert!(v[0].title.contains("resguard_linux"));
+        assert_eq!(v[1].severity, Severity::Info);
+    }
+
+    #[test]
+    fn clean_kernel() {
+        let mut f = HostFacts::default();
+        f.kernel.taint = Some(c((0, String::new())));
+        assert!(is_clear(&check_taint(&f)));
+        assert!(is_not_evaluated(&check_taint(&HostFacts::default())));
+    }
+}

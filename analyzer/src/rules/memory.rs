@@ -1,0 +1,260 @@
+//! Memory rules: swap on JVM and database hosts, and memory ballooning on VMs.
+
+use super::{Check, Confidence, Evidence, Finding, RuleMeta, Severity};
+use crate::facts::HostFacts;
+
+/// `vm.swappiness` above this on a JVM/database host is a misconfiguration.
+const SWAPPINESS_MAX: u64 = 10;
+/// Swap traffic (in + out) at or above this many KiB/s is active swapping.
+const SWAP_ACTIVE_KIB_PER_S: f64 = 1.0;
+
+/// Process names of databases and JVM-based services that must not be swapped.
+const LATENCY_SENSITIVE: &[&str] = &[
+    "java",
+    "mysqld",
+    "mariadbd",
+    "postgres",
+    "postmaster",
+    "mongod",
+    "redis-server",
+    "observer",
+    "oracle",
+];
+
+pub static SWAP: RuleMeta = RuleMeta {
+    id: "mem.swap",
+    title: "Swap in use on a JVM or database host",
+    area: "memory",
+    checks: "On a host running a JVM or a database (from `ps`): swap in use (`/proc/meminfo` \
+             SwapTotal − SwapFree), swap-in/out during the window (`vmstat` si/so), and \
+             `vm.swappiness`.",
+    why: "A JVM's garbage collector touches the whole heap; any heap page on swap turns a \
+          millisecond pause into seconds, and YARN/Kubernetes then kill the container as \
+          unresponsive (case S1). Databases suffer the same on their buffer pools.",
+    threshold: "Swap-in or swap-out ≥ 1 KiB/s during the window is critical; swap in use with \
+                `vm.swappiness` > 10 is a warning; `vm.swappiness` > 10 alone on such a host is \
+                information. Sources: Apache Kafka and Hadoop/Cloudera deployment guides \
+                (`vm.swappiness` = 1), Elasticsearch reference \"Disable swapping\", case S1.",
+    false_positives: "Pages of idle daemons swapped out long ago (swap used but no si/so): shown \
+                      as a warning only when swappiness is also high.",
+    remedy: "Set `vm.swappiness=1` (sysctl.d), size heaps so RAM is not overcommitted, and on VMs \
+             reserve the guest's memory; consider `swapoff` on dedicated JVM hosts.",
+};
+
+pub static BALLOON: RuleMeta = RuleMeta {
+    id: "mem.balloon",
+    title: "Memory balloon active on a virtual machine",
+    area: "memory",
+    checks: "The VMware balloon driver (`vmw_balloon` in `lsmod`/`/proc/modules`) and the \
+             ballooned size from `vmware-toolbox-cmd stat balloon`.",
+    why: "A balloon above zero means the hypervisor is reclaiming guest RAM because the host is \
+          overcommitted: the guest swaps or drops page cache it believes it owns, and JVM heaps \
+          are the first victims (case S1).",
+    threshold: "Balloon size > 0 MiB is a warning. Source: VMware \"Performance Best Practices for \
+                vSphere\" (memory reservations for latency-sensitive VMs avoid ballooning) and case \
+                S1.",
+    false_positives: "None while the balloon is inflated; a loaded driver with a 0 MiB balloon is \
+                      not reported.",
+    remedy: "Reserve the VM's memory in vSphere (or fix host overcommitment); keep JVM heaps \
+             within the reservation.",
+};
+
+/// `mem.swap`.
+pub fn check_swap(f: &HostFacts) -> Check {
+    let m = &f.memory;
+    if m.swap_total_kib.is_none() && m.swap_in_kib_per_s.is_none() && m.swappiness.is_none() {
+        return Check::NotEvaluated(
+            "no `/proc/meminfo`, `vmstat` or `vm.swappiness` in the bundle".into(),
+        );
+    }
+    let sensitive = f
+        .processes
+        .list
+        .iter()
+        .find(|p| LATENCY_SENSITIVE.contains(&p.value.comm.as_str()));
+    let Some(proc_) = sensitive else {
+        return if f.processes.list.is_empty() {
+            Check::NotEvaluated(
+                "no process list (`ps`) to tell whether a JVM or database runs here".into(),
+            )
+        } else {
+            Check::Clear("no JVM or database process on this host".into())
+        };
+    };
+    let si = m.swap_in_kib_per_s.as_ref().map(|c| c.value).unwrap_or(0.0);
+    let so = m
+        .swap_out_kib_per_s
+        .as_ref()
+        .map(|c| c.value)
+        .unwrap_or(0.0);
+    let used = m.swap_used_kib.as_ref().map(|c| c.value).unwrap_or(0);
+    let swappiness = m.swappiness.as_ref().map(|c| c.value);
+    let high_swappiness = swappiness.is_some_and(|s| s > SWAPPINESS_MAX);
+    let mut ev: Vec<Evidence> =
+        vec![proc_.evidence(format!("{} (pid {})", proc_.value.comm, proc_.value.pid))];
+    for (c, note) in [
+        (&m.swap_in_kib_per_s, "swap-in during the window"),
+        (&m.swap_out_kib_per_s, "swap-out during the window"),
+    ] {
+        if let Some(c) = c.as_ref().filter(|c| c.value > 0.0) {
+            ev.push(c.evidence(note));
+        }
+    }
+    if let Some(c) = &m.swap_used_kib {
+        ev.push(c.evidence("swap in use"));
+    }
+    if let Some(c) = &m.swappiness {
+        ev.push(c.evidence("vm.swappiness"));
+    }
+    let (sev, title) = if si + so >= SWAP_ACTIVE_KIB_PER_S {
+        (
+            Severity::Critical,
+            format!(
+                "Active swapping on a {} host: si {si:.0} KiB/s, so {so:.0} KiB/s",
+                proc_.value.comm
+            ),
+        )
+    } else if used > 0 && high_swappiness {
+        (
+            Severity::Warning,
+            format!(
+                "{} MiB of swap in use on a {} host with vm.swappiness {}",
+                used / 1024,
+                proc_.value.comm,
+                swappiness.unwrap_or(0)
+            ),
+        )
+    } else if high_swappiness {
+        (
+            Severity::Info,
+            format!(
+                "vm.swappiness {} on a {} host",
+                swappiness.unwrap_or(0),
+                proc_.value.comm
+            ),
+        )
+    } else {
+        return Check::Clear(format!(
+            "swap idle, vm.swappiness {}",
+            swappiness
+                .map(|s| s.to_string())
+                .unwrap_or_else(|| "unknown".into())
+        ));
+    };
+    Check::Found(vec![Finding {
+        rule_id: SWAP.id,
+        area: SWAP.area,
+        title,
+        severity: sev,
+        confidence: if m.swap_in_kib_per_s.is_some() { Confidence::High } else { Confidence::Medium },
+        why: format!(
+            "A {} process runs here; swap used {} MiB, swap traffic {:.1} KiB/s, vm.swappiness {} (≤ {SWAPPINESS_MAX} recommended).",
+            proc_.value.comm,
+            used / 1024,
+            si + so,
+            swappiness.map(|s| s.to_string()).unwrap_or_else(|| "unknown".into())
+        ),
+        details: Vec::new(),
+        score: si + so + used as f64 / 1024.0,
+        time_range: None,
+        evidence: ev,
+    }])
+}
+
+/// `mem.balloon`.
+pub fn check_balloon(f: &HostFacts) -> Check {
+    let m = &f.memory;
+    match (&m.balloon_driver, &m.balloon_mib) {
+        (_, Some(b)) if b.value > 0 => {
+            let mut ev = vec![b.evidence("ballooned memory")];
+            if let Some(d) = &m.balloon_driver {
+                ev.push(d.evidence("balloon driver loaded"));
+            }
+            Check::Found(vec![Finding {
+                rule_id: BALLOON.id,
+                area: BALLOON.area,
+                title: format!("The hypervisor has ballooned {} MiB out of this guest", b.value),
+                severity: Severity::Warning,
+                confidence: Confidence::High,
+                why: "The balloon driver holds guest memory for the hypervisor: the host is overcommitted and this VM's memory is not reserved.".into(),
+                details: Vec::new(),
+                score: b.value as f64,
+                time_range: None,
+                evidence: ev,
+            }])
+        }
+        (_, Some(_)) => Check::Clear("balloon at 0 MiB".into()),
+        (Some(d), None) => Check::NotEvaluated(format!(
+            "{} is loaded but the balloon size was not collected (`vmware-toolbox-cmd stat balloon`)",
+            d.value
+        )),
+        (None, None) => Check::Clear("no balloon driver loaded".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::testkit::{c, found, is_clear, is_not_evaluated, with_process};
+
+    fn mem(si: f64, so: f64, used: u64, swappiness: u64) -> HostFacts {
+        let mut f = HostFacts::default();
+        f.memory.swap_total_kib = Some(c(4 << 20));
+        f.memory.swap_used_kib = Some(c(used));
+        f.memory.swap_in_kib_per_s = Some(c(si));
+        f.memory.swap_out_kib_per_s = Some(c(so));
+        f.memory.swappiness = Some(c(swappiness));
+        f
+    }
+
+    #[test]
+    fn active_swapping_on_a_jvm_host_is_critical() {
+        let v = found(check_swap(&with_process(
+            mem(120.0, 40.0, 900_000, 60),
+            "java",
+        )));
+        assert_eq!(v[0].severity, Severity::Critical);
+    }
+
+    #[test]
+    fn idle_swap_with_default_swappiness_is_a_warning() {
+        let v = found(check_swap(&with_process(
+            mem(0.0, 0.0, 200_000, 60),
+            "java",
+        )));
+        assert_eq!(v[0].severity, Severity::Warning);
+        assert!(v[0].title.contains("swappiness 60"));
+    }
+
+    #[test]
+    fn swappiness_boundary_and_other_hosts() {
+        assert!(is_clear(&check_swap(&with_process(
+            mem(0.0, 0.0, 200_000, SWAPPINESS_MAX),
+            "java"
+        ))));
+        assert_eq!(
+            found(check_swap(&with_process(mem(0.0, 0.0, 0, 11), "postgres")))[0].severity,
+            Severity::Info
+        );
+        assert!(is_clear(&check_swap(&with_process(
+            mem(50.0, 0.0, 1, 60),
+            "nginx"
+        ))));
+        assert!(
+            is_not_evaluated(&check_swap(&mem(50.0, 0.0, 1, 60))),
+            "no process list"
+        );
+    }
+
+    #[test]
+    fn balloon() {
+        let mut f = HostFacts::default();
+        f.memory.balloon_driver = Some(c("vmw_balloon".into()));
+        f.memory.balloon_mib = Some(c(2048));
+        assert!(found(check_balloon(&f))[0].title.contains("2048 MiB"));
+        f.memory.balloon_mib = Some(c(0));
+        assert!(is_clear(&check_balloon(&f)));
+        f.memory.balloon_mib = None;
+        assert!(is_not_evaluated(&check_balloon(&f)));
+    }
+}

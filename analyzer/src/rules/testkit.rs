@@ -1,0 +1,32 @@
+//! Builders for rule tests: facts with citations pointing at plausible artifact lines.
+
+use crate::facts::{Cited, HostFacts, ProcessInfo};
+
+pub fn c<T>(v: T) -> Cited<T> {
+    Cited::new(v, "test/artifact.txt", 7)
+}
+
+pub fn with_process(mut f: HostFacts, comm: &str) -> HostFacts {
+    f.processes.list.push(c(ProcessInfo {
+        pid: 4242,
+        comm: comm.into(),
+        args: comm.into(),
+    }));
+    f
+}
+
+pub fn found(check: super::Check) -> Vec<super::Finding> {
+    match check {
+        super::Check::Found(v) => v,
+        super::Check::Clear(s) => panic!("expected a finding, got clear: {s}"),
+        super::Check::NotEvaluated(s) => panic!("expected a finding, got not evaluated: {s}"),
+    }
+}
+
+pub fn is_clear(check: &super::Check) -> bool {
+    matches!(check, super::Check::Clear(_))
+}
+
+pub fn is_not_evaluated(check: &super::Check) -> bool {
+    matches!(check, super::Check::NotEvaluated(_))
+}
