@@ -10,6 +10,11 @@ const SOFT_WARN_PCT: f64 = 50.0;
 const SOFT_CRIT_PCT: f64 = 90.0;
 /// Fewest intervals that can show a sustained condition.
 const MIN_INTERVALS: usize = 3;
+/// `net.core.netdev_budget_usecs` default: the longest one NET_RX processing cycle may run, µs
+/// (kernel Documentation/admin-guide/sysctl/net.rst).
+const NETDEV_BUDGET_USECS: f64 = 2000.0;
+/// A soft-IRQ run averaging half that budget means each run does slow work.
+const SLOW_RUN_US: f64 = NETDEV_BUDGET_USECS / 2.0;
 
 pub static META: RuleMeta = RuleMeta {
     id: "softirq.saturation",
@@ -149,6 +154,7 @@ pub fn check(f: &HostFacts) -> Check {
         "mpstat rows of the hot CPUs in their busiest interval",
     ));
     let mut dominant = None;
+    let mut cost: Option<f64> = None;
     if let Some(sq) = &f.softirqs {
         let on_hot = |name: &str| -> (f64, f64) {
             sq.rates_of(name)
@@ -179,6 +185,34 @@ pub fn check(f: &HostFacts) -> Check {
                 sq.seconds,
                 100.0 * rx_hot / rx_total
             ));
+        }
+        // Time per soft-IRQ run on the hot CPUs: busy soft-IRQ time over runs of every type.
+        let runs_on_hot: f64 = sq
+            .rates
+            .iter()
+            .flat_map(|r| {
+                r.per_cpu
+                    .iter()
+                    .filter(|x| hot_ids.contains(&x.0))
+                    .map(|x| x.1)
+            })
+            .sum();
+        if runs_on_hot > 0.0 {
+            let busy_s = hot_soft / 100.0 * hot_ids.len() as f64;
+            let per_run_us = busy_s / runs_on_hot * 1e6;
+            cost = Some(per_run_us);
+            details.push(if per_run_us >= SLOW_RUN_US {
+                format!(
+                    "Each soft-IRQ run on the hot CPUs takes {per_run_us:.0} µs on average — at least half of \
+                     the {NETDEV_BUDGET_USECS:.0} µs budget of one NET_RX cycle: the work per packet is slow \
+                     (locks, hooks in the network path), not the packet rate."
+                )
+            } else {
+                format!(
+                    "Each soft-IRQ run on the hot CPUs takes {per_run_us:.0} µs on average (well under the \
+                     {NETDEV_BUDGET_USECS:.0} µs NET_RX budget): the load comes from the rate of packets."
+                )
+            });
         }
         if let Some((l0, l1)) = sq.net_rx_lines {
             evidence.push(Evidence::new(
@@ -213,7 +247,11 @@ pub fn check(f: &HostFacts) -> Check {
             "{} CPU(s) spent ≥ {SOFT_WARN_PCT:.0} % of their time in soft-IRQs for most of the window{}.",
             hot_ids.len(),
             rest_soft.map(|r| format!(" while the other CPUs averaged {r:.1} %")).unwrap_or_default()
-        ),
+        ) + if cost.is_some_and(|c| c >= SLOW_RUN_US) {
+            " Each soft-IRQ run is slow: look for locks or hooks in the network path."
+        } else {
+            ""
+        },
         details,
         score: hot_soft * hot_ids.len() as f64 / f.cpus.len() as f64,
         time_range: first.zip(last).map(|(a, b)| (time_label(&a), time_label(&b))),
@@ -297,6 +335,48 @@ mod tests {
             ..Default::default()
         };
         assert!(matches!(check(&f), Check::Clear(_)));
+    }
+
+    #[test]
+    fn slow_runs_are_told_apart_from_a_high_rate() {
+        use crate::facts::SoftirqFacts;
+        use parsers::softirqs::SoftirqRates;
+        let mut cpus: Vec<_> = (0..4).map(|n| cpu(n, 98.0, 6)).collect();
+        cpus.extend((4..8).map(|n| cpu(n, 0.5, 6)));
+        let sq = |rate: f64| SoftirqFacts {
+            first: "proc/softirqs.start".into(),
+            last: "proc/softirqs.end".into(),
+            seconds: 60.0,
+            rates: vec![SoftirqRates {
+                name: "NET_RX".into(),
+                per_cpu: (0..8)
+                    .map(|c| (c, if c < 4 { rate } else { 10.0 }))
+                    .collect(),
+            }],
+            net_rx_lines: Some((5, 5)),
+        };
+        // 0.98 s of soft-IRQ per second over 300 runs/s: ~3.3 ms per run.
+        let slow = HostFacts {
+            cpus: cpus.clone(),
+            softirqs: Some(sq(300.0)),
+            ..Default::default()
+        };
+        let Check::Found(v) = check(&slow) else {
+            panic!()
+        };
+        assert!(v[0].why.contains("slow"), "{}", v[0].why);
+        assert!(v[0].title.contains("NET_RX"));
+        // 50 000 runs/s: ~20 µs per run, a rate problem.
+        let fast = HostFacts {
+            cpus,
+            softirqs: Some(sq(50_000.0)),
+            ..Default::default()
+        };
+        let Check::Found(v) = check(&fast) else {
+            panic!()
+        };
+        assert!(!v[0].why.contains("slow"));
+        assert!(v[0].details.iter().any(|d| d.contains("rate of packets")));
     }
 
     #[test]
