@@ -65,9 +65,22 @@ fn cite(f: &mut Finding, c: &Collected) {
     }
 }
 
-/// True when the analysis found nothing to analyze at all: every artifact failed.
-pub fn nothing_usable(r: &Report) -> bool {
-    !r.artifacts
+/// Why the bundle could not be analyzed, if so: no evidence artifact parsed (the manifest and
+/// the collector's log do not count), or not a single rule could be evaluated.
+pub fn unanalyzable(r: &Report) -> Option<String> {
+    let evidence = r
+        .artifacts
         .iter()
-        .any(|a| matches!(a.outcome, Outcome::Parsed | Outcome::Partial))
+        .filter(|a| !matches!(a.kind, Some("manifest" | "collector-log")))
+        .any(|a| matches!(a.outcome, Outcome::Parsed | Outcome::Partial));
+    if !evidence {
+        return Some("no artifact could be parsed (see the coverage section)".into());
+    }
+    let evaluated = r
+        .rules
+        .iter()
+        .any(|s| !matches!(s.result, crate::rules::RuleResult::NotEvaluated { .. }));
+    (!evaluated).then(|| {
+        "no rule could be evaluated with the evidence in it (see the rules section)".into()
+    })
 }

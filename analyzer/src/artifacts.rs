@@ -12,6 +12,7 @@ use crate::kinds::{self, Data, KindSource, KindSpec, Sniffed};
 use crate::manifest::{self, Manifest, ManifestRecord};
 use parsers::LineIssue;
 use serde::Serialize;
+use std::collections::HashMap;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -56,16 +57,16 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// Short label used in the report and the terminal (`parsed`, `partial`, ...).
+    /// Label, as `status` in the JSON document (`parsed`, `not-collected`, ...).
     pub fn label(&self) -> &'static str {
         match self {
             Outcome::Parsed => "parsed",
             Outcome::Partial => "partial",
             Outcome::Unusable { .. } => "unusable",
             Outcome::Unrecognised { .. } => "unrecognised",
-            Outcome::NotCollected { .. } => "not collected",
-            Outcome::TooLarge { .. } => "too large",
-            Outcome::ParserBug { .. } => "parser bug",
+            Outcome::NotCollected { .. } => "not-collected",
+            Outcome::TooLarge { .. } => "too-large",
+            Outcome::ParserBug { .. } => "parser-bug",
         }
     }
 }
@@ -149,8 +150,23 @@ pub fn collect(path: &Path, limits: &Limits) -> Result<Collected, bundle::Bundle
     let manifest = manifest.into_inner().unwrap_or_else(|e| e.into_inner());
     let (manifest_path, manifest) = match manifest {
         Some((p, text)) => {
-            let m = Manifest::parse(&text);
-            reconcile(&mut artifacts, &p, &m);
+            let m = Manifest::parse(&text, limits.max_entries);
+            reconcile(&mut artifacts, &p, &m, summary.stopped.as_deref());
+            artifacts.push(Artifact {
+                path: p.clone(),
+                kind: Some("manifest"),
+                kind_source: Some(KindSource::Path),
+                bytes: text.len() as u64,
+                outcome: if m.issues.is_empty() {
+                    Outcome::Parsed
+                } else {
+                    Outcome::Partial
+                },
+                issues: m.issues.clone(),
+                record: None,
+                text: Arc::from(text),
+                data: None,
+            });
             (Some(p), Some(m))
         }
         None => (None, None),
@@ -167,36 +183,63 @@ pub fn collect(path: &Path, limits: &Limits) -> Result<Collected, bundle::Bundle
 /// Applies the manifest: its kinds take precedence (re-parsing where they differ from what the
 /// path or content suggested), the collector's exit status and timeouts are attached, and records
 /// without a file become "not collected" artifacts.
-fn reconcile(artifacts: &mut Vec<Artifact>, manifest_path: &str, m: &Manifest) {
+fn reconcile(
+    artifacts: &mut Vec<Artifact>,
+    manifest_path: &str,
+    m: &Manifest,
+    stopped: Option<&str>,
+) {
     let prefix = manifest_path
         .strip_suffix(manifest::FILE_NAME)
         .unwrap_or("");
+    let index: HashMap<&str, usize> = m
+        .artifacts
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.path.as_str(), i))
+        .collect();
     let mut seen = vec![false; m.artifacts.len()];
     for a in artifacts.iter_mut() {
         let Some(rel) = a.path.strip_prefix(prefix) else {
             continue;
         };
-        let Some(idx) = m.artifacts.iter().position(|r| r.path == rel) else {
-            continue;
-        };
+        let Some(&idx) = index.get(rel) else { continue };
         seen[idx] = true;
         let rec = &m.artifacts[idx];
-        if let Some(spec) = kinds::by_name(&rec.kind) {
-            if a.kind != Some(spec.name) && !matches!(a.outcome, Outcome::TooLarge { .. }) {
-                let text = a.text.clone();
-                let bytes = a.bytes;
-                let mut redone = parse_with(spec, KindSource::Manifest, &a.path, text, bytes);
-                redone.issues.splice(
-                    0..0,
-                    a.issues
-                        .iter()
-                        .filter(|i| i.message.contains("UTF-8"))
-                        .cloned(),
-                );
+        match kinds::by_name(&rec.kind) {
+            Some(spec) if a.kind != Some(spec.name) && !matches!(a.outcome, Outcome::TooLarge { .. }) => {
+                let looked_like = a.kind;
+                let mut redone = parse_with(spec, KindSource::Manifest, &a.path, a.text.clone(), a.bytes);
+                redone.issues.splice(0..0, a.issues.iter().filter(|i| i.message.contains("UTF-8")).cloned());
+                if let Some(other) = looked_like {
+                    redone.issues.insert(
+                        0,
+                        LineIssue::new(
+                            0,
+                            format!(
+                                "the manifest says kind `{}`, but the path or content looks like `{other}`; read as `{}`",
+                                spec.name, spec.name
+                            ),
+                        ),
+                    );
+                    if redone.outcome == Outcome::Parsed {
+                        redone.outcome = Outcome::Partial;
+                    }
+                }
                 *a = redone;
-            } else {
-                a.kind_source = Some(KindSource::Manifest);
             }
+            Some(_) => a.kind_source = Some(KindSource::Manifest),
+            None => a.issues.insert(
+                0,
+                LineIssue::new(
+                    0,
+                    format!(
+                        "the manifest's kind `{}` is unknown to this version of rca; the kind was taken from the {}",
+                        rec.kind,
+                        if a.kind_source == Some(KindSource::Path) { "path" } else { "content" }
+                    ),
+                ),
+            ),
         }
         a.record = Some(rec.clone());
         let failed = rec.timed_out || rec.exit.is_some_and(|e| e != 0);
@@ -229,21 +272,28 @@ fn reconcile(artifacts: &mut Vec<Artifact>, manifest_path: &str, m: &Manifest) {
         if seen {
             continue;
         }
-        let note = if rec.note.is_empty() && rec.exit == Some(0) {
-            "listed in the manifest but absent from the bundle".to_string()
-        } else {
-            rec.note.clone()
+        let has_output = !(rec.note.starts_with("not found") || rec.note.starts_with("skipped"));
+        let outcome = match stopped {
+            // The file may well be in the bundle, after the point where reading stopped.
+            Some(why) if has_output => Outcome::Unusable {
+                reason: format!("not read: reading the bundle stopped early ({why})"),
+            },
+            _ => Outcome::NotCollected {
+                exit: rec.exit,
+                timed_out: rec.timed_out,
+                note: if rec.note.is_empty() && rec.exit == Some(0) {
+                    "listed in the manifest but absent from the bundle".to_string()
+                } else {
+                    rec.note.clone()
+                },
+            },
         };
         artifacts.push(Artifact {
             path: format!("{prefix}{}", rec.path),
             kind: kinds::by_name(&rec.kind).map(|k| k.name),
             kind_source: Some(KindSource::Manifest),
             bytes: 0,
-            outcome: Outcome::NotCollected {
-                exit: rec.exit,
-                timed_out: rec.timed_out,
-                note,
-            },
+            outcome,
             issues: Vec::new(),
             record: Some(rec.clone()),
             text: Arc::from(""),

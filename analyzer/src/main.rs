@@ -1,6 +1,6 @@
 //! Command line of `rca`. Exit status: 0 = no finding at warning or above, 1 = findings,
-//! 2 = the bundle could not be analyzed (unreadable, unsupported, nothing parseable) or a usage
-//! error.
+//! 2 = the bundle could not be analyzed (unreadable, unsupported, nothing parseable, no rule
+//! could be evaluated) or a usage error.
 
 use clap::{Args, Parser, Subcommand};
 use rca::bundle::parse_size;
@@ -133,11 +133,8 @@ fn analyze(bundle: &Path, out: &Outputs, limits: &Limits) -> ExitCode {
             }
         }
     }
-    if rca::analysis::nothing_usable(&report) {
-        eprintln!(
-            "rca: nothing in {} could be analyzed: no artifact parsed (see the coverage section)",
-            bundle.display()
-        );
+    if let Some(why) = rca::analysis::unanalyzable(&report) {
+        eprintln!("rca: {} could not be analyzed: {why}", bundle.display());
         return ExitCode::from(2);
     }
     if report.actionable() > 0 {

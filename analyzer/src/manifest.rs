@@ -56,9 +56,13 @@ pub struct ManifestRecord {
 }
 
 impl Manifest {
-    /// Parses manifest text; never fails (unreadable lines become issues).
-    pub fn parse(text: &str) -> Manifest {
+    /// Parses manifest text; never fails (unreadable lines become issues). At most
+    /// `max_records` artifact records are kept (the bundle's entry limit: a manifest cannot
+    /// describe more files than may be read); a repeated path keeps its first record.
+    pub fn parse(text: &str, max_records: usize) -> Manifest {
         let mut m = Manifest::default();
+        let mut paths = std::collections::HashSet::new();
+        let mut dropped = 0usize;
         for (no, line) in parsers::common::numbered_lines(text) {
             if line.trim().is_empty() || line.starts_with('#') {
                 continue;
@@ -68,24 +72,44 @@ impl Manifest {
                 "meta" if f.len() >= 3 => {
                     m.meta.insert(f[1].to_string(), f[2..].join("\t"));
                 }
-                "artifact" if f.len() >= 11 => m.artifacts.push(ManifestRecord {
-                    path: f[1].trim_start_matches("./").to_string(),
-                    kind: f[2].to_string(),
-                    exit: f[3].trim().parse().ok(),
-                    timed_out: f[4].trim() == "1",
-                    start: f[5].trim().parse().ok(),
-                    end: f[6].trim().parse().ok(),
-                    bytes: f[7].trim().parse().ok(),
-                    truncated: f[8].trim() == "1",
-                    note: f[9].to_string(),
-                    argv: f[10..].join(" "),
-                }),
+                "artifact" if f.len() >= 11 => {
+                    let path = f[1].trim_start_matches("./").to_string();
+                    if m.artifacts.len() >= max_records {
+                        dropped += 1;
+                        continue;
+                    }
+                    if !paths.insert(path.clone()) {
+                        m.issues.push(parsers::LineIssue::new(
+                            no,
+                            format!("a second record for `{path}`: ignored"),
+                        ));
+                        continue;
+                    }
+                    m.artifacts.push(ManifestRecord {
+                        path,
+                        kind: f[2].to_string(),
+                        exit: f[3].trim().parse().ok(),
+                        timed_out: f[4].trim() == "1",
+                        start: f[5].trim().parse().ok(),
+                        end: f[6].trim().parse().ok(),
+                        bytes: f[7].trim().parse().ok(),
+                        truncated: f[8].trim() == "1",
+                        note: f[9].to_string(),
+                        argv: f[10..].join(" "),
+                    })
+                }
                 "meta" | "artifact" => m.issues.push(parsers::LineIssue::new(
                     no,
                     format!("`{}` record with {} fields is too short", f[0], f.len()),
                 )),
                 _ => {}
             }
+        }
+        if dropped > 0 {
+            m.issues.push(parsers::LineIssue::new(
+                0,
+                format!("{dropped} artifact records beyond the first {max_records} were ignored (raise with --max-entries)"),
+            ));
         }
         m
     }
@@ -107,13 +131,15 @@ mod tests {
 
     #[test]
     fn reads_records_and_flags_short_lines() {
-        let text = "# rca-manifest 1\nmeta\thostname\tdb1\nartifact\tproc/softirqs.start\tsoftirqs\t0\t0\t1700000000.5\t1700000000.6\t2048\t0\t\tcat /proc/softirqs\nartifact\tbroken\n";
-        let m = Manifest::parse(text);
+        let text = "# rca-manifest 1\nmeta\thostname\tdb1\nartifact\tproc/softirqs.start\tsoftirqs\t0\t0\t1700000000.5\t1700000000.6\t2048\t0\t\tcat /proc/softirqs\nartifact\tbroken\nartifact\tproc/softirqs.start\tsoftirqs\t0\t0\t1\t2\t3\t0\t\tagain\n";
+        let m = Manifest::parse(text, 100);
         assert_eq!(m.meta["hostname"], "db1");
         assert_eq!(m.artifacts.len(), 1);
         assert_eq!(m.artifacts[0].start, Some(1700000000.5));
         assert_eq!(m.artifacts[0].argv, "cat /proc/softirqs");
-        assert_eq!(m.issues.len(), 1);
+        assert_eq!(m.issues.len(), 2);
         assert_eq!(m.issues[0].line, 4);
+        assert!(m.issues[1].message.contains("second record"));
+        assert_eq!(Manifest::parse(text, 0).artifacts.len(), 0);
     }
 }

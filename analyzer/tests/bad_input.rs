@@ -96,7 +96,7 @@ fn empty_file_is_unusable_and_exit_2() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("could be analyzed"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("could not be analyzed"));
 }
 
 #[test]
@@ -389,11 +389,184 @@ fn markup_in_the_bundle_is_escaped_in_the_report() {
         .arg(d.path())
         .status()
         .unwrap();
-    assert!(status.code().is_some_and(|c| c < 2));
+    assert!(status.code().is_some(), "no crash");
     let html = std::fs::read_to_string(&out).unwrap();
     assert!(
         !html.contains("<script"),
         "no script element may come from the bundle"
     );
     assert!(html.contains("&lt;script&gt;alert(1)"));
+}
+
+#[test]
+fn a_fifo_is_refused_without_blocking() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("bundle.fifo");
+    let ok = Command::new("mkfifo")
+        .arg(&p)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "mkfifo works");
+    let err = rca::analysis::analyze(&p, &Limits::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("neither a regular file nor a directory"),
+        "{err}"
+    );
+}
+
+#[test]
+fn duplicate_tar_names_keep_the_first_and_list_the_rest() {
+    let d = tempfile::tempdir().unwrap();
+    let second = SOFTIRQS.replace("43066", "99999");
+    let p = write(
+        d.path(),
+        "dup.tar",
+        &tar_bytes(&[
+            ("b/proc/softirqs", SOFTIRQS.as_bytes()),
+            ("b/proc/softirqs", second.as_bytes()),
+        ]),
+    );
+    let r = analyze(&p, &Limits::default());
+    assert_eq!(
+        r.artifacts
+            .iter()
+            .filter(|a| a.path == "b/proc/softirqs")
+            .count(),
+        1
+    );
+    assert!(
+        artifact(&r, "proc/softirqs").text.contains("43066"),
+        "the first copy is the one analyzed"
+    );
+    assert!(r
+        .bundle
+        .refused
+        .iter()
+        .any(|x| x.path == "b/proc/softirqs" && x.reason.contains("duplicate")));
+}
+
+#[test]
+fn zip_entries_sharing_data_are_refused_and_ratio_is_checked_while_inflating() {
+    // One deflated entry of 32 MiB of zeros, then its central-directory record repeated under
+    // other names pointing at the same local header: the overlapping-entry bomb.
+    let d = tempfile::tempdir().unwrap();
+    let mut buf = std::io::Cursor::new(Vec::new());
+    {
+        let mut z = zip::ZipWriter::new(&mut buf);
+        let opts = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Deflated);
+        z.start_file("b/proc/softirqs", opts).unwrap();
+        z.write_all(SOFTIRQS.as_bytes()).unwrap();
+        z.start_file("b/zeros.txt", opts).unwrap();
+        z.write_all(&vec![0u8; 32 << 20]).unwrap();
+        z.finish().unwrap();
+    }
+    let mut bytes = buf.into_inner();
+    let eocd = bytes.windows(4).rposition(|w| w == b"PK\x05\x06").unwrap();
+    let cd_off = u32::from_le_bytes(bytes[eocd + 16..eocd + 20].try_into().unwrap()) as usize;
+    let cd = bytes[cd_off..eocd].to_vec();
+    let second = cd.windows(4).rposition(|w| w == b"PK\x01\x02").unwrap();
+    let record = cd[second..].to_vec(); // the zeros entry's record
+    let mut copies = Vec::new();
+    for i in 0..20u8 {
+        let mut r = record.clone();
+        let name_len = u16::from_le_bytes([r[28], r[29]]) as usize;
+        r[46 + name_len - 5] = b'a' + i; // rename: b/zeros.txt → b/zeroa.txt, b/zerob.txt, ...
+        copies.extend_from_slice(&r);
+    }
+    let mut eocd_rec = bytes[eocd..].to_vec();
+    let n = 2 + 20u16;
+    eocd_rec[8..10].copy_from_slice(&n.to_le_bytes());
+    eocd_rec[10..12].copy_from_slice(&n.to_le_bytes());
+    let cd_len = (cd.len() + copies.len()) as u32;
+    eocd_rec[12..16].copy_from_slice(&cd_len.to_le_bytes());
+    bytes.truncate(eocd);
+    bytes.extend_from_slice(&copies);
+    bytes.extend_from_slice(&eocd_rec);
+    let p = write(d.path(), "overlap.zip", &bytes);
+    let started = std::time::Instant::now();
+    let limits = Limits {
+        ratio_floor_bytes: 1 << 20,
+        ..Limits::default()
+    };
+    let r = analyze(&p, &limits);
+    let overlapping = r
+        .bundle
+        .refused
+        .iter()
+        .filter(|x| x.reason.contains("overlapping"))
+        .count();
+    let alarm = r
+        .bundle
+        .stopped
+        .as_deref()
+        .is_some_and(|s| s.contains("ratio alarm"));
+    assert!(
+        overlapping >= 1 || alarm,
+        "refused: {:?}, stopped: {:?}",
+        r.bundle.refused,
+        r.bundle.stopped
+    );
+    assert!(started.elapsed().as_secs() < 20, "bounded work");
+    softirqs_parsed(&r);
+}
+
+#[test]
+fn oversize_files_in_a_directory_are_not_read() {
+    let d = tempfile::tempdir().unwrap();
+    let big = std::fs::File::create(d.path().join("huge.log")).unwrap();
+    big.set_len(8 << 30).unwrap(); // sparse: 8 GiB claimed, nothing on disk
+    std::fs::create_dir(d.path().join("proc")).unwrap();
+    write(&d.path().join("proc"), "softirqs", SOFTIRQS.as_bytes());
+    let started = std::time::Instant::now();
+    let r = analyze(d.path(), &Limits::default());
+    assert!(
+        started.elapsed().as_secs() < 5,
+        "refused from its size, not read"
+    );
+    assert_eq!(
+        artifact(&r, "huge.log").outcome,
+        Outcome::TooLarge {
+            limit: Limits::default().max_entry_bytes
+        }
+    );
+    softirqs_parsed(&r);
+}
+
+#[test]
+fn a_manifest_kind_that_contradicts_the_content_is_reported() {
+    let d = tempfile::tempdir().unwrap();
+    let b = d.path().join("rca-x");
+    std::fs::create_dir_all(b.join("proc")).unwrap();
+    write(&b.join("proc"), "softirqs", SOFTIRQS.as_bytes());
+    write(&b, "manifest.tsv", b"# rca-manifest 1\nartifact\tproc/softirqs\tcollector-log\t0\t0\t1\t2\t400\t0\t\tcat /proc/softirqs\n");
+    let r = analyze(d.path(), &Limits::default());
+    let a = artifact(&r, "proc/softirqs");
+    assert!(
+        a.issues
+            .iter()
+            .any(|i| i.message.contains("manifest says kind `collector-log`")),
+        "{:?}",
+        a.issues
+    );
+    assert!(r
+        .artifacts
+        .iter()
+        .any(|a| a.path.ends_with("manifest.tsv") && a.kind == Some("manifest")));
+}
+
+#[test]
+fn nothing_to_evaluate_exits_2() {
+    let d = tempfile::tempdir().unwrap();
+    write(d.path(), "uname.txt", b"Linux db1 6.1.0-18-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01) x86_64 GNU/Linux\n");
+    let out = Command::new(env!("CARGO_BIN_EXE_rca"))
+        .arg("analyze")
+        .arg(d.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no rule could be evaluated"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("not evaluated [disk.saturation]"));
 }

@@ -25,10 +25,18 @@ pub fn read(
         let remaining_total = limits.max_total_bytes.saturating_sub(summary.bytes_read);
         let cap = limits.max_entry_bytes.min(remaining_total);
         let content = match fs::File::open(root.join(&rel)) {
-            Ok(f) => {
-                let hint = f.metadata().map(|m| m.len()).unwrap_or(0);
-                limits::read_bounded(f, cap, hint, None)
-            }
+            // The size is known before reading: an oversize file is refused without reading it.
+            Ok(f) => match f.metadata().map(|m| m.len()) {
+                Ok(len) if len > cap => EntryContent::TooLarge {
+                    limit: if cap < limits.max_entry_bytes {
+                        limits.max_total_bytes
+                    } else {
+                        cap
+                    },
+                },
+                Ok(len) => limits::read_bounded(f, cap, len, None),
+                Err(e) => EntryContent::ReadError(e.to_string()),
+            },
             Err(e) => EntryContent::ReadError(e.to_string()),
         };
         let total_hit =

@@ -79,6 +79,12 @@ impl<R: Read> Read for CountingReader<R> {
     }
 }
 
+impl<R: io::Seek> io::Seek for CountingReader<R> {
+    fn seek(&mut self, pos: io::SeekFrom) -> io::Result<u64> {
+        self.inner.seek(pos)
+    }
+}
+
 /// Ratio-alarm context for [`read_bounded`]: the compressed-byte counter, the limits and how many
 /// uncompressed bytes were produced before this entry.
 pub struct RatioCheck<'a> {
@@ -135,6 +141,16 @@ pub fn read_bounded(
         }
     }
     EntryContent::Bytes(out)
+}
+
+/// The limit to report for an entry cut at `cap`: the total limit when the remaining total
+/// budget was the smaller bound, else the entry limit.
+pub fn reported_limit(cap: u64, limits: &Limits) -> u64 {
+    if cap < limits.max_entry_bytes {
+        limits.max_total_bytes
+    } else {
+        limits.max_entry_bytes
+    }
 }
 
 /// An I/O error in words (flate2 reports a truncated gzip stream as `UnexpectedEof`).

@@ -122,8 +122,25 @@ pub fn read(
         source,
     };
     let meta = std::fs::metadata(path).map_err(io_err)?;
+    if !meta.is_dir() && !meta.is_file() {
+        return Err(BundleError::Unsupported(format!(
+            "{} is neither a regular file nor a directory (a device, FIFO or socket): copy the \
+             bundle to a file first",
+            path.display()
+        )));
+    }
     let mut summary = ReadSummary::default();
+    let mut seen = std::collections::HashSet::new();
     let mut deliver = |e: RawEntry, s: &mut ReadSummary| {
+        // Later entries with a name already read would make two artifacts with one path (tar
+        // lets a later copy replace an earlier one); the first is analyzed, later ones listed.
+        if !seen.insert(e.path.clone()) {
+            s.refused.push(Refused {
+                path: names::display(e.path.as_bytes()),
+                reason: "duplicate name: an earlier entry with this name was analyzed".into(),
+            });
+            return;
+        }
         if let EntryContent::Bytes(b) = &e.content {
             s.bytes_read += b.len() as u64;
         }
@@ -248,7 +265,10 @@ pub fn sniff_format(magic: &[u8]) -> Option<Format> {
         Some(Format::TarGz)
     } else if magic.starts_with(b"PK\x03\x04") || magic.starts_with(b"PK\x05\x06") {
         Some(Format::Zip)
-    } else if magic.len() == 512 && tarball::looks_like_tar(magic) {
+    } else if magic.len() == 512
+        && (tarball::looks_like_tar(magic) || magic.iter().all(|&b| b == 0))
+    {
+        // An all-zero first block is a tar end-of-archive marker: an empty tar.
         Some(Format::Tar)
     } else {
         None

@@ -234,7 +234,10 @@ pub fn read<R: Read>(
             limits,
             before: summary.bytes_read,
         });
-        let content = limits::read_bounded(&mut entry, cap, claimed, ratio);
+        let mut content = limits::read_bounded(&mut entry, cap, claimed, ratio);
+        if let EntryContent::TooLarge { limit } = &mut content {
+            *limit = limits::reported_limit(cap, limits);
+        }
         let stop = match &content {
             EntryContent::TooLarge { .. } if cap < limits.max_entry_bytes => Some(format!(
                 "total uncompressed size limit of {} reached: the rest was not read (raise with --max-total-size)",

@@ -2,9 +2,14 @@
 //!
 //! `zip` is built without default features: only stored and deflate entries are read (its bzip2
 //! support alone allows million-to-one bombs). Other methods give a per-entry error.
+//!
+//! Sizes in a zip's directories are claims: the ratio alarm compares the bytes actually inflated
+//! with the compressed bytes actually read from the file, while reading. Entries whose local
+//! header another entry already used (the overlapping-entry bomb) are refused.
 
 use super::limits::{self, human_bytes, Limits};
 use super::{names, EntryContent, RawEntry, ReadSummary, Refused};
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::BufReader;
 
@@ -15,7 +20,11 @@ pub fn read(
     summary: &mut ReadSummary,
     deliver: &mut dyn FnMut(RawEntry, &mut ReadSummary),
 ) {
-    let mut archive = match zip::ZipArchive::new(BufReader::new(file)) {
+    let counted = limits::CountingReader::new(file);
+    let compressed = counted.counter();
+    let mut headers = HashSet::new();
+    let mut inflated = 0u64;
+    let mut archive = match zip::ZipArchive::new(BufReader::new(counted)) {
         Ok(a) => a,
         Err(e) => {
             summary.stopped = Some(format!("not a readable zip archive: {e}"));
@@ -63,20 +72,47 @@ pub fn read(
                 continue;
             }
         };
-        let remaining_total = limits.max_total_bytes.saturating_sub(summary.bytes_read);
+        if !headers.insert(f.header_start()) {
+            summary.refused.push(Refused {
+                path,
+                reason: "shares its data with an earlier entry (overlapping entries, a zip-bomb pattern)".into(),
+            });
+            continue;
+        }
+        let remaining_total = limits.max_total_bytes.saturating_sub(inflated);
         let cap = limits.max_entry_bytes.min(remaining_total);
-        let compressed = f.compressed_size().max(1);
         let hint = f.size();
-        let mut content = limits::read_bounded(&mut f, cap, hint, None);
-        if let EntryContent::Bytes(b) = &content {
-            let n = b.len() as u64;
-            if n > limits.ratio_floor_bytes && n / compressed > limits.max_ratio {
-                content = EntryContent::ReadError(limits::ratio_alarm(n, compressed, limits));
-            }
+        let ratio = limits::RatioCheck {
+            compressed: &compressed,
+            limits,
+            before: inflated,
+        };
+        let mut content = limits::read_bounded(&mut f, cap, hint, Some(ratio));
+        inflated += match &content {
+            EntryContent::Bytes(b) => b.len() as u64,
+            EntryContent::TooLarge { .. } => cap,
+            EntryContent::ReadError(_) => 0,
+        };
+        let alarm = matches!(&content, EntryContent::ReadError(e) if e.contains("ratio alarm"));
+        if let EntryContent::TooLarge { limit } = &mut content {
+            *limit = limits::reported_limit(cap, limits);
         }
         let total_hit =
             matches!(content, EntryContent::TooLarge { .. }) && cap < limits.max_entry_bytes;
+        let stop = if alarm {
+            if let EntryContent::ReadError(e) = &content {
+                Some(e.clone())
+            } else {
+                None
+            }
+        } else {
+            None
+        };
         deliver(RawEntry { path, content }, summary);
+        if stop.is_some() {
+            summary.stopped = stop;
+            return;
+        }
         if total_hit {
             summary.stopped = Some(format!(
                 "total uncompressed size limit of {} reached: the rest was not read (raise with --max-total-size)",

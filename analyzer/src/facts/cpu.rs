@@ -5,6 +5,7 @@ use crate::kinds::Data;
 use parsers::iostat::Timestamp;
 use parsers::mpstat::CpuId;
 use serde::Serialize;
+use std::collections::HashMap;
 
 /// One logical CPU over the collection window.
 #[derive(Debug, Clone, Serialize)]
@@ -44,17 +45,31 @@ pub struct CpuSample {
 
 /// Builds per-CPU series from the `mpstat` artifact with the most intervals (text preferred).
 pub fn build(c: &Collected) -> Result<Vec<CpuSeries>, String> {
+    // Prefer output with per-CPU %soft values, then most intervals, then text, then the path.
     let best = c
         .parsed("mpstat")
         .filter_map(|(a, d)| match d {
             Data::Mpstat(m) => Some((a, m)),
             _ => None,
         })
-        .max_by_key(|(a, m)| (m.intervals.len(), !a.path.ends_with(".json")));
+        .max_by_key(|(a, m)| {
+            let per_cpu = m.intervals.iter().any(|iv| {
+                iv.rows
+                    .iter()
+                    .any(|r| matches!(r.cpu, CpuId::Cpu(_)) && r.soft_pct.is_some())
+            });
+            (
+                per_cpu,
+                m.intervals.len(),
+                !a.path.ends_with(".json"),
+                std::cmp::Reverse(a.path.clone()),
+            )
+        });
     let Some((art, mp)) = best else {
         return Err("no `mpstat -P ALL` output was parsed".into());
     };
     let mut out: Vec<CpuSeries> = Vec::new();
+    let mut index: HashMap<u32, usize> = HashMap::new();
     for iv in &mp.intervals {
         for r in &iv.rows {
             let CpuId::Cpu(n) = r.cpu else { continue };
@@ -73,13 +88,16 @@ pub fn build(c: &Collected) -> Result<Vec<CpuSeries>, String> {
                 steal_pct: r.steal_pct,
                 idle_pct: r.idle_pct,
             };
-            match out.iter_mut().find(|c| c.cpu == n) {
-                Some(c) => c.samples.push(s),
-                None => out.push(CpuSeries {
-                    cpu: n,
-                    artifact: art.path.clone(),
-                    samples: vec![s],
-                }),
+            match index.get(&n) {
+                Some(&i) => out[i].samples.push(s),
+                None => {
+                    index.insert(n, out.len());
+                    out.push(CpuSeries {
+                        cpu: n,
+                        artifact: art.path.clone(),
+                        samples: vec![s],
+                    });
+                }
             }
         }
     }

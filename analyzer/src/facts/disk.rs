@@ -4,6 +4,7 @@ use crate::artifacts::Collected;
 use crate::kinds::Data;
 use parsers::iostat::Timestamp;
 use serde::Serialize;
+use std::collections::HashMap;
 
 /// One device over the collection window.
 #[derive(Debug, Clone, Serialize)]
@@ -36,13 +37,27 @@ pub struct DiskSample {
 /// Builds device series from the `iostat` artifact with the most reports (text preferred over
 /// JSON on a tie: its rows are easier to cite).
 pub fn build(c: &Collected) -> Result<Vec<DiskSeries>, String> {
+    // Prefer the output that can feed the rules (extended statistics: await and aqu-sz), then
+    // the one with most reports, then text (its rows are easier to cite), then the path.
     let best = c
         .parsed("iostat")
         .filter_map(|(a, d)| match d {
             Data::Iostat(i) => Some((a, i)),
             _ => None,
         })
-        .max_by_key(|(a, i)| (i.reports.len(), !a.path.ends_with(".json")));
+        .max_by_key(|(a, i)| {
+            let extended = i.reports.iter().any(|r| {
+                r.devices
+                    .iter()
+                    .any(|d| d.aqu_sz.is_some() && d.await_ms().is_some())
+            });
+            (
+                extended,
+                i.reports.len(),
+                !a.path.ends_with(".json"),
+                std::cmp::Reverse(a.path.clone()),
+            )
+        });
     let Some((art, io)) = best else {
         return Err("no `iostat -x` output was parsed".into());
     };
@@ -53,6 +68,7 @@ pub fn build(c: &Collected) -> Result<Vec<DiskSeries>, String> {
         .is_some_and(|r| r.argv.split(' ').any(|w| w == "-y"));
     let skip = usize::from(since_boot_first && io.reports.len() > 1);
     let mut out: Vec<DiskSeries> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
     for rep in io.reports.iter().skip(skip) {
         for d in &rep.devices {
             let sample = DiskSample {
@@ -63,13 +79,16 @@ pub fn build(c: &Collected) -> Result<Vec<DiskSeries>, String> {
                 util_pct: d.util_pct,
                 iops: sum([d.r_per_s, d.w_per_s, d.d_per_s]).or(d.tps),
             };
-            match out.iter_mut().find(|s| s.device == d.device) {
-                Some(s) => s.samples.push(sample),
-                None => out.push(DiskSeries {
-                    device: d.device.clone(),
-                    artifact: art.path.clone(),
-                    samples: vec![sample],
-                }),
+            match index.get(d.device.as_str()) {
+                Some(&i) => out[i].samples.push(sample),
+                None => {
+                    index.insert(&d.device, out.len());
+                    out.push(DiskSeries {
+                        device: d.device.clone(),
+                        artifact: art.path.clone(),
+                        samples: vec![sample],
+                    });
+                }
             }
         }
     }

@@ -7,7 +7,7 @@
 
 use super::Report;
 use crate::rules::RULES;
-use minijinja::{context, AutoEscape, Environment, UndefinedBehavior};
+use minijinja::{context, AutoEscape, Environment, HtmlEscape, UndefinedBehavior, Value};
 
 const TEMPLATES: &[(&str, &str)] = &[
     (
@@ -21,11 +21,41 @@ fn environment() -> Environment<'static> {
     let mut env = Environment::new();
     env.set_auto_escape_callback(|_| AutoEscape::Html);
     env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.add_filter("md", md);
     for (name, src) in TEMPLATES {
         env.add_template(name, src)
             .expect("embedded templates are valid");
     }
     env
+}
+
+/// The `md` filter: HTML-escapes the text, then shows `` `code` `` spans (the only markup rule
+/// and finding texts use) as `<code>`. Backticks cannot open markup: they are replaced only after
+/// escaping, and only in pairs.
+fn md(text: &str) -> Value {
+    let escaped = HtmlEscape(text).to_string();
+    let mut out = String::with_capacity(escaped.len() + 16);
+    let mut parts = escaped.split('`').peekable();
+    let mut inside = false;
+    let pairs = escaped.matches('`').count() / 2;
+    let mut opened = 0;
+    while let Some(p) = parts.next() {
+        out.push_str(p);
+        if parts.peek().is_none() {
+            break;
+        }
+        if inside {
+            out.push_str("</code>");
+            inside = false;
+        } else if opened < pairs {
+            out.push_str("<code>");
+            inside = true;
+            opened += 1;
+        } else {
+            out.push('`');
+        }
+    }
+    Value::from_safe_string(out)
 }
 
 /// Renders the report page. Errors: a template error (a defect in rca).
@@ -34,4 +64,20 @@ pub fn render(report: &Report) -> Result<String, minijinja::Error> {
     let docs: Vec<_> = RULES.iter().map(|r| r.meta).collect();
     env.get_template("report.html")?
         .render(context! { r => report, rule_docs => docs })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn md_escapes_then_marks_code() {
+        assert_eq!(
+            super::md("run `ethtool -l <nic>` now").to_string(),
+            "run <code>ethtool -l &lt;nic&gt;</code> now"
+        );
+        assert_eq!(super::md("a `b` c `d").to_string(), "a <code>b</code> c `d");
+        assert_eq!(
+            super::md("<script>`x`").to_string(),
+            "&lt;script&gt;<code>x</code>"
+        );
+    }
 }

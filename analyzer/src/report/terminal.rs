@@ -1,10 +1,29 @@
 //! The short terminal summary printed after an analysis.
+//!
+//! Everything taken from the bundle (host names, paths, titles built from device names) passes
+//! through [`clean`], so a hostile bundle cannot send escape sequences to the user's terminal.
 
 use super::Report;
+use crate::rules::RuleResult;
 use std::fmt::Write;
 
+/// Replaces control characters (C0, DEL, C1, including ESC) with `?` so bundle text cannot move
+/// the cursor, retitle the window or forge lines.
+pub fn clean(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
+
+fn or_unknown(s: Option<&str>) -> String {
+    match s.map(str::trim) {
+        Some(v) if !v.is_empty() => clean(v),
+        _ => "?".into(),
+    }
+}
+
 /// Renders the summary as plain text: host line, findings with their first evidence location,
-/// artifact outcome counts.
+/// rule status counts (with the reasons rules could not run), artifact outcome counts.
 pub fn summary(r: &Report) -> String {
     let mut s = String::new();
     let h = &r.host;
@@ -12,21 +31,21 @@ pub fn summary(r: &Report) -> String {
         s,
         "rca {} — {} ({}, {} entries)",
         r.tool.version,
-        r.bundle.path,
+        clean(&r.bundle.path),
         r.bundle.format.map(|f| f.label()).unwrap_or("unknown"),
         r.bundle.entries
     );
     let _ = writeln!(
         s,
         "host {} · {} · kernel {} · {} · {} CPU",
-        h.hostname.as_deref().unwrap_or("?"),
-        h.os.as_deref().unwrap_or("?"),
-        h.kernel_release.as_deref().unwrap_or("?"),
-        h.machine.as_deref().unwrap_or("?"),
+        or_unknown(h.hostname.as_deref()),
+        or_unknown(h.os.as_deref()),
+        or_unknown(h.kernel_release.as_deref()),
+        or_unknown(h.machine.as_deref()),
         h.cpus.map(|c| c.to_string()).unwrap_or_else(|| "?".into())
     );
     if let Some(stop) = &r.bundle.stopped {
-        let _ = writeln!(s, "warning: reading stopped early: {stop}");
+        let _ = writeln!(s, "warning: reading stopped early: {}", clean(stop));
     }
     if r.findings.is_empty() {
         let _ = writeln!(s, "findings: none");
@@ -38,7 +57,7 @@ pub fn summary(r: &Report) -> String {
                 "  {:<8} [{}] {}",
                 f.severity.label().to_uppercase(),
                 f.rule_id,
-                f.title
+                clean(&f.title)
             );
             if let Some(e) = f.evidence.first() {
                 let span = match (e.lines.first(), e.lines.last()) {
@@ -46,14 +65,37 @@ pub fn summary(r: &Report) -> String {
                     (Some(a), _) => format!(":{a}"),
                     _ => String::new(),
                 };
-                let _ = writeln!(s, "           --> {}{span}", e.artifact);
+                let _ = writeln!(s, "           --> {}{span}", clean(&e.artifact));
             }
         }
+    }
+    let (mut fired, mut clear, mut skipped) = (0, 0, Vec::new());
+    for rule in &r.rules {
+        match &rule.result {
+            RuleResult::Findings { .. } => fired += 1,
+            RuleResult::Clear { .. } => clear += 1,
+            RuleResult::NotEvaluated { reason } => skipped.push((rule.id, reason)),
+        }
+    }
+    let _ = writeln!(
+        s,
+        "rules: {fired} with findings, {clear} clear, {} not evaluated",
+        skipped.len()
+    );
+    for (id, reason) in skipped.iter().take(6) {
+        let _ = writeln!(s, "  not evaluated [{id}]: {}", clean(reason));
+    }
+    if skipped.len() > 6 {
+        let _ = writeln!(
+            s,
+            "  … {} more in the report's rules section",
+            skipped.len() - 6
+        );
     }
     let counts: Vec<String> = r
         .outcome_counts
         .iter()
-        .map(|(k, v)| format!("{v} {k}"))
+        .map(|(k, v)| format!("{v} {}", k.replace('-', " ")))
         .collect();
     let _ = write!(s, "artifacts: {}", counts.join(", "));
     if !r.bundle.refused.is_empty() {
@@ -61,4 +103,16 @@ pub fn summary(r: &Report) -> String {
     }
     s.push('\n');
     s
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn escape_sequences_are_neutralised() {
+        assert_eq!(
+            super::clean("h\u{1b}]0;PWNED\u{7}\u{1b}[2J\nx"),
+            "h?]0;PWNED??[2J?x"
+        );
+        assert_eq!(super::or_unknown(Some("  ")), "?");
+    }
 }

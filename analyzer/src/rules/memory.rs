@@ -188,6 +188,9 @@ pub fn check_balloon(f: &HostFacts) -> Check {
             "{} is loaded but the balloon size was not collected (`vmware-toolbox-cmd stat balloon`)",
             d.value
         )),
+        (None, None) if f.modules.is_empty() => {
+            Check::NotEvaluated("no module list (`lsmod`, `/proc/modules`) to look for a balloon driver".into())
+        }
         (None, None) => Check::Clear("no balloon driver loaded".into()),
     }
 }
@@ -256,5 +259,10 @@ mod tests {
         assert!(is_clear(&check_balloon(&f)));
         f.memory.balloon_mib = None;
         assert!(is_not_evaluated(&check_balloon(&f)));
+        f.memory.balloon_driver = None;
+        assert!(
+            is_not_evaluated(&check_balloon(&f)),
+            "no module list at all"
+        );
     }
 }
