@@ -360,7 +360,13 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
     };
     let mut a = match spec {
         Some(spec) => parse_with(spec, source, &path, text, size),
-        None => unrecognised(path, size, text, "no parser recognised the content".into()),
+        None => {
+            let reason = match nested_archive(&text) {
+                Some(fmt) => format!("{fmt} data: archives inside a bundle are not unpacked; unpack it and analyze the result"),
+                None => "no parser recognised the content".into(),
+            };
+            unrecognised(path, size, text, reason)
+        }
     };
     if let Some(issue) = utf8_issue {
         a.issues.insert(0, issue);
@@ -369,6 +375,24 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
         }
     }
     a
+}
+
+/// Names a compressed or archive format from the magic bytes that survived lossy decoding.
+fn nested_archive(text: &str) -> Option<&'static str> {
+    let b = text.as_bytes();
+    if b.starts_with(b"PK\x03\x04") {
+        Some("zip")
+    } else if b.starts_with(b"\x1f\xef\xbf\xbd") || b.starts_with(&[0x1f, 0x8b]) {
+        Some("gzip")
+    } else if b.starts_with(b"BZh") {
+        Some("bzip2")
+    } else if b.starts_with(b"\xef\xbf\xbd7zXZ") {
+        Some("xz")
+    } else if b.len() > 262 && &b[257..262] == b"ustar" {
+        Some("tar")
+    } else {
+        None
+    }
 }
 
 fn unrecognised(path: String, bytes: u64, text: Arc<str>, reason: String) -> Artifact {

@@ -251,6 +251,22 @@ pub fn parse_uname(text: &str) -> Result<Parsed<Uname>, ParseError> {
             ),
         ));
     };
+    // A kernel name is a word (`Linux`), a release starts with a digit (`5.14.0-362.el9`): binary
+    // garbage or another tool's output fails here instead of becoming a host name.
+    let word = |t: &str| t.bytes().all(|b| b.is_ascii_graphic());
+    if !kernel_name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        || !release.bytes().next().is_some_and(|b| b.is_ascii_digit())
+        || !word(nodename)
+        || !word(release)
+    {
+        return Err(ParseError::unusable(
+            Some(n),
+            format!(
+                "expected `uname -a`: a kernel name such as `Linux`, a host name and a release starting with a digit, found `{}`",
+                excerpt(line)
+            ),
+        ));
+    }
     let (os, rest) = match rest.split_last() {
         Some((last, init)) if OS_NAMES.contains(last) => (Some(last.to_string()), init),
         _ => (None, rest),

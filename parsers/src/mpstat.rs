@@ -21,7 +21,7 @@
 //! 12:53:21       0    0.96    0.00    0.96    0.00    0.00    0.00    0.00    0.00    0.00   98.08
 //! ```
 
-use crate::common::{
+use crate::common::{LineIssue, 
     excerpt, first_non_blank, head_lines, numbered_lines, parse_num, parse_sysstat_header,
     parse_time_of_day, strip_bom, Date, Issues, ParseError, Parsed, Sniff, SysstatHeader,
 };
@@ -142,10 +142,33 @@ pub fn sniff(head: &str) -> Sniff {
 ///
 /// Errors: [`ParseError::Unusable`] when no CPU utilisation table is found.
 pub fn parse(text: &str) -> Result<Parsed<Mpstat>, ParseError> {
-    match first_non_blank(text) {
-        None => Err(ParseError::unusable(None, "input is empty")),
-        Some(b'{') => parse_json(text),
-        Some(_) => parse_text(text),
+    let mut parsed = match first_non_blank(text) {
+        None => return Err(ParseError::unusable(None, "input is empty")),
+        Some(b'{') => parse_json(text)?,
+        Some(_) => parse_text(text)?,
+    };
+    drop_impossible_cpus(&mut parsed);
+    Ok(parsed)
+}
+
+/// Removes rows whose CPU number is not below the banner's CPU count (`(9 CPU)` numbers CPUs
+/// 0–8), each with an issue: such a row cannot come from the machine the banner describes.
+fn drop_impossible_cpus(p: &mut Parsed<Mpstat>) {
+    let Some(count) = p.value.header.as_ref().and_then(|h| h.cpus) else { return };
+    let mut dropped = Vec::new();
+    let mut keep = |r: &CpuRow| match r.cpu {
+        CpuId::Cpu(n) if n >= count => {
+            dropped.push((r.line, n));
+            false
+        }
+        _ => true,
+    };
+    for iv in &mut p.value.intervals {
+        iv.rows.retain(&mut keep);
+    }
+    p.value.averages.retain(&mut keep);
+    for (line, n) in dropped.into_iter().take(100) {
+        p.issues.push(LineIssue::new(line, format!("CPU {n} does not exist on a {count}-CPU machine (banner); row ignored")));
     }
 }
 

@@ -295,3 +295,17 @@ fn unusable_inputs() {
     let err = mpstat::parse("{\"sysstat\": {\"hosts\": []}}").unwrap_err();
     assert!(err.to_string().contains("cpu-load"), "{err}");
 }
+
+#[test]
+fn cpu_numbers_beyond_the_banner_count_are_issues() {
+    let text = "Linux 6.1.0 (db1) \t2024-05-01 \t_x86_64_\t(2 CPU)\n\n\
+12:00:01     CPU    %usr   %nice    %sys %iowait    %irq   %soft  %steal  %guest  %gnice   %idle\n\
+12:00:02     all    1.00    0.00    1.00    0.00    0.00   48.00    0.00    0.00    0.00   50.00\n\
+12:00:02       0    1.00    0.00    1.00    0.00    0.00   48.00    0.00    0.00    0.00   50.00\n\
+12:00:02  4294967295    1.00    0.00    1.00    0.00    0.00   99.00    0.00    0.00    0.00    0.00\n";
+    let p = parsers::mpstat::parse(text).unwrap();
+    assert_eq!(p.value.intervals[0].rows.len(), 2);
+    assert_eq!(p.issues.len(), 1);
+    assert_eq!(p.issues[0].line, 6);
+    assert!(p.issues[0].message.contains("does not exist on a 2-CPU machine"));
+}

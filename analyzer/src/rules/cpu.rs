@@ -39,7 +39,7 @@ pub fn check_iowait(f: &HostFacts) -> Check {
             .iter()
             .flat_map(|c| c.samples.iter().map(|s| s.iowait_pct)),
     ) else {
-        return Check::NotEvaluated("mpstat output has no %iowait column".into());
+        return Check::NotEvaluated("mpstat output has no readable %iowait values".into());
     };
     if m < IOWAIT_WARN_PCT {
         return Check::Clear(format!(

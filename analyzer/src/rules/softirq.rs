@@ -18,7 +18,7 @@ const SLOW_RUN_US: f64 = NETDEV_BUDGET_USECS / 2.0;
 
 pub static META: RuleMeta = RuleMeta {
     id: "softirq.saturation",
-    title: "Soft-IRQ saturation on a subset of CPUs",
+    title: "Soft-IRQ saturation",
     area: "network",
     checks:
         "Per CPU in `mpstat -P ALL`, the intervals where `%soft` is at least 50 %; a CPU is hot \
@@ -62,7 +62,7 @@ pub fn check(f: &HostFacts) -> Check {
         .iter()
         .all(|c| c.samples.iter().all(|s| s.soft_pct.is_none()))
     {
-        return Check::NotEvaluated("mpstat output has no %soft column".into());
+        return Check::NotEvaluated("mpstat output has no readable %soft values".into());
     }
     let hot: Vec<&CpuSeries> = f
         .cpus
