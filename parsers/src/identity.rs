@@ -254,7 +254,9 @@ pub fn parse_uname(text: &str) -> Result<Parsed<Uname>, ParseError> {
     // A kernel name is a word (`Linux`), a release starts with a digit (`5.14.0-362.el9`): binary
     // garbage or another tool's output fails here instead of becoming a host name.
     let word = |t: &str| t.bytes().all(|b| b.is_ascii_graphic());
-    if !kernel_name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    if !kernel_name
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
         || !release.bytes().next().is_some_and(|b| b.is_ascii_digit())
         || !word(nodename)
         || !word(release)

@@ -21,9 +21,10 @@
 //! 12:53:21       0    0.96    0.00    0.96    0.00    0.00    0.00    0.00    0.00    0.00   98.08
 //! ```
 
-use crate::common::{LineIssue, 
+use crate::common::{
     excerpt, first_non_blank, head_lines, numbered_lines, parse_num, parse_sysstat_header,
-    parse_time_of_day, strip_bom, Date, Issues, ParseError, Parsed, Sniff, SysstatHeader,
+    parse_time_of_day, strip_bom, Date, Issues, LineIssue, ParseError, Parsed, Sniff,
+    SysstatHeader,
 };
 use crate::iostat::{parse_timestamp_str, sniff_json, Timestamp};
 use crate::json::{walk_sysstat, Cursor, Fields, HostFields, JsonStop, Scalar};
@@ -154,7 +155,9 @@ pub fn parse(text: &str) -> Result<Parsed<Mpstat>, ParseError> {
 /// Removes rows whose CPU number is not below the banner's CPU count (`(9 CPU)` numbers CPUs
 /// 0–8), each with an issue: such a row cannot come from the machine the banner describes.
 fn drop_impossible_cpus(p: &mut Parsed<Mpstat>) {
-    let Some(count) = p.value.header.as_ref().and_then(|h| h.cpus) else { return };
+    let Some(count) = p.value.header.as_ref().and_then(|h| h.cpus) else {
+        return;
+    };
     let mut dropped = Vec::new();
     let mut keep = |r: &CpuRow| match r.cpu {
         CpuId::Cpu(n) if n >= count => {
@@ -168,7 +171,10 @@ fn drop_impossible_cpus(p: &mut Parsed<Mpstat>) {
     }
     p.value.averages.retain(&mut keep);
     for (line, n) in dropped.into_iter().take(100) {
-        p.issues.push(LineIssue::new(line, format!("CPU {n} does not exist on a {count}-CPU machine (banner); row ignored")));
+        p.issues.push(LineIssue::new(
+            line,
+            format!("CPU {n} does not exist on a {count}-CPU machine (banner); row ignored"),
+        ));
     }
 }
 

@@ -78,7 +78,10 @@ fn unusable_inputs() {
 
 #[test]
 fn binary_garbage_is_not_a_uname() {
-    let garbage = String::from_utf8_lossy(&[0x89, b'P', b'N', b'G', b' ', 0x1b, b'[', b'2', b'J', b' ', b'x', b' ', b'y', b'\n']).into_owned();
+    let garbage = String::from_utf8_lossy(&[
+        0x89, b'P', b'N', b'G', b' ', 0x1b, b'[', b'2', b'J', b' ', b'x', b' ', b'y', b'\n',
+    ])
+    .into_owned();
     assert!(parsers::identity::parse_uname(&garbage).is_err());
     assert!(parsers::identity::parse_uname("Linux host notaversion #1 SMP x86_64\n").is_err());
     assert!(parsers::identity::parse_uname("Linux db1 6.1.0-18-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01) x86_64 GNU/Linux\n").is_ok());

@@ -307,5 +307,7 @@ fn cpu_numbers_beyond_the_banner_count_are_issues() {
     assert_eq!(p.value.intervals[0].rows.len(), 2);
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 6);
-    assert!(p.issues[0].message.contains("does not exist on a 2-CPU machine"));
+    assert!(p.issues[0]
+        .message
+        .contains("does not exist on a 2-CPU machine"));
 }
