@@ -20,12 +20,37 @@
 //! assert_eq!(parsed.value.intervals[0].rows[0].soft_pct, Some(48.0));
 //! ```
 
+pub mod bonding;
 pub mod common;
+pub mod diskstats;
+pub mod ethtool;
+pub mod free;
 pub mod identity;
+pub mod interrupts;
 pub mod iostat;
+pub mod iplink;
+pub mod irq_affinity;
 mod json;
+pub mod kernel;
+pub mod limits;
+pub mod lspci;
+pub mod meminfo;
 pub mod modules;
 pub mod mpstat;
+pub mod netdev;
+pub mod netstat_s;
+pub mod pidstat;
+pub mod procs;
+pub mod procstat;
+pub mod sadf;
+pub mod sar;
+pub mod snmp;
 pub mod softirqs;
+pub mod swaps;
+pub mod sysctl;
+pub mod timesync;
+pub mod virt;
+pub mod vmstat;
+pub mod vmstat_proc;
 
 pub use common::{LineIssue, ParseError, Parsed, Sniff};
