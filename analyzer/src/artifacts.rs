@@ -243,7 +243,32 @@ fn reconcile(
         }
         a.record = Some(rec.clone());
         let failed = rec.timed_out || rec.exit.is_some_and(|e| e != 0);
-        if failed && a.text.trim().is_empty() {
+        if failed && matches!(a.outcome, Outcome::Unusable { .. }) {
+            // The command failed and printed only its complaint: that is the collector's
+            // problem to report, not a parse failure.
+            let said = a
+                .text
+                .lines()
+                .map(str::trim)
+                .find(|l| !l.is_empty())
+                .unwrap_or("")
+                .chars()
+                .take(200)
+                .collect::<String>();
+            let note = match (rec.note.is_empty(), said.is_empty()) {
+                (true, true) => String::new(),
+                (true, false) => said,
+                (false, true) => rec.note.clone(),
+                (false, false) if rec.note.contains(&said) => rec.note.clone(),
+                (false, false) => format!("{}; output: {said}", rec.note),
+            };
+            a.outcome = Outcome::NotCollected {
+                exit: rec.exit,
+                timed_out: rec.timed_out,
+                note,
+            };
+            a.data = None;
+        } else if failed && a.text.trim().is_empty() {
             a.outcome = Outcome::NotCollected {
                 exit: rec.exit,
                 timed_out: rec.timed_out,

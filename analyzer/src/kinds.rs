@@ -36,6 +36,92 @@ pub enum Data {
     Uname(Uname),
     /// `/etc/os-release`.
     OsRelease(OsRelease),
+    /// sysstat `sar` text or `sadf -j`.
+    Sar(parsers::sar::Sar),
+    /// `pidstat`.
+    Pidstat(parsers::pidstat::Pidstat),
+    /// procps `vmstat`.
+    Vmstat(parsers::vmstat::Vmstat),
+    /// `/proc/interrupts`.
+    Interrupts(parsers::interrupts::Interrupts),
+    /// `/proc/stat`.
+    ProcStat(parsers::procstat::ProcStat),
+    /// `/proc/vmstat`.
+    ProcVmstat(parsers::vmstat_proc::ProcVmstat),
+    /// `/proc/meminfo`.
+    Meminfo(parsers::meminfo::Meminfo),
+    /// `/proc/diskstats`.
+    Diskstats(parsers::diskstats::Diskstats),
+    /// `/proc/net/dev`.
+    NetDev(parsers::netdev::NetDev),
+    /// `/proc/net/snmp`, `/proc/net/netstat` or `nstat -az`.
+    Snmp(parsers::snmp::Snmp),
+    /// `netstat -s`.
+    NetstatS(parsers::netstat_s::NetstatS),
+    /// `/proc/swaps` or `swapon --show`.
+    Swaps(parsers::swaps::Swaps),
+    /// procps `free`.
+    Free(parsers::free::Free),
+    /// `ethtool -i`.
+    EthtoolDriver(parsers::ethtool::DriverInfo),
+    /// `ethtool -l`.
+    EthtoolChannels(parsers::ethtool::Channels),
+    /// `ethtool -g`.
+    EthtoolRings(parsers::ethtool::Rings),
+    /// `ethtool -k`.
+    EthtoolFeatures(parsers::ethtool::Features),
+    /// `ethtool -c`.
+    EthtoolCoalesce(parsers::ethtool::Coalesce),
+    /// `ethtool -S`.
+    EthtoolStats(parsers::ethtool::Stats),
+    /// `lspci -k`.
+    Lspci(parsers::lspci::Lspci),
+    /// `ip -s link`.
+    IpLink(parsers::iplink::Links),
+    /// `/proc/net/bonding/*`.
+    Bonding(parsers::bonding::Bond),
+    /// IRQ affinity listing.
+    IrqAffinity(parsers::irq_affinity::IrqAffinity),
+    /// `sysctl -a`.
+    Sysctl(parsers::sysctl::Sysctl),
+    /// `ulimit -a`.
+    Ulimit(parsers::limits::Ulimit),
+    /// `/proc/<pid>/limits`.
+    ProcLimits(parsers::limits::ProcLimits),
+    /// `/proc/cmdline`.
+    Cmdline(parsers::kernel::Cmdline),
+    /// `/proc/sys/kernel/tainted`.
+    Tainted(parsers::kernel::Taint),
+    /// `modinfo`.
+    Modinfo(Vec<parsers::kernel::ModInfo>),
+    /// `dmesg`.
+    Dmesg(parsers::kernel::Dmesg),
+    /// `chronyc tracking`.
+    ChronyTracking(parsers::timesync::Tracking),
+    /// `chronyc sources`.
+    ChronySources(parsers::timesync::Sources),
+    /// `ntpq -pn`.
+    Ntpq(parsers::timesync::Peers),
+    /// `timedatectl`.
+    Timedatectl(parsers::timesync::Timedatectl),
+    /// `vmware-toolbox-cmd timesync status`.
+    VmwareTimesync(parsers::timesync::VmwareTimesync),
+    /// `dmidecode`.
+    Dmidecode(parsers::virt::Dmidecode),
+    /// `systemd-detect-virt`.
+    DetectVirt(parsers::virt::DetectVirt),
+    /// `lscpu`.
+    Lscpu(parsers::virt::Lscpu),
+    /// `ps`.
+    Ps(parsers::procs::PsTable),
+    /// `top -b`.
+    Top(parsers::procs::Top),
+    /// `ss -tanp`.
+    Ss(parsers::procs::SsTable),
+    /// `netstat -tanp`.
+    NetstatConn(parsers::procs::Netstat),
+    /// `vmware-toolbox-cmd stat balloon`.
+    VmwareBalloon(parsers::vmware::Balloon),
     /// A text artifact kept as lines (the collector's own log).
     Text,
 }
@@ -121,18 +207,569 @@ pub static KINDS: &[KindSpec] = &[
         parse: Some(|t| wrap(parsers::identity::parse_os_release(t), Data::OsRelease)),
     },
     KindSpec {
+        name: "sar",
+        source: "sysstat `sar` (text)",
+        paths: &[
+            r"(^|/)sysstat/sar[^/]*\.txt$",
+            r"(^|/)sar(_-[A-Za-z_0-9-]+)?(\.txt|\.log)?$",
+            r"(^|/)sa/sar[0-9]+$",
+        ],
+        sniff: Some(parsers::sar::sniff),
+        parse: Some(|t| wrap(parsers::sar::parse(t), Data::Sar)),
+    },
+    KindSpec {
+        name: "sadf-json",
+        source: "sysstat `sadf -j`",
+        paths: &[r"(^|/)sysstat/sa[0-9]*\.json$", r"(^|/)sadf[^/]*\.json$"],
+        sniff: Some(parsers::sadf::sniff),
+        parse: Some(|t| wrap(parsers::sadf::parse(t), Data::Sar)),
+    },
+    KindSpec {
+        name: "pidstat",
+        source: "sysstat `pidstat`",
+        paths: &[
+            r"(^|/)sysstat/pidstat[^/]*$",
+            r"(^|/)pidstat(_-[A-Za-z_0-9-]+)?(\.txt|\.log)?$",
+        ],
+        sniff: Some(parsers::pidstat::sniff),
+        parse: Some(|t| wrap(parsers::pidstat::parse(t), Data::Pidstat)),
+    },
+    KindSpec {
+        name: "vmstat",
+        source: "procps `vmstat`",
+        paths: &[
+            r"(^|/)sysstat/vmstat[^/]*$",
+            r"(^|/)(mem/)?vmstat(_-[A-Za-z_0-9-]+)?(\.txt|\.log)?$",
+        ],
+        sniff: Some(parsers::vmstat::sniff),
+        parse: Some(|t| wrap(parsers::vmstat::parse(t), Data::Vmstat)),
+    },
+    KindSpec {
+        name: "interrupts",
+        source: "`/proc/interrupts`",
+        paths: &[r"(^|/)proc/interrupts(\.[A-Za-z0-9_-]+)?$"],
+        sniff: Some(parsers::interrupts::sniff),
+        parse: Some(|t| wrap(parsers::interrupts::parse(t), Data::Interrupts)),
+    },
+    KindSpec {
+        name: "proc-stat",
+        source: "`/proc/stat`",
+        paths: &[r"(^|/)proc/stat(\.[A-Za-z0-9_-]+)?$"],
+        sniff: Some(parsers::procstat::sniff),
+        parse: Some(|t| wrap(parsers::procstat::parse(t), Data::ProcStat)),
+    },
+    KindSpec {
+        name: "proc-vmstat",
+        source: "`/proc/vmstat`",
+        paths: &[r"(^|/)proc/vmstat(\.[A-Za-z0-9_-]+)?$"],
+        sniff: Some(parsers::vmstat_proc::sniff),
+        parse: Some(|t| wrap(parsers::vmstat_proc::parse(t), Data::ProcVmstat)),
+    },
+    KindSpec {
+        name: "meminfo",
+        source: "`/proc/meminfo`",
+        paths: &[r"(^|/)proc/meminfo(\.[A-Za-z0-9_-]+)?$"],
+        sniff: Some(parsers::meminfo::sniff),
+        parse: Some(|t| wrap(parsers::meminfo::parse(t), Data::Meminfo)),
+    },
+    KindSpec {
+        name: "diskstats",
+        source: "`/proc/diskstats`",
+        paths: &[r"(^|/)proc/diskstats(\.[A-Za-z0-9_-]+)?$"],
+        sniff: Some(parsers::diskstats::sniff),
+        parse: Some(|t| wrap(parsers::diskstats::parse(t), Data::Diskstats)),
+    },
+    KindSpec {
+        name: "net-dev",
+        source: "`/proc/net/dev`",
+        paths: &[r"(^|/)proc/net/dev(\.[A-Za-z0-9_-]+)?$"],
+        sniff: Some(parsers::netdev::sniff),
+        parse: Some(|t| wrap(parsers::netdev::parse(t), Data::NetDev)),
+    },
+    KindSpec {
+        name: "net-snmp",
+        source: "`/proc/net/snmp` or `/proc/net/netstat`",
+        paths: &[r"(^|/)proc/net/(snmp|netstat|snmp6)(\.[A-Za-z0-9_-]+)?$"],
+        sniff: Some(parsers::snmp::sniff),
+        parse: Some(|t| wrap(parsers::snmp::parse(t), Data::Snmp)),
+    },
+    KindSpec {
+        name: "nstat",
+        source: "iproute2 `nstat -az`",
+        paths: &[r"(^|/)nstat(_-[A-Za-z]+)?(\.[A-Za-z0-9_-]+)?$"],
+        sniff: Some(parsers::snmp::sniff_nstat),
+        parse: Some(|t| wrap(parsers::snmp::parse_nstat(t), Data::Snmp)),
+    },
+    KindSpec {
+        name: "netstat-s",
+        source: "net-tools `netstat -s`",
+        paths: &[r"(^|/)netstat(_-s|-s)(\.[A-Za-z0-9_-]+)?$"],
+        sniff: Some(parsers::netstat_s::sniff),
+        parse: Some(|t| wrap(parsers::netstat_s::parse(t), Data::NetstatS)),
+    },
+    KindSpec {
+        name: "swaps",
+        source: "`/proc/swaps` or `swapon --show`",
+        paths: &[r"(^|/)proc/swaps$", r"(^|/)swapon(_--show)?(\.txt)?$"],
+        sniff: Some(parsers::swaps::sniff),
+        parse: Some(|t| wrap(parsers::swaps::parse(t), Data::Swaps)),
+    },
+    KindSpec {
+        name: "free",
+        source: "procps `free` (KiB unless the manifest says `-m`/`-g`)",
+        paths: &[r"(^|/)free(_-[a-z]+)?(\.txt)?$"],
+        sniff: Some(parsers::free::sniff),
+        parse: Some(|t| wrap(parsers::free::parse(t), Data::Free)),
+    },
+    KindSpec {
+        name: "ethtool-i",
+        source: "`ethtool -i`",
+        paths: &[r"(^|/)ethtool-i(\.txt)?$", r"(^|/)ethtool_-i_[^/]+$"],
+        sniff: Some(parsers::ethtool::sniff_driver),
+        parse: Some(|t| wrap(parsers::ethtool::parse_driver(t), Data::EthtoolDriver)),
+    },
+    KindSpec {
+        name: "ethtool-l",
+        source: "`ethtool -l`",
+        paths: &[r"(^|/)ethtool-l(\.txt)?$", r"(^|/)ethtool_-l_[^/]+$"],
+        sniff: Some(parsers::ethtool::sniff_channels),
+        parse: Some(|t| wrap(parsers::ethtool::parse_channels(t), Data::EthtoolChannels)),
+    },
+    KindSpec {
+        name: "ethtool-g",
+        source: "`ethtool -g`",
+        paths: &[r"(^|/)ethtool-g(\.txt)?$", r"(^|/)ethtool_-g_[^/]+$"],
+        sniff: Some(parsers::ethtool::sniff_rings),
+        parse: Some(|t| wrap(parsers::ethtool::parse_rings(t), Data::EthtoolRings)),
+    },
+    KindSpec {
+        name: "ethtool-k",
+        source: "`ethtool -k`",
+        paths: &[r"(^|/)ethtool-k(\.txt)?$", r"(^|/)ethtool_-k_[^/]+$"],
+        sniff: Some(parsers::ethtool::sniff_features),
+        parse: Some(|t| wrap(parsers::ethtool::parse_features(t), Data::EthtoolFeatures)),
+    },
+    KindSpec {
+        name: "ethtool-c",
+        source: "`ethtool -c`",
+        paths: &[r"(^|/)ethtool-c(\.txt)?$", r"(^|/)ethtool_-c_[^/]+$"],
+        sniff: Some(parsers::ethtool::sniff_coalesce),
+        parse: Some(|t| wrap(parsers::ethtool::parse_coalesce(t), Data::EthtoolCoalesce)),
+    },
+    KindSpec {
+        name: "ethtool-S",
+        source: "`ethtool -S`",
+        paths: &[r"(^|/)ethtool-S(\.txt)?$", r"(^|/)ethtool_-S_[^/]+$"],
+        sniff: Some(parsers::ethtool::sniff_stats),
+        parse: Some(|t| wrap(parsers::ethtool::parse_stats(t), Data::EthtoolStats)),
+    },
+    KindSpec {
+        name: "lspci",
+        source: "`lspci -k`",
+        paths: &[r"(^|/)lspci(-k|_-k|_-nnvv)?(\.txt)?$"],
+        sniff: Some(parsers::lspci::sniff),
+        parse: Some(|t| wrap(parsers::lspci::parse(t), Data::Lspci)),
+    },
+    KindSpec {
+        name: "ip-link",
+        source: "iproute2 `ip -s link`",
+        paths: &[
+            r"(^|/)ip-s-link(\.txt)?$",
+            r"(^|/)ip_-s_-d_link$",
+            r"(^|/)ip_-s_link$",
+        ],
+        sniff: Some(parsers::iplink::sniff),
+        parse: Some(|t| wrap(parsers::iplink::parse(t), Data::IpLink)),
+    },
+    KindSpec {
+        name: "bonding",
+        source: "`/proc/net/bonding/*`",
+        paths: &[r"(^|/)(proc/)?net/bonding/[^/]+$"],
+        sniff: Some(parsers::bonding::sniff),
+        parse: Some(|t| wrap(parsers::bonding::parse(t), Data::Bonding)),
+    },
+    KindSpec {
+        name: "irq-affinity",
+        source: "IRQ affinity listing (collector)",
+        paths: &[r"(^|/)irq-affinity\.tsv$"],
+        sniff: Some(parsers::irq_affinity::sniff),
+        parse: Some(|t| wrap(parsers::irq_affinity::parse(t), Data::IrqAffinity)),
+    },
+    KindSpec {
+        name: "sysctl",
+        source: "`sysctl -a`",
+        paths: &[r"(^|/)sysctl(-a|_-a)(\.txt)?$"],
+        sniff: Some(parsers::sysctl::sniff),
+        parse: Some(|t| wrap(parsers::sysctl::parse(t), Data::Sysctl)),
+    },
+    KindSpec {
+        name: "ulimit",
+        source: "`ulimit -a`",
+        paths: &[r"(^|/)ulimit(-a|_-a)?(\.txt)?$"],
+        sniff: Some(parsers::limits::sniff_ulimit),
+        parse: Some(|t| wrap(parsers::limits::parse_ulimit(t), Data::Ulimit)),
+    },
+    KindSpec {
+        name: "proc-limits",
+        source: "`/proc/<pid>/limits`",
+        paths: &[r"(^|/)limits$"],
+        sniff: Some(parsers::limits::sniff_proc_limits),
+        parse: Some(|t| wrap(parsers::limits::parse_proc_limits(t), Data::ProcLimits)),
+    },
+    KindSpec {
+        name: "cmdline",
+        source: "`/proc/cmdline`",
+        paths: &[r"(^|/)(kernel|proc)/cmdline$"],
+        sniff: Some(parsers::kernel::sniff_cmdline),
+        parse: Some(|t| wrap(parsers::kernel::parse_cmdline(t), Data::Cmdline)),
+    },
+    KindSpec {
+        name: "tainted",
+        source: "`/proc/sys/kernel/tainted`",
+        paths: &[r"(^|/)tainted$"],
+        sniff: Some(parsers::kernel::sniff_tainted),
+        parse: Some(|t| wrap(parsers::kernel::parse_tainted(t), Data::Tainted)),
+    },
+    KindSpec {
+        name: "modinfo",
+        source: "kmod `modinfo`",
+        paths: &[r"(^|/)modinfo[^/]*(\.txt)?$"],
+        sniff: Some(parsers::kernel::sniff_modinfo),
+        parse: Some(|t| wrap(parsers::kernel::parse_modinfo(t), Data::Modinfo)),
+    },
+    KindSpec {
+        name: "dmesg",
+        source: "`dmesg`",
+        paths: &[r"(^|/)dmesg(\.txt)?$"],
+        sniff: Some(parsers::kernel::sniff_dmesg),
+        parse: Some(|t| wrap(parsers::kernel::parse_dmesg(t), Data::Dmesg)),
+    },
+    KindSpec {
+        name: "chronyc-tracking",
+        source: "chrony `chronyc tracking`",
+        paths: &[r"(^|/)chronyc(_-n)?[-_]tracking(\.txt)?$"],
+        sniff: Some(parsers::timesync::sniff_tracking),
+        parse: Some(|t| wrap(parsers::timesync::parse_tracking(t), Data::ChronyTracking)),
+    },
+    KindSpec {
+        name: "chronyc-sources",
+        source: "chrony `chronyc sources`",
+        paths: &[r"(^|/)chronyc(_-n)?[-_]sources(_-v)?(\.txt)?$"],
+        sniff: Some(parsers::timesync::sniff_sources),
+        parse: Some(|t| wrap(parsers::timesync::parse_sources(t), Data::ChronySources)),
+    },
+    KindSpec {
+        name: "ntpq",
+        source: "`ntpq -pn`",
+        paths: &[r"(^|/)ntpq([-_]-?pn?)?(\.txt)?$"],
+        sniff: Some(parsers::timesync::sniff_ntpq),
+        parse: Some(|t| wrap(parsers::timesync::parse_ntpq(t), Data::Ntpq)),
+    },
+    KindSpec {
+        name: "timedatectl",
+        source: "systemd `timedatectl`",
+        paths: &[r"(^|/)timedatectl(\.txt)?$"],
+        sniff: Some(parsers::timesync::sniff_timedatectl),
+        parse: Some(|t| wrap(parsers::timesync::parse_timedatectl(t), Data::Timedatectl)),
+    },
+    KindSpec {
+        name: "vmware-timesync",
+        source: "`vmware-toolbox-cmd timesync status`",
+        paths: &[r"(^|/)vmware-timesync(\.txt)?$"],
+        sniff: Some(parsers::timesync::sniff_vmware_timesync),
+        parse: Some(|t| {
+            wrap(
+                parsers::timesync::parse_vmware_timesync(t),
+                Data::VmwareTimesync,
+            )
+        }),
+    },
+    KindSpec {
+        name: "dmidecode",
+        source: "`dmidecode`",
+        paths: &[r"(^|/)dmidecode[^/]*$"],
+        sniff: Some(parsers::virt::sniff_dmidecode),
+        parse: Some(|t| wrap(parsers::virt::parse_dmidecode(t), Data::Dmidecode)),
+    },
+    KindSpec {
+        name: "detect-virt",
+        source: "`systemd-detect-virt`",
+        paths: &[r"(^|/)(systemd-)?detect-virt(\.txt)?$"],
+        sniff: Some(parsers::virt::sniff_detect_virt),
+        parse: Some(|t| wrap(parsers::virt::parse_detect_virt(t), Data::DetectVirt)),
+    },
+    KindSpec {
+        name: "lscpu",
+        source: "util-linux `lscpu`",
+        paths: &[r"(^|/)lscpu(\.txt)?$"],
+        sniff: Some(parsers::virt::sniff_lscpu),
+        parse: Some(|t| wrap(parsers::virt::parse_lscpu(t), Data::Lscpu)),
+    },
+    KindSpec {
+        name: "ps",
+        source: "procps `ps`",
+        paths: &[r"(^|/)system/ps\.txt$", r"(^|/)ps(_[a-z-]+)?(\.txt)?$"],
+        sniff: Some(parsers::procs::sniff_ps),
+        parse: Some(|t| wrap(parsers::procs::parse_ps(t), Data::Ps)),
+    },
+    KindSpec {
+        name: "top",
+        source: "procps `top -b`",
+        paths: &[r"(^|/)top(_-b[^/]*)?(\.txt)?$"],
+        sniff: Some(parsers::procs::sniff_top),
+        parse: Some(|t| wrap(parsers::procs::parse_top(t), Data::Top)),
+    },
+    KindSpec {
+        name: "ss",
+        source: "iproute2 `ss`",
+        paths: &[
+            r"(^|/)ss-[a-z]+(\.[A-Za-z0-9_-]+)?$",
+            r"(^|/)ss_-[a-zA-Z]+$",
+        ],
+        sniff: Some(parsers::procs::sniff_ss),
+        parse: Some(|t| wrap(parsers::procs::parse_ss(t), Data::Ss)),
+    },
+    KindSpec {
+        name: "netstat-tanp",
+        source: "net-tools `netstat -tanp`",
+        paths: &[
+            r"(^|/)netstat-t[a-z]+(\.[A-Za-z0-9_-]+)?$",
+            r"(^|/)netstat_-[a-z]*t[a-z]*$",
+        ],
+        sniff: Some(parsers::procs::sniff_netstat),
+        parse: Some(|t| wrap(parsers::procs::parse_netstat(t), Data::NetstatConn)),
+    },
+    KindSpec {
+        name: "balloon",
+        source: "`vmware-toolbox-cmd stat balloon`",
+        paths: &[r"(^|/)vmware-balloon(\.txt)?$"],
+        sniff: Some(parsers::vmware::sniff_balloon),
+        parse: Some(|t| wrap(parsers::vmware::parse_balloon(t), Data::VmwareBalloon)),
+    },
+    KindSpec {
+        name: "swapon",
+        source: "util-linux `swapon --show`",
+        paths: &[r"(^|/)swapon-show(\.txt)?$"],
+        sniff: None,
+        parse: Some(|t| wrap(parsers::swaps::parse(t), Data::Swaps)),
+    },
+    // Collected, analyzed by later versions.
+    KindSpec {
+        name: "cpuinfo",
+        source: "`/proc/cpuinfo`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "numactl",
+        source: "`numactl -H`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "cgroup",
+        source: "cgroup membership and limits (collector)",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "proc-status",
+        source: "`/proc/<pid>/status`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "proc-cmdline",
+        source: "`/proc/<pid>/cmdline`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "jps",
+        source: "`jps -lv`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "java-version",
+        source: "`java -version`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "jcmd-vm-version",
+        source: "`jcmd VM.version`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "jcmd-vm-flags",
+        source: "`jcmd VM.flags`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "jcmd-vm-command-line",
+        source: "`jcmd VM.command_line`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "jcmd-vm-system-properties",
+        source: "`jcmd VM.system_properties`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "jstat-gcutil",
+        source: "`jstat -gcutil`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "class-histogram",
+        source: "`jcmd GC.class_histogram` / `jmap -histo`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "thread-dump",
+        source: "`jcmd Thread.print` / `jstack`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "jvm-threads",
+        source: "thread counts by name (collector)",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "gc-log",
+        source: "JVM GC log",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "perf-record",
+        source: "`perf record` log",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "perf-report",
+        source: "`perf report --stdio`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "perf-script",
+        source: "`perf script`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "softnet-stat",
+        source: "`/proc/net/softnet_stat`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "thp",
+        source: "transparent huge page settings",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "ip-addr",
+        source: "`ip addr`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "config",
+        source: "configuration file",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "redaction-log",
+        source: "the collector's redaction log",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "zoo-cfg",
+        source: "ZooKeeper `zoo.cfg`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "zk-mntr",
+        source: "ZooKeeper `mntr`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "zk-wchs",
+        source: "ZooKeeper `wchs`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "zk-conf",
+        source: "ZooKeeper `conf`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "zk-srvr",
+        source: "ZooKeeper `srvr`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
+        name: "hadoop-site-xml",
+        source: "Hadoop `*-site.xml`",
+        paths: &[],
+        sniff: None,
+        parse: None,
+    },
+    KindSpec {
         name: "collector-log",
         source: "collector.sh's own log",
         paths: &[r"(^|/)collector\.log$"],
         sniff: None,
         parse: Some(|_| Ok((Data::Text, Vec::new()))),
-    },
-    KindSpec {
-        name: "diskstats",
-        source: "`/proc/diskstats`",
-        paths: &[r"(^|/)proc/diskstats$"],
-        sniff: None,
-        parse: None,
     },
 ];
 

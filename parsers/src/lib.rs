@@ -52,5 +52,6 @@ pub mod timesync;
 pub mod virt;
 pub mod vmstat;
 pub mod vmstat_proc;
+pub mod vmware;
 
 pub use common::{LineIssue, ParseError, Parsed, Sniff};

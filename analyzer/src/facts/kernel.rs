@@ -51,3 +51,92 @@ impl Kernel {
         })
     }
 }
+
+use crate::artifacts::Collected;
+use crate::kinds::Data;
+
+/// Builds kernel facts from taint, modules (with `modinfo`), virtualization and sysctl.
+pub fn build(
+    c: &Collected,
+    modules: &[parsers::modules::Module],
+    modules_source: Option<&str>,
+) -> Kernel {
+    let mut k = Kernel::default();
+    if let Some((a, Data::Tainted(t))) = c.parsed("tainted").next() {
+        k.taint = Some(Cited::new((t.value, t.letters()), &a.path, t.line));
+    }
+    let modinfo: Vec<&parsers::kernel::ModInfo> = c
+        .parsed("modinfo")
+        .filter_map(|(_, d)| match d {
+            Data::Modinfo(v) => Some(v.iter()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    if let Some(src) = modules_source {
+        for m in modules.iter().filter(|m| m.taint.is_some()) {
+            let info = modinfo.iter().find(|i| {
+                i.name.as_deref() == Some(m.name.as_str())
+                    || i.filename
+                        .as_deref()
+                        .is_some_and(|f| f.ends_with(&format!("/{}.ko", m.name)))
+            });
+            k.tainting_modules.push(Cited::new(
+                ModuleInfo {
+                    name: m.name.clone(),
+                    taint: m.taint.clone().unwrap_or_default(),
+                    used_by: m.used_by.clone(),
+                    description: info.and_then(|i| i.description.clone()),
+                    author: info.and_then(|i| i.authors.first().cloned()),
+                    license: info.and_then(|i| i.license.clone()),
+                    depends: info.map(|i| i.depends.clone()).unwrap_or_default(),
+                },
+                src,
+                m.line,
+            ));
+        }
+    }
+    let detect = c.parsed("detect-virt").find_map(|(a, d)| match d {
+        Data::DetectVirt(x) => Some((a, x)),
+        _ => None,
+    });
+    let lscpu = c.parsed("lscpu").find_map(|(a, d)| match d {
+        Data::Lscpu(x) => Some((a, x)),
+        _ => None,
+    });
+    let dmi = c.parsed("dmidecode").find_map(|(a, d)| match d {
+        Data::Dmidecode(x) => Some((a, x)),
+        _ => None,
+    });
+    if detect.is_some() || lscpu.is_some() || dmi.is_some() {
+        let p = parsers::virt::platform(detect.map(|x| x.1), lscpu.map(|x| x.1), dmi.map(|x| x.1));
+        let word = match p.kind {
+            parsers::virt::PlatformKind::Physical => Some("none".to_string()),
+            parsers::virt::PlatformKind::VirtualMachine
+            | parsers::virt::PlatformKind::Container => Some(
+                p.hypervisor
+                    .clone()
+                    .unwrap_or_else(|| "unknown".into())
+                    .to_ascii_lowercase(),
+            ),
+            parsers::virt::PlatformKind::Unknown => None,
+        };
+        if let (Some(word), Some(ev)) = (word, p.evidence.first()) {
+            let path = match ev.source {
+                "systemd-detect-virt" => detect.map(|x| x.0.path.clone()),
+                "lscpu" => lscpu.map(|x| x.0.path.clone()),
+                _ => dmi.map(|x| x.0.path.clone()),
+            };
+            if let Some(path) = path {
+                k.virt = Some(Cited::new(word, &path, ev.line));
+            }
+        }
+    }
+    if let Some((a, Data::Sysctl(s))) = c.parsed("sysctl").next() {
+        for e in &s.entries {
+            k.sysctl
+                .insert(e.key.clone(), Cited::new(e.value.clone(), &a.path, e.line));
+        }
+    }
+    k
+}

@@ -29,3 +29,84 @@ pub struct Memory {
     /// Memory currently reclaimed by the balloon, MiB (`vmware-toolbox-cmd stat balloon`).
     pub balloon_mib: Option<Cited<u64>>,
 }
+
+use crate::artifacts::Collected;
+use crate::kinds::Data;
+use std::collections::BTreeMap;
+
+/// Builds memory facts. `sysctl` supplies `vm.swappiness`, `modules` the balloon driver.
+pub fn build(
+    c: &Collected,
+    sysctl: &BTreeMap<String, Cited<String>>,
+    modules: &[parsers::modules::Module],
+    modules_source: Option<&str>,
+) -> Memory {
+    let mut m = Memory::default();
+    if let Some((a, Data::Meminfo(mi))) = c.parsed("meminfo").next() {
+        let line = |name: &str| {
+            mi.entries
+                .iter()
+                .find(|e| e.name == name)
+                .map(|e| e.line)
+                .unwrap_or(1)
+        };
+        m.mem_total_kib = mi
+            .mem_total_kib
+            .map(|v| Cited::new(v, &a.path, line("MemTotal")));
+        m.mem_available_kib = mi
+            .mem_available_kib
+            .map(|v| Cited::new(v, &a.path, line("MemAvailable")));
+        m.swap_total_kib = mi
+            .swap_total_kib
+            .map(|v| Cited::new(v, &a.path, line("SwapTotal")));
+        m.swap_used_kib = mi
+            .swap_used_kib()
+            .map(|v| Cited::lines(v, &a.path, vec![line("SwapTotal"), line("SwapFree")]));
+    }
+    // vmstat si/so (KiB/s), the first sample (averages since boot) excluded.
+    if let Some((a, Data::Vmstat(v))) = c.parsed("vmstat").max_by_key(|(_, d)| match d {
+        Data::Vmstat(v) => v.samples.len(),
+        _ => 0,
+    }) {
+        let samples: Vec<_> = v
+            .samples
+            .iter()
+            .skip(usize::from(v.samples.len() > 1))
+            .collect();
+        if !samples.is_empty() {
+            let n = samples.len() as f64;
+            let si: f64 = samples.iter().filter_map(|s| s.si).sum::<u64>() as f64 / n;
+            let so: f64 = samples.iter().filter_map(|s| s.so).sum::<u64>() as f64 / n;
+            let mut worst: Vec<_> = samples
+                .iter()
+                .filter(|s| s.si.unwrap_or(0) + s.so.unwrap_or(0) > 0)
+                .collect();
+            worst.sort_by_key(|s| std::cmp::Reverse(s.si.unwrap_or(0) + s.so.unwrap_or(0)));
+            let mut lines: Vec<usize> = worst.iter().take(4).map(|s| s.line).collect();
+            if lines.is_empty() {
+                lines = samples.iter().take(2).map(|s| s.line).collect();
+            }
+            m.swap_in_kib_per_s = Some(Cited::lines(si, &a.path, lines.clone()));
+            m.swap_out_kib_per_s = Some(Cited::lines(so, &a.path, lines));
+        }
+    }
+    if let Some(s) = sysctl.get("vm.swappiness") {
+        if let Ok(v) = s.value.trim().parse() {
+            m.swappiness = Some(Cited {
+                value: v,
+                artifact: s.artifact.clone(),
+                lines: s.lines.clone(),
+            });
+        }
+    }
+    if let (Some(b), Some(src)) = (
+        modules.iter().find(|x| x.name == "vmw_balloon"),
+        modules_source,
+    ) {
+        m.balloon_driver = Some(Cited::new(b.name.clone(), src, b.line));
+    }
+    if let Some((a, Data::VmwareBalloon(b))) = c.parsed("balloon").next() {
+        m.balloon_mib = Some(Cited::new(b.mib, &a.path, b.line));
+    }
+    m
+}

@@ -12,6 +12,7 @@ pub mod kernel;
 pub mod memory;
 pub mod net;
 pub mod process;
+pub mod snapshots;
 mod softirq;
 pub mod timesync;
 
@@ -107,6 +108,17 @@ impl HostFacts {
         if let Some((a, m)) = proc_modules.or(lsmod) {
             f.modules = m.clone();
             f.modules_source = Some(a.path.clone());
+        }
+        f.processes = process::build(c);
+        f.kernel = kernel::build(c, &f.modules, f.modules_source.as_deref());
+        f.memory = memory::build(c, &f.kernel.sysctl, &f.modules, f.modules_source.as_deref());
+        (f.nics, f.net) = net::build(c, &f.kernel.sysctl);
+        f.timesync = timesync::build(c, &f.processes);
+        if f.identity.cpus.is_none() {
+            f.identity.cpus = c.parsed("lscpu").find_map(|(_, d)| match d {
+                Data::Lscpu(l) => l.cpus,
+                _ => None,
+            });
         }
         f
     }

@@ -153,3 +153,371 @@ pub struct ListenQueue {
     /// Owning process, when shown.
     pub process: Option<String>,
 }
+
+use crate::artifacts::{Artifact, Collected};
+use crate::kinds::Data;
+use std::collections::BTreeMap;
+
+/// The interface an `ethtool` artifact describes: the name printed in its header, else the
+/// folder it sits in (`net/ethtool/<nic>/…`), else a sosreport-style suffix (`ethtool_-i_eth0`),
+/// else the last word of the collector's command line.
+fn iface_of(a: &Artifact, printed: Option<&str>) -> Option<String> {
+    if let Some(p) = printed.filter(|p| !p.is_empty()) {
+        return Some(p.to_string());
+    }
+    let parts: Vec<&str> = a.path.split('/').collect();
+    if let Some(i) = parts.iter().position(|p| *p == "ethtool") {
+        if i + 2 < parts.len() {
+            return Some(parts[i + 1].to_string());
+        }
+    }
+    let file = parts.last().copied().unwrap_or("");
+    if let Some(rest) = file.strip_prefix("ethtool_-") {
+        if let Some((_, nic)) = rest.split_once('_') {
+            return Some(nic.to_string());
+        }
+    }
+    a.record
+        .as_ref()
+        .and_then(|r| r.argv.split_whitespace().last().map(str::to_string))
+}
+
+/// Builds per-NIC facts and the TCP-stack facts.
+pub fn build(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> (Vec<Nic>, NetStack) {
+    let mut nics: BTreeMap<String, Nic> = BTreeMap::new();
+    fn nic<'m>(m: &'m mut BTreeMap<String, Nic>, name: &str) -> &'m mut Nic {
+        m.entry(name.to_string()).or_insert_with(|| Nic {
+            name: name.to_string(),
+            ..Default::default()
+        })
+    }
+    for a in &c.artifacts {
+        let Some(d) = &a.data else { continue };
+        match d {
+            Data::EthtoolDriver(x) => {
+                let Some(name) = iface_of(a, x.interface.as_deref()) else {
+                    continue;
+                };
+                let n = nic(&mut nics, &name);
+                if let Some(drv) = &x.driver {
+                    n.driver = Some(Cited::new(
+                        drv.clone(),
+                        &a.path,
+                        x.line_of("driver").unwrap_or(1),
+                    ));
+                }
+                if let Some(fw) = &x.firmware_version {
+                    n.firmware = Some(Cited::new(
+                        fw.clone(),
+                        &a.path,
+                        x.line_of("firmware-version").unwrap_or(1),
+                    ));
+                }
+            }
+            Data::EthtoolChannels(x) => {
+                let Some(name) = iface_of(a, x.interface.as_deref()) else {
+                    continue;
+                };
+                let v = |r: &Option<parsers::ethtool::Reading<u64>>| {
+                    r.as_ref()
+                        .and_then(|r| r.value)
+                        .map(|v| v.min(u64::from(u32::MAX)) as u32)
+                };
+                let lines: Vec<usize> = [
+                    &x.max.combined,
+                    &x.current.combined,
+                    &x.max.rx,
+                    &x.current.rx,
+                ]
+                .iter()
+                .filter_map(|r| r.as_ref().map(|r| r.line))
+                .chain([x.line])
+                .collect();
+                nic(&mut nics, &name).channels = Some(Cited::lines(
+                    Channels {
+                        combined: v(&x.current.combined),
+                        combined_max: v(&x.max.combined),
+                        rx: v(&x.current.rx),
+                        rx_max: v(&x.max.rx),
+                    },
+                    &a.path,
+                    lines,
+                ));
+            }
+            Data::EthtoolRings(x) => {
+                let Some(name) = iface_of(a, x.interface.as_deref()) else {
+                    continue;
+                };
+                let v = |r: &Option<parsers::ethtool::Reading<u64>>| {
+                    r.as_ref()
+                        .and_then(|r| r.value)
+                        .map(|v| v.min(u64::from(u32::MAX)) as u32)
+                };
+                let lines: Vec<usize> = [&x.max.rx, &x.current.rx]
+                    .iter()
+                    .filter_map(|r| r.as_ref().map(|r| r.line))
+                    .chain([x.line])
+                    .collect();
+                nic(&mut nics, &name).rings = Some(Cited::lines(
+                    Rings {
+                        rx: v(&x.current.rx),
+                        rx_max: v(&x.max.rx),
+                        tx: v(&x.current.tx),
+                        tx_max: v(&x.max.tx),
+                    },
+                    &a.path,
+                    lines,
+                ));
+            }
+            Data::EthtoolFeatures(x) => {
+                let Some(name) = iface_of(a, x.interface.as_deref()) else {
+                    continue;
+                };
+                nic(&mut nics, &name).offloads_off = x
+                    .features
+                    .iter()
+                    .filter(|f| !f.on && f.parent.is_none())
+                    .map(|f| Cited::lines((f.name.clone(), f.fixed), &a.path, vec![x.line, f.line]))
+                    .collect();
+            }
+            Data::IpLink(links) => {
+                for l in &links.links {
+                    let n = nic(&mut nics, &l.name);
+                    if let Some(m) = l.mtu {
+                        n.mtu = Some(Cited::new(m, &a.path, l.line));
+                    }
+                    n.master = l.master.clone();
+                }
+            }
+            Data::Bonding(b) => {
+                let name = a.path.rsplit('/').next().unwrap_or("bond").to_string();
+                nic(&mut nics, &name).slaves =
+                    b.slaves.iter().map(|s| s.interface.clone()).collect();
+            }
+            _ => {}
+        }
+    }
+    // Slaves named by `ip link` master relations, for bonds without a /proc/net/bonding file.
+    let masters: Vec<(String, String)> = nics
+        .values()
+        .filter_map(|n| n.master.clone().map(|m| (m, n.name.clone())))
+        .collect();
+    for (m, s) in masters {
+        if let Some(b) = nics.get_mut(&m) {
+            if !b.slaves.contains(&s) && m.starts_with("bond") {
+                b.slaves.push(s);
+            }
+        }
+    }
+    // Drop and packet rates between the two /proc/net/dev snapshots.
+    if let Ok(p) = super::snapshots::pair(c, "net-dev", |d| match d {
+        Data::NetDev(x) => Some(x),
+        _ => None,
+    }) {
+        for i0 in &p.first.1.interfaces {
+            let Some(i1) = p.last.1.interfaces.iter().find(|i| i.name == i0.name) else {
+                continue;
+            };
+            let r = i0.rates_to(i1, p.seconds);
+            nic(&mut nics, &i0.name).rates = Some(NicRates {
+                seconds: p.seconds,
+                rx_packets_per_s: r.rxpck_per_s.unwrap_or(0.0),
+                rx_drop_per_s: r.rxdrop_per_s.unwrap_or(0.0),
+                rx_err_per_s: r.rxerr_per_s.unwrap_or(0.0),
+                rx_fifo_per_s: r.rxfifo_per_s.unwrap_or(0.0),
+                tx_drop_per_s: r.txdrop_per_s.unwrap_or(0.0),
+                evidence: vec![
+                    Cited::lines((), &p.first.0.path, vec![1, 2, i0.line]),
+                    Cited::lines((), &p.last.0.path, vec![1, 2, i1.line]),
+                ],
+            });
+        }
+    }
+    attach_irqs(c, &mut nics);
+    let net = stack(c, sysctl);
+    nics.remove("lo");
+    (nics.into_values().collect(), net)
+}
+
+/// Assigns interrupt lines to NICs: by the NIC's name or PCI address in the IRQ's device name;
+/// on a single-NIC host also the queue-looking lines (`virtio0-input.0`, `*-TxRx-*`, `*comp*`).
+fn attach_irqs(c: &Collected, nics: &mut BTreeMap<String, Nic>) {
+    let Ok(p) = super::snapshots::pair(c, "interrupts", |d| match d {
+        Data::Interrupts(x) => Some(x),
+        _ => None,
+    }) else {
+        return;
+    };
+    let affinity = c.parsed("irq-affinity").find_map(|(a, d)| match d {
+        Data::IrqAffinity(x) => Some((a, x)),
+        _ => None,
+    });
+    let physical: Vec<String> = nics
+        .values()
+        .filter(|n| {
+            n.name != "lo" && n.slaves.is_empty() && (n.driver.is_some() || n.channels.is_some())
+        })
+        .map(|n| n.name.clone())
+        .collect();
+    let bus: BTreeMap<String, String> = c
+        .artifacts
+        .iter()
+        .filter_map(|a| match &a.data {
+            Some(Data::EthtoolDriver(x)) => {
+                Some((iface_of(a, x.interface.as_deref())?, x.bus_info.clone()?))
+            }
+            _ => None,
+        })
+        .collect();
+    for d in p.first.1.delta_to(p.last.1) {
+        let Ok(irq) = d.irq.parse::<u32>() else {
+            continue;
+        };
+        let label = d.devices.join(" ");
+        let queue_like = ["input", "output", "rx", "tx", "TxRx", "comp", "-q"]
+            .iter()
+            .any(|k| label.contains(k));
+        let owner = physical
+            .iter()
+            .find(|n| {
+                label
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+                    .any(|w| w == n.as_str())
+                    || label.starts_with(&format!("{n}-"))
+            })
+            .or_else(|| {
+                physical.iter().find(|n| {
+                    bus.get(*n)
+                        .is_some_and(|b| !b.is_empty() && label.contains(b.as_str()))
+                })
+            })
+            .or_else(|| (physical.len() == 1 && queue_like).then(|| &physical[0]));
+        let Some(owner) = owner.cloned() else {
+            continue;
+        };
+        let mut evidence = Vec::new();
+        if let Some(r) = p.first.1.row(&d.irq) {
+            evidence.push(Cited::lines((), &p.first.0.path, vec![1, r.line]));
+        }
+        if let Some(r) = p.last.1.row(&d.irq) {
+            evidence.push(Cited::lines((), &p.last.0.path, vec![1, r.line]));
+        }
+        let mut aff = Vec::new();
+        if let Some((a, x)) = affinity {
+            if let Some(e) = x.irqs.iter().find(|e| e.irq == irq) {
+                aff = e.cpus.clone();
+                evidence.push(Cited::new((), &a.path, e.line));
+            }
+        }
+        if let Some(n) = nics.get_mut(&owner) {
+            n.irqs.push(NicIrq {
+                irq,
+                name: label,
+                affinity: aff,
+                per_cpu: d.per_cpu,
+                evidence,
+            });
+        }
+    }
+}
+
+/// TCP listen-queue counters, somaxconn, conntrack and full accept queues.
+fn stack(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> NetStack {
+    let num = |k: &str| -> Option<Cited<u64>> {
+        let v = sysctl.get(k)?;
+        Some(Cited {
+            value: v.value.trim().parse().ok()?,
+            artifact: v.artifact.clone(),
+            lines: v.lines.clone(),
+        })
+    };
+    let mut net = NetStack {
+        somaxconn: num("net.core.somaxconn"),
+        conntrack_count: num("net.netfilter.nf_conntrack_count"),
+        conntrack_max: num("net.netfilter.nf_conntrack_max"),
+        ..Default::default()
+    };
+    // Counter changes over the window from netstat -s, nstat or /proc/net/netstat snapshots.
+    let change = |key: &str| -> Option<Cited<CounterChange>> {
+        if let Ok(p) = super::snapshots::pair(c, "netstat-s", |d| match d {
+            Data::NetstatS(x) => Some(x),
+            _ => None,
+        }) {
+            let line = |x: &parsers::netstat_s::NetstatS| {
+                x.section("TcpExt").and_then(|s| {
+                    s.entries
+                        .iter()
+                        .find(|e| e.key.as_deref() == Some(key))
+                        .map(|e| e.line)
+                })
+            };
+            let a = p.first.1.get("TcpExt", key).unwrap_or(0);
+            let b = p.last.1.get("TcpExt", key).unwrap_or(0);
+            let mut cited = Cited::lines(
+                CounterChange {
+                    delta: b.saturating_sub(a),
+                    seconds: Some(p.seconds),
+                },
+                &p.last.0.path,
+                line(p.last.1).into_iter().collect(),
+            );
+            if cited.lines.is_empty() {
+                cited.lines.push(1);
+            }
+            return Some(cited);
+        }
+        for kind in ["nstat", "net-snmp"] {
+            if let Ok(p) = super::snapshots::pair(c, kind, |d| match d {
+                Data::Snmp(x) => Some(x),
+                _ => None,
+            }) {
+                let (Some(a), Some(b)) =
+                    (p.first.1.get("TcpExt", key), p.last.1.get("TcpExt", key))
+                else {
+                    continue;
+                };
+                let line = p
+                    .last
+                    .1
+                    .groups
+                    .iter()
+                    .filter(|g| g.name == "TcpExt")
+                    .flat_map(|g| g.counters.iter())
+                    .find(|x| x.name == key)
+                    .map(|x| x.line)
+                    .unwrap_or(1);
+                return Some(Cited::new(
+                    CounterChange {
+                        delta: (b - a).max(0) as u64,
+                        seconds: Some(p.seconds),
+                    },
+                    &p.last.0.path,
+                    line,
+                ));
+            }
+        }
+        None
+    };
+    net.listen_overflows = change("ListenOverflows");
+    net.listen_drops = change("ListenDrops");
+    for (a, d) in c.parsed("ss") {
+        let Data::Ss(t) = d else { continue };
+        for s in t.sockets.iter().filter(|s| s.state == "LISTEN") {
+            if let (Some(q), Some(b)) = (s.recv_q, s.send_q) {
+                if b > 0 && q >= b {
+                    net.full_listeners.push(Cited::new(
+                        ListenQueue {
+                            local: s.local.text.clone(),
+                            queued: q,
+                            backlog: b,
+                            process: s.users.first().map(|u| u.name.clone()),
+                        },
+                        &a.path,
+                        s.line,
+                    ));
+                }
+            }
+        }
+    }
+    net
+}

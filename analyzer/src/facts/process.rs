@@ -56,3 +56,66 @@ impl Processes {
         })
     }
 }
+
+use crate::artifacts::Collected;
+use crate::kinds::Data;
+
+/// Builds the process list (`ps`) and established connections per command (`ss` preferred,
+/// then `netstat -tanp`, the end-of-window snapshot when there are two).
+pub fn build(c: &Collected) -> Processes {
+    let mut out = Processes::default();
+    if let Some((a, Data::Ps(t))) = c.parsed("ps").next() {
+        for p in &t.processes {
+            if p.thread_of.is_some() {
+                continue;
+            }
+            let (Some(pid), Some(name)) = (p.pid, p.name()) else {
+                continue;
+            };
+            out.list.push(Cited::new(
+                ProcessInfo {
+                    pid,
+                    comm: name.to_string(),
+                    args: p.args.clone().unwrap_or_default(),
+                },
+                &a.path,
+                p.line,
+            ));
+        }
+    }
+    let conns = c
+        .parsed("ss")
+        .filter(|(a, _)| !a.path.contains("tulpn"))
+        .filter_map(|(a, d)| match d {
+            Data::Ss(t) => Some((a, parsers::procs::established_by_process(t.established()))),
+            _ => None,
+        })
+        .last()
+        .or_else(|| {
+            c.parsed("netstat-tanp")
+                .filter_map(|(a, d)| match d {
+                    Data::NetstatConn(t) => {
+                        Some((a, parsers::procs::established_by_process(t.established())))
+                    }
+                    _ => None,
+                })
+                .last()
+        });
+    if let Some((a, list)) = conns {
+        for pc in list {
+            let mut lines = pc.lines.clone();
+            lines.truncate(6);
+            lines.insert(0, 1);
+            out.connections.push(Cited::lines(
+                ConnectionCount {
+                    comm: pc.process.clone(),
+                    established: pc.established,
+                    peers: pc.peers.len(),
+                },
+                &a.path,
+                lines,
+            ));
+        }
+    }
+    out
+}

@@ -3,9 +3,9 @@
 //! The snapshots' times come from the manifest (each record's start time); without them only
 //! the counters are known, and rates are not computed.
 
-use crate::artifacts::{Artifact, Collected};
+use crate::artifacts::Collected;
 use crate::kinds::Data;
-use parsers::softirqs::{SoftirqRates, Softirqs};
+use parsers::softirqs::SoftirqRates;
 use serde::Serialize;
 
 /// Soft-IRQ evidence for one host.
@@ -32,33 +32,11 @@ impl SoftirqFacts {
 
 /// Pairs the earliest and latest timed snapshots.
 pub fn build(c: &Collected) -> Result<SoftirqFacts, String> {
-    let mut snaps: Vec<(&Artifact, &Softirqs, Option<f64>)> = c
-        .parsed("softirqs")
-        .filter_map(|(a, d)| match d {
-            Data::Softirqs(s) => Some((a, s, a.record.as_ref().and_then(|r| r.start))),
-            _ => None,
-        })
-        .collect();
-    match snaps.len() {
-        0 => return Err("no `/proc/softirqs` snapshot was parsed".into()),
-        1 => {
-            return Err(format!(
-                "only one `/proc/softirqs` snapshot ({}): rates need two",
-                snaps[0].0.path
-            ))
-        }
-        _ => {}
-    }
-    if snaps.iter().any(|s| s.2.is_none()) {
-        return Err("the `/proc/softirqs` snapshots carry no collection times (no manifest): rates need the interval".into());
-    }
-    snaps.sort_by(|a, b| a.2.partial_cmp(&b.2).unwrap_or(std::cmp::Ordering::Equal));
-    let (a, s0, t0) = snaps[0];
-    let (b, s1, t1) = snaps[snaps.len() - 1];
-    let seconds = t1.unwrap_or(0.0) - t0.unwrap_or(0.0);
-    if seconds <= 0.0 {
-        return Err("the `/proc/softirqs` snapshots were taken at the same time".into());
-    }
+    let p = super::snapshots::pair(c, "softirqs", |d| match d {
+        Data::Softirqs(s) => Some(s),
+        _ => None,
+    })?;
+    let ((a, s0), (b, s1)) = (p.first, p.last);
     let net_rx_lines = s0
         .row("NET_RX")
         .zip(s1.row("NET_RX"))
@@ -66,8 +44,8 @@ pub fn build(c: &Collected) -> Result<SoftirqFacts, String> {
     Ok(SoftirqFacts {
         first: a.path.clone(),
         last: b.path.clone(),
-        seconds,
-        rates: s0.rates_to(s1, seconds),
+        seconds: p.seconds,
+        rates: s0.rates_to(s1, p.seconds),
         net_rx_lines,
     })
 }

@@ -23,3 +23,90 @@ pub struct TimeSync {
     /// Whether any time-sync evidence was collected at all.
     pub evidence_present: bool,
 }
+
+use crate::artifacts::Collected;
+use crate::facts::Processes;
+use crate::kinds::Data;
+
+/// Daemons that discipline the clock, by process name.
+const DAEMONS: &[&str] = &[
+    "chronyd",
+    "ntpd",
+    "systemd-timesyncd",
+    "ntpsec",
+    "timesyncd",
+];
+
+/// Builds time-sync facts; `procs` tells which daemons run.
+pub fn build(c: &Collected, procs: &Processes) -> TimeSync {
+    let mut t = TimeSync::default();
+    if let Some((a, Data::ChronyTracking(x))) = c.parsed("chronyc-tracking").next() {
+        t.evidence_present = true;
+        if let Some(v) = x.system_time_s {
+            t.offset_s = Some(Cited::new(
+                v,
+                &a.path,
+                x.line_of("System time").unwrap_or(1),
+            ));
+        }
+        if let Some(v) = x.frequency_ppm {
+            t.frequency_ppm = Some(Cited::new(v, &a.path, x.line_of("Frequency").unwrap_or(1)));
+        }
+        if let Some(v) = x.synchronised() {
+            t.synchronised = Some(Cited::new(
+                v,
+                &a.path,
+                x.line_of("Leap status").unwrap_or(1),
+            ));
+        }
+    }
+    if let Some((a, Data::Ntpq(x))) = c.parsed("ntpq").next() {
+        t.evidence_present = true;
+        if t.offset_s.is_none() {
+            if let Some(p) = x.system_peer() {
+                if let Some(ms) = p.offset_ms {
+                    t.offset_s = Some(Cited::lines(ms / 1000.0, &a.path, vec![1, p.line]));
+                }
+            }
+        }
+        if !x.peers.is_empty() && !procs.list.iter().any(|p| p.value.comm.starts_with("ntpd")) {
+            t.daemons.push(Cited::new("ntpd".into(), &a.path, 1));
+        }
+    }
+    if let Some((a, Data::Timedatectl(x))) = c.parsed("timedatectl").next() {
+        t.evidence_present = true;
+        if t.synchronised.is_none() {
+            if let Some(v) = x.synchronized {
+                let line = x
+                    .line_of("System clock synchronized")
+                    .or_else(|| x.line_of("NTP synchronized"))
+                    .unwrap_or(1);
+                t.synchronised = Some(Cited::new(v, &a.path, line));
+            }
+        }
+    }
+    if let Some((a, Data::VmwareTimesync(x))) = c.parsed("vmware-timesync").next() {
+        t.evidence_present = true;
+        t.vmware_periodic_sync = Some(Cited::new(x.enabled, &a.path, x.line));
+    }
+    for p in &procs.list {
+        if DAEMONS.contains(&p.value.comm.as_str())
+            && !t.daemons.iter().any(|d| d.value == p.value.comm)
+        {
+            t.daemons
+                .retain(|d| !(d.value == "ntpd" && p.value.comm == "ntpd"));
+            t.daemons.push(Cited {
+                value: p.value.comm.clone(),
+                artifact: p.artifact.clone(),
+                lines: p.lines.clone(),
+            });
+        }
+    }
+    if t.daemons.is_empty() {
+        if let Some((a, Data::ChronyTracking(_))) = c.parsed("chronyc-tracking").next() {
+            // chronyc answered, so chronyd runs.
+            t.daemons.push(Cited::new("chronyd".into(), &a.path, 1));
+        }
+    }
+    t
+}
