@@ -369,3 +369,48 @@ fn an_s1_shaped_guest_shows_network_time_and_memory_causes() {
         "45 ms is above the LAN expectation, below the warning"
     );
 }
+
+#[test]
+fn cpu_series_fall_back_to_sar_then_proc_stat() {
+    let t0 = 1_796_000_000.0;
+    let sar = vec![(
+        "sysstat/sar-u-P-ALL.txt",
+        "sar",
+        fixture("captured-a/sar-u-P-ALL.txt"),
+        t0,
+    )];
+    let c = rca::artifacts::collect(&tempdir_with(&sar), &Limits::default()).unwrap();
+    let f = rca::facts::HostFacts::from_collected(&c);
+    assert_eq!(f.cpus.len(), 2, "{:?}", f.cpus_missing);
+    assert!(f.cpus[0].samples.len() >= 2);
+    assert!(f.cpus[0].artifact.ends_with("sar-u-P-ALL.txt"));
+    let stat = vec![
+        (
+            "proc/stat.start",
+            "proc-stat",
+            fixture("captured-a/proc-stat-1.txt"),
+            t0,
+        ),
+        (
+            "proc/stat.end",
+            "proc-stat",
+            fixture("captured-a/proc-stat-2.txt"),
+            t0 + 1.0,
+        ),
+    ];
+    let c = rca::artifacts::collect(&tempdir_with(&stat), &Limits::default()).unwrap();
+    let f = rca::facts::HostFacts::from_collected(&c);
+    assert_eq!(f.cpus.len(), 2, "{:?}", f.cpus_missing);
+    let s = &f.cpus[0].samples[0];
+    let total = s.user_pct.unwrap()
+        + s.sys_pct.unwrap()
+        + s.iowait_pct.unwrap()
+        + s.irq_pct.unwrap()
+        + s.soft_pct.unwrap()
+        + s.steal_pct.unwrap()
+        + s.idle_pct.unwrap();
+    assert!(
+        (total - 100.0).abs() < 0.5,
+        "shares add up to 100 %: {total}"
+    );
+}

@@ -66,7 +66,9 @@ pub fn build(c: &Collected) -> Result<Vec<CpuSeries>, String> {
             )
         });
     let Some((art, mp)) = best else {
-        return Err("no `mpstat -P ALL` output was parsed".into());
+        return from_sar(c)
+            .or_else(|_| from_proc_stat(c))
+            .map_err(|why| format!("no `mpstat -P ALL` output was parsed; {why}"));
     };
     let mut out: Vec<CpuSeries> = Vec::new();
     let mut index: HashMap<u32, usize> = HashMap::new();
@@ -108,5 +110,102 @@ pub fn build(c: &Collected) -> Result<Vec<CpuSeries>, String> {
         ));
     }
     out.sort_by_key(|c| c.cpu);
+    Ok(out)
+}
+
+/// Per-CPU series from `sar -u -P ALL` (text or `sadf -j`), when no mpstat was collected. The
+/// default report's `%user`/`%system` include guest and interrupt time; `-u ALL`'s `%usr`/`%sys`
+/// are preferred when printed.
+fn from_sar(c: &Collected) -> Result<Vec<CpuSeries>, String> {
+    let best = ["sar", "sadf-json"]
+        .into_iter()
+        .flat_map(|k| c.parsed(k))
+        .filter_map(|(a, d)| match d {
+            Data::Sar(s) if s.cpu.rows.iter().any(|r| matches!(r.cpu, CpuId::Cpu(_))) => {
+                Some((a, s))
+            }
+            _ => None,
+        })
+        .max_by_key(|(_, s)| s.cpu.rows.len());
+    let Some((art, sar)) = best else {
+        return Err("no per-CPU `sar -P ALL` either".into());
+    };
+    let mut out: Vec<CpuSeries> = Vec::new();
+    let mut index: HashMap<u32, usize> = HashMap::new();
+    let mut header_line = 0;
+    for r in &sar.cpu.rows {
+        let CpuId::Cpu(n) = r.cpu else {
+            header_line = r.line.saturating_sub(1);
+            continue;
+        };
+        let s = CpuSample {
+            time: r.time,
+            line: r.line,
+            header_line,
+            user_pct: r
+                .usr_pct
+                .or(r.user_pct)
+                .map(|u| u + r.nice_pct.unwrap_or(0.0)),
+            sys_pct: r.sys_pct.or(r.system_pct),
+            iowait_pct: r.iowait_pct,
+            irq_pct: r.irq_pct,
+            soft_pct: r.soft_pct,
+            steal_pct: r.steal_pct,
+            idle_pct: r.idle_pct,
+        };
+        match index.get(&n) {
+            Some(&i) => out[i].samples.push(s),
+            None => {
+                index.insert(n, out.len());
+                out.push(CpuSeries {
+                    cpu: n,
+                    artifact: art.path.clone(),
+                    samples: vec![s],
+                });
+            }
+        }
+    }
+    out.sort_by_key(|c| c.cpu);
+    Ok(out)
+}
+
+/// One interval per CPU from the two `/proc/stat` snapshots of the window.
+fn from_proc_stat(c: &Collected) -> Result<Vec<CpuSeries>, String> {
+    let p = super::snapshots::pair(c, "proc-stat", |d| match d {
+        Data::ProcStat(s) => s.snapshots.last(),
+        _ => None,
+    })
+    .map_err(|why| format!("and {why}"))?;
+    let (_, s0) = p.first;
+    let (b, s1) = p.last;
+    let mut out = Vec::new();
+    for t0 in &s0.cpus {
+        let Some(n) = t0.cpu else { continue };
+        let Some(t1) = s1.cpus.iter().find(|x| x.cpu == Some(n)) else {
+            continue;
+        };
+        let Some(u) = t0.utilisation_to(t1) else {
+            continue;
+        };
+        out.push(CpuSeries {
+            cpu: n,
+            artifact: b.path.clone(),
+            samples: vec![CpuSample {
+                time: None,
+                line: t1.line,
+                header_line: s1.line,
+                user_pct: Some(u.usr_pct + u.nice_pct),
+                sys_pct: Some(u.sys_pct),
+                iowait_pct: Some(u.iowait_pct),
+                irq_pct: Some(u.irq_pct),
+                soft_pct: Some(u.soft_pct),
+                steal_pct: Some(u.steal_pct),
+                idle_pct: Some(u.idle_pct),
+            }],
+        });
+    }
+    if out.is_empty() {
+        return Err("the `/proc/stat` snapshots have no per-CPU lines in common".into());
+    }
     Ok(out)
 }
