@@ -11,6 +11,7 @@
 //! never followed.
 
 mod dir;
+mod gzip;
 mod limits;
 mod names;
 mod tarball;
@@ -88,6 +89,8 @@ pub struct ReadSummary {
     /// Set when reading stopped early (corrupt archive, a total limit reached); entries delivered
     /// before that are still analyzed.
     pub stopped: Option<String>,
+    /// Oddities that did not stop reading (trailing bytes after a gzip stream).
+    pub warnings: Vec<String>,
 }
 
 /// Errors that prevent reading the bundle at all.
@@ -170,11 +173,9 @@ pub fn read(
         Some(Format::TarGz) | Some(Format::Gzip) => {
             let counted = limits::CountingReader::new(rewind);
             let compressed = counted.counter();
-            let gz = flate2::read::MultiGzDecoder::new(io::BufReader::with_capacity(
-                256 * 1024,
-                counted,
-            ));
-            let mut gz = io::BufReader::with_capacity(256 * 1024, gz);
+            let members = gzip::Members::new(io::BufReader::with_capacity(256 * 1024, counted));
+            let trailing = members.trailing_flag();
+            let mut gz = io::BufReader::with_capacity(256 * 1024, members);
             let mut head = [0u8; 512];
             let n = match read_up_to(&mut gz, &mut head) {
                 Ok(n) => n,
@@ -210,6 +211,11 @@ pub fn read(
                         content,
                     },
                     &mut summary,
+                );
+            }
+            if trailing.get() {
+                summary.warnings.push(
+                    "bytes after the end of the gzip data were ignored (padding or garbage appended to the file)".into(),
                 );
             }
         }

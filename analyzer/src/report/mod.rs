@@ -22,7 +22,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// - `tool`: `{name, version}` of the analyzer.
 /// - `bundle`: `{path, format, entries, bytes_read, stopped, refused: [{path, reason}]}`; `format` is
 ///   one of `tar-gz`, `gzip`, `tar`, `zip`, `directory`, `file`; `stopped` says why reading ended
-///   early, if it did.
+///   early, if it did; `warnings` lists oddities that did not stop it.
 /// - `host`: `{hostname, kernel_release, kernel_version, machine, os, cpus, sources}`.
 /// - `window`: collection window `{start_utc, end_utc, duration_s, interval_s}` from the manifest.
 /// - `findings`: ranked, each `{rule_id, area, title, severity (info|warning|critical), confidence
@@ -64,6 +64,7 @@ pub struct BundleInfo {
     pub entries: usize,
     pub bytes_read: u64,
     pub stopped: Option<String>,
+    pub warnings: Vec<String>,
     pub refused: Vec<Refused>,
     pub manifest: Option<String>,
 }
@@ -167,6 +168,7 @@ impl Report {
                 entries: c.summary.entries,
                 bytes_read: c.summary.bytes_read,
                 stopped: c.summary.stopped.clone(),
+                warnings: c.summary.warnings.clone(),
                 refused: c.summary.refused.clone(),
                 manifest: c.manifest_path.clone(),
             },

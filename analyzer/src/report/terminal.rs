@@ -44,6 +44,9 @@ pub fn summary(r: &Report) -> String {
         or_unknown(h.machine.as_deref()),
         h.cpus.map(|c| c.to_string()).unwrap_or_else(|| "?".into())
     );
+    for w in &r.bundle.warnings {
+        let _ = writeln!(s, "warning: {}", clean(w));
+    }
     if let Some(stop) = &r.bundle.stopped {
         let _ = writeln!(s, "warning: reading stopped early: {}", clean(stop));
     }
