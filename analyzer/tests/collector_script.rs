@@ -1,8 +1,12 @@
-//! Runs the collector's own test script (`tests/collector/run.sh`): `shellcheck -s sh`, runs under
-//! dash, bash and BusyBox ash, a hung sampler, a missing tool, SIGTERM mid-run, a non-root run.
+//! Runs the collector's own test script (`tests/collector/run.sh`): `shellcheck -s sh`; real runs
+//! under dash, bash and BusyBox ash as root and as `nobody` with sysstat, perf, a real JVM and a
+//! real ZooKeeper; a hung sampler under each timeout implementation; a missing tool; SIGTERM
+//! mid-run; size caps; planted secrets that must not reach the tarball; the collector's own CPU
+//! overhead.
 //!
-//! It needs shellcheck, dash and busybox. Without them it is skipped with a note, unless
-//! `RCA_HOST_TESTS=1` (set by CI), where a missing tool fails the test.
+//! It needs root, shellcheck, dash, busybox and a JDK. Without the tools it is skipped with a
+//! note, unless `RCA_HOST_TESTS=1` (set by CI, which installs them), where a missing tool fails
+//! the test.
 
 use std::path::Path;
 use std::process::Command;
@@ -18,7 +22,7 @@ fn have(cmd: &str) -> bool {
 #[test]
 fn collector_script_suite() {
     let required = std::env::var("RCA_HOST_TESTS").is_ok_and(|v| v == "1");
-    let missing: Vec<&str> = ["bash", "shellcheck", "dash", "busybox"]
+    let missing: Vec<&str> = ["bash", "shellcheck", "dash", "busybox", "javac"]
         .into_iter()
         .filter(|c| !have(c))
         .collect();

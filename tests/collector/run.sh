@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
 # tests/collector/run.sh - end-to-end tests of collector.sh.
 #
-# Runs shellcheck, then the collector under dash, bash and busybox sh (plus a BusyBox-only
-# userland), with a hung iostat under each timeout implementation (coreutils, busybox,
-# watchdog), without mpstat, with tiny size caps, as an unprivileged user, and with a SIGTERM
-# mid-run. The collector runs are started in parallel so the whole script takes ~20 s.
+# Runs shellcheck, then the collector for real on this machine (as root when the suite runs as
+# root) with sysstat, perf, a real JVM (tests/collector/Alloc.java, started as `nobody`) and a
+# real ZooKeeper (started here on 127.0.0.1, free port, temp data dir), under bash, dash and
+# BusyBox sh and as the unprivileged user nobody; plus a BusyBox-only userland, a hung iostat
+# under each timeout implementation (coreutils, busybox, watchdog), a missing mpstat, tiny size
+# caps, SIGTERM mid-run, the su fallback for attaching, planted secrets in --config files and
+# on the JVM's command line, and two 60 s runs with perf off that measure the collector's own
+# CPU time. Runs are started in parallel, in three groups (the light runs; the real runs; the
+# two 60 s overhead runs), then checked; the whole script takes about 2 minutes on 2 cores.
 # Prints `N passed, N failed` last; exits 1 if anything failed.
 #
-# Needs: shellcheck, sysstat, tar with gzip; installs dash and busybox with apt-get if missing.
+# Needs: shellcheck, sysstat, tar with gzip, dash, busybox; for the real runs a JDK, the Debian
+# `zookeeper` package, netcat, perf (linux-perf), ethtool, numactl, pciutils, net-tools.
+# Missing packages are installed with apt-get when possible. With RCA_HOST_TESTS=1 a real run that cannot happen is a failure,
+# otherwise it is skipped with a note.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 collector=${RCA_COLLECTOR:-$repo/collector.sh} # override to test another copy
+strict=${RCA_HOST_TESTS:-0}
 
 passed=0
 failed=0
@@ -32,18 +41,36 @@ check() {
 }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rca-collector-test.XXXXXX") || exit 1
-chmod 711 "$work" # the unprivileged run must be able to reach its own output dir
+chmod 711 "$work" # the unprivileged runs must be able to reach their own output dirs
+bg_pids=()        # JVM, ZooKeeper: stopped at exit
 cleanup() {
+    local p
+    for p in "${bg_pids[@]}"; do
+        kill "$p" 2>/dev/null
+    done
+    for p in "${bg_pids[@]}"; do
+        wait "$p" 2>/dev/null
+    done
     rm -rf "$work"
 }
 trap cleanup EXIT
 
 # --- prerequisites ---------------------------------------------------------------------------
-for tool in dash busybox; do
-    if ! command -v "$tool" >/dev/null 2>&1; then
-        echo "installing $tool" >&2
-        apt-get install -y "$tool" >/dev/null 2>&1 || true
+# apt_install PACKAGE...: install what is missing (quietly); the suite must also run where it
+# cannot (not root, no network): the checks that need a package then fail or are skipped.
+apt_install() {
+    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 || return 0
+    echo "installing $*" >&2
+    if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" \
+        >/dev/null 2>&1; then
+        # Stale package lists: refresh once and retry.
+        apt-get update -qq >/dev/null 2>&1
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" \
+            >/dev/null 2>&1 || true
     fi
+}
+for tool in dash busybox; do
+    command -v "$tool" >/dev/null 2>&1 || apt_install "$tool"
 done
 for tool in shellcheck dash busybox iostat mpstat tar timeout; do
     if ! command -v "$tool" >/dev/null 2>&1; then
@@ -58,6 +85,32 @@ dash_bin=$(command -v dash)
 bash_bin=$(command -v bash)
 busybox_bin=$(command -v busybox)
 
+# For the real runs: a JDK, ZooKeeper, netcat, perf, ethtool.
+want=()
+command -v javac >/dev/null 2>&1 || want+=(default-jdk-headless)
+[ -f /usr/share/java/zookeeper.jar ] || want+=(zookeeper)
+command -v nc >/dev/null 2>&1 || want+=(netcat-openbsd)
+command -v perf >/dev/null 2>&1 || want+=(linux-perf)
+command -v ethtool >/dev/null 2>&1 || want+=(ethtool)
+command -v numactl >/dev/null 2>&1 || want+=(numactl)
+command -v lspci >/dev/null 2>&1 || want+=(pciutils)
+command -v netstat >/dev/null 2>&1 || want+=(net-tools)
+[ "${#want[@]}" -eq 0 ] || apt_install "${want[@]}"
+real_why=
+command -v javac >/dev/null 2>&1 || real_why="$real_why javac"
+command -v java >/dev/null 2>&1 || real_why="$real_why java"
+[ -f /usr/share/java/zookeeper.jar ] || real_why="$real_why zookeeper"
+command -v nc >/dev/null 2>&1 || real_why="$real_why nc"
+[ "$(id -u)" = 0 ] || real_why="$real_why (not root)"
+id nobody >/dev/null 2>&1 || real_why="$real_why (no user nobody)"
+if [ -n "$real_why" ]; then
+    if [ "$strict" = 1 ]; then
+        not_ok "real runs need:$real_why"
+    else
+        echo "skip    real runs (JVM, ZooKeeper, perf) need:$real_why"
+    fi
+fi
+
 # --- shellcheck ------------------------------------------------------------------------------
 if out=$(shellcheck -s sh "$collector" 2>&1); then
     ok "shellcheck -s sh collector.sh is clean"
@@ -65,12 +118,23 @@ else
     not_ok "shellcheck -s sh collector.sh"
     printf '%s\n' "$out" | sed 's/^/    /'
 fi
+bad=$(grep -n 'shellcheck disable=' "$collector" | grep -v 'disable=[A-Z0-9,]* # ..')
+check "every shellcheck disable in collector.sh carries its reason" [ -z "$bad" ]
+[ -z "$bad" ] || printf '    %s\n' "$bad"
 
 # --- fake PATH directories -------------------------------------------------------------------
 # bin-hang: an iostat that never answers (a shell loop, so killing it leaves no long orphan).
 mkdir -p "$work/bin-hang"
 printf '#!/bin/sh\nwhile :; do sleep 1; done\n' >"$work/bin-hang/iostat"
 chmod 755 "$work/bin-hang/iostat"
+
+# bin-nopriv: setpriv and runuser that refuse, so that attaching as a JVM's owner falls back
+# to su.
+mkdir -p "$work/bin-nopriv"
+for t in setpriv runuser; do
+    printf '#!/bin/sh\necho "%s: disabled by the test" >&2\nexit 1\n' "$t" >"$work/bin-nopriv/$t"
+    chmod 755 "$work/bin-nopriv/$t"
+done
 
 # linkdir DIR EXCLUDED...: DIR gets a symlink to every command of /usr/bin and /bin but EXCLUDED.
 linkdir() {
@@ -91,6 +155,67 @@ linkdir "$work/bin-notimeout" timeout
 mkdir -p "$work/bin-bb"
 for a in $("$busybox_bin" --list); do ln -s "$busybox_bin" "$work/bin-bb/$a"; done
 ln -sf "$(command -v iostat)" "$(command -v mpstat)" "$work/bin-bb/"
+
+# start_overhead_run NAME ARGS...: a collector run (dash) whose CPU time is measured. The
+# shell that starts it reports, after waiting for it, the CPU time of all its descendants
+# (fields 16-17 of /proc/PID/stat: cutime, cstime). The samplers found through PATH (iostat,
+# mpstat, vmstat, pidstat, sar with its sadc) run through wrappers (bin-wrap) that report
+# their own CPU time the same way when they end (exact). jstat is started by absolute path
+# (the JVM's own JDK), so a loop records its utime+stime every 0.5 s instead (the last 0.5 s
+# is missed, which errs on the side of more collector overhead). Collector overhead =
+# (tree - samplers) / wall time.
+mkdir -p "$work/bin-wrap"
+for t in iostat mpstat vmstat pidstat sar; do
+    real_t=$(command -v "$t") || continue
+    cat >"$work/bin-wrap/$t" <<EOF
+#!/bin/sh
+"$real_t" "\$@"
+rc=\$?
+# Probes (-V, the JSON trial, vmstat -t 1 1) are the collector's, not samplers.
+case " \$* " in *" -V "* | *" -o JSON " | *" -t 1 1 ") ;; *)
+    read -r s </proc/\$\$/stat
+    echo "\$s" >>"\$RCA_TEST_SAMPLERS" ;;
+esac
+exit \$rc
+EOF
+    chmod 755 "$work/bin-wrap/$t"
+done
+ov_pids=()
+start_overhead_run() {
+    local name=$1
+    shift
+    mkdir -p "$work/$name/out"
+    : >"$work/$name/samplers.log"
+    : >"$work/$name/jstat.log"
+    (
+        t0=$(date +%s%N)
+        # shellcheck disable=SC2016 # expanded by the inner sh
+        env W="$work/$name" PATH="$work/bin-wrap:$PATH" RCA_TEST_SAMPLERS="$work/$name/samplers.log" \
+            sh -c '"$@" >"$W/stdout" 2>"$W/stderr"; echo $? >"$W/rc"; cat /proc/$$/stat >"$W/tree.stat"' \
+            sh "$dash_bin" "$collector" "$@" --output "$work/$name/out" &
+        wpid=$!
+        while kill -0 "$wpid" 2>/dev/null; do
+            cat /proc/[0-9]*/stat 2>/dev/null | awk -v top="$wpid" '
+                {
+                    pid = $1; s = $0; sub(/^[0-9]+ \(/, "", s)
+                    comm = s; sub(/\) .*/, "", comm); sub(/.*\) /, "", s)
+                    split(s, f, " ")   # f[1] = state, f[2] = ppid, f[12] utime, f[13] stime
+                    ppid[pid] = f[2]; name[pid] = comm; cpu[pid] = f[12] + f[13]
+                }
+                END {
+                    for (p in name) {
+                        if (name[p] != "jstat") continue
+                        for (q = ppid[p]; q != "" && q != 0 && q != top; q = ppid[q]) ;
+                        if (q == top) print p, name[p], cpu[p]
+                    }
+                }' >>"$work/$name/jstat.log"
+            sleep 0.5
+        done
+        wait "$wpid"
+        echo $((($(date +%s%N) - t0) / 1000000)) >"$work/$name/elapsed_ms"
+    ) &
+    ov_pids+=($!)
+}
 
 # --- runs, all in parallel -------------------------------------------------------------------
 # start_run NAME PATH SHELL [SHELL_ARG...] -- ARGS...: run the collector in the background;
@@ -125,7 +250,7 @@ start_term_run() {
     mkdir -p "$work/$name/out"
     (
         t0=$(date +%s%N)
-        "$@" "$collector" --duration 10 --output "$work/$name/out" \
+        "$@" "$collector" --duration 10 --no-perf --pid $$ --output "$work/$name/out" \
             >"$work/$name/stdout" 2>"$work/$name/stderr" &
         cpid=$!
         sleep "$delay"
@@ -137,15 +262,15 @@ start_term_run() {
     pids+=($!)
 }
 
-start_run dash "$PATH" "$dash_bin" -- --duration 3 --interval 1
-start_run bash "$PATH" "$bash_bin" -- --duration 3 --interval 1
-start_run busybox "$PATH" "$busybox_bin" sh -- --duration 3 --interval 1
-start_run bb-userland "$work/bin-bb" "$busybox_bin" sh -- --duration 2 --interval 1
-start_run hang-coreutils "$work/bin-hang:$PATH" "$dash_bin" -- --duration 2 --interval 1
-start_run hang-busybox "$work/bin-hang:$work/bin-bb" "$busybox_bin" sh -- --duration 2 --interval 1
-start_run hang-watchdog "$work/bin-hang:$work/bin-notimeout" "$bash_bin" -- --duration 2 --interval 1
-start_run no-mpstat "$work/bin-nomp" "$dash_bin" -- --duration 2 --interval 1
-start_run caps "$PATH" "$dash_bin" -- --duration 1 --max-artifact-bytes 100 --max-bytes 350
+# The runs that test other things than JVMs and perf target this script's own shell
+# (--pid $$, not a JVM) and skip perf, so that they stay light.
+light=(--no-perf --pid $$)
+start_run bb-userland "$work/bin-bb" "$busybox_bin" sh -- --duration 2 --interval 1 "${light[@]}"
+start_run hang-coreutils "$work/bin-hang:$PATH" "$dash_bin" -- --duration 2 --interval 1 "${light[@]}"
+start_run hang-busybox "$work/bin-hang:$work/bin-bb" "$busybox_bin" sh -- --duration 2 --interval 1 "${light[@]}"
+start_run hang-watchdog "$work/bin-hang:$work/bin-notimeout" "$bash_bin" -- --duration 2 --interval 1 "${light[@]}"
+start_run no-mpstat "$work/bin-nomp" "$dash_bin" -- --duration 2 --interval 1 "${light[@]}"
+start_run caps "$PATH" "$dash_bin" -- --duration 1 --max-artifact-bytes 100 --max-bytes 350 "${light[@]}"
 start_term_run term-dash 1.5 "$dash_bin"
 start_term_run term-bash 1.5 "$bash_bin"
 start_term_run term-busybox 1.5 "$busybox_bin" sh
@@ -153,23 +278,23 @@ start_term_run term-early-dash 0.3 "$dash_bin"
 start_term_run term-early-bash 0.3 "$bash_bin"
 start_term_run term-early-busybox 0.3 "$busybox_bin" sh
 
-# Unprivileged run (only when we are root and can become nobody): a fake root whose
-# proc/modules is unreadable must yield a `permission denied` note, not an abort.
+# Unprivileged run against a fake root (only when we are root and can become nobody): a fake
+# proc/modules that is unreadable must yield a `permission denied` note, not an abort.
 nobody_run=0
 if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1 && command -v su >/dev/null 2>&1; then
     nobody_run=1
     fake=$work/fake-root
-    mkdir -p "$fake/proc" "$fake/etc" "$work/nobody/out"
+    mkdir -p "$fake/proc" "$fake/etc" "$work/nobody-fake/out"
     cp /proc/softirqs /proc/diskstats "$fake/proc/" 2>/dev/null
     echo 'ext4 1000000 1 - Live 0x0000000000000000' >"$fake/proc/modules"
     chmod -R a+rX "$fake"
     chmod 000 "$fake/proc/modules"
-    chmod 777 "$work/nobody/out"
+    chmod 777 "$work/nobody-fake/out"
     (
         cd / && su -s /bin/sh nobody -c \
-            "RCA_ROOT='$fake' '$dash_bin' '$collector' --duration 1 --output '$work/nobody/out'" \
-            >"$work/nobody/stdout" 2>"$work/nobody/stderr"
-        echo $? >"$work/nobody/rc"
+            "RCA_ROOT='$fake' '$dash_bin' '$collector' --duration 1 --no-perf --output '$work/nobody-fake/out'" \
+            >"$work/nobody-fake/stdout" 2>"$work/nobody-fake/stderr"
+        echo $? >"$work/nobody-fake/rc"
     ) &
     pids+=($!)
 fi
@@ -181,42 +306,220 @@ check "unknown option prints usage on stderr only" \
     bash -c "grep -q '^Usage:' '$work/usage.err' && [ ! -s '$work/usage.out' ]"
 "$dash_bin" "$collector" --duration x >/dev/null 2>&1
 check "non-numeric --duration exits 2" [ $? = 2 ]
-check "--version prints 0.1.0" bash -c "'$dash_bin' '$collector' --version | grep -q '0\.1\.0'"
+"$dash_bin" "$collector" --zk localhost >/dev/null 2>&1
+check "--zk without a port exits 2" [ $? = 2 ]
+"$dash_bin" "$collector" --pid abc >/dev/null 2>&1
+check "non-numeric --pid exits 2" [ $? = 2 ]
+check "--version prints 0.2.0" bash -c "'$dash_bin' '$collector' --version | grep -q '0\.2\.0'"
 check "--help exits 0 with usage on stdout" \
     bash -c "'$dash_bin' '$collector' --help | grep -q '^Usage:'"
 
+# The light runs finish first, alone: several of them check wall-clock limits, which the JVMs,
+# perf and the 60 s runs below would blur on a small machine.
 for p in "${pids[@]}"; do wait "$p"; done
+pids=()
+
+# --- the real environment: a JVM, ZooKeeper, configuration files with secrets ----------------
+# Planted secrets: none of these may appear anywhere in a bundle.
+secrets=(S3cretJvmPw t0kenValue9 zkS3cretPw Pr0pS3cret XmlS3cretV Yam1T0ken Hd0pS3cret)
+alloc_pid=
+zk_pid=
+zk_port=
+sa_dir=
+perf_ok=0
+if [ -z "$real_why" ]; then
+    env_dir=$work/env
+    mkdir -p "$env_dir/alloc" "$env_dir/zk/conf" "$env_dir/zk/data" "$env_dir/cfg" "$env_dir/hconf"
+    chmod 755 "$env_dir" "$env_dir/cfg" "$env_dir/hconf"
+    chmod 777 "$env_dir/alloc"
+
+    # --config directory: a .properties password, a Hadoop-style XML secret, a YAML token.
+    printf 'db.url=jdbc:postgresql://db:5432/app\ndb.password=Pr0pS3cret\n' >"$env_dir/cfg/app.properties"
+    printf '<configuration>\n  <property>\n    <name>x.secret</name>\n    <value>XmlS3cretV</value>\n  </property>\n</configuration>\n' \
+        >"$env_dir/cfg/core-site.xml"
+    printf 'server:\n  port: 8080\n  token: Yam1T0ken\n' >"$env_dir/cfg/app.yaml"
+    # The JVM's Hadoop conf dir (-Dhadoop.conf.dir): hadoop-site-xml, masked the same way.
+    printf '<configuration>\n<property><name>dfs.encrypt.key.password</name><value>Hd0pS3cret</value></property>\n<property><name>dfs.replication</name><value>3</value></property>\n</configuration>\n' \
+        >"$env_dir/hconf/hdfs-site.xml"
+    chmod 644 "$env_dir"/cfg/* "$env_dir"/hconf/*
+
+    # The JVM: owned by nobody (root must attach as its owner), with a relative GC log path
+    # using %p, a secret system property, a secret --flag argument, and an argument that makes
+    # it look like a Hadoop JVM (for the *-site.xml discovery).
+    if javac -d "$env_dir/alloc" "$here/Alloc.java" 2>"$work/javac.err"; then
+        chmod -R a+rX "$env_dir/alloc"
+        (
+            cd "$env_dir/alloc" && exec su -s /bin/sh nobody -c \
+                "exec java -Xmx64m -Dtest.password=S3cretJvmPw -Dhadoop.conf.dir=$env_dir/hconf -Xlog:gc*:file=gc-%p.log -cp $env_dir/alloc Alloc --api-token t0kenValue9 org.apache.hadoop.test.Marker" \
+                >"$work/alloc.out" 2>&1
+        ) &
+        bg_pids+=($!)
+    else
+        not_ok "javac Alloc.java"
+        sed 's/^/    /' "$work/javac.err"
+    fi
+
+    # ZooKeeper 3.x from the Debian package, standalone on 127.0.0.1 and a free port, with all
+    # four-letter words allowed and a secret in zoo.cfg; GC log in the -Xloggc form.
+    for zk_port in $(shuf -i 20000-45000 -n 20); do
+        ss -ltnH "sport = :$zk_port" 2>/dev/null | grep -q . || break
+    done
+    cat >"$env_dir/zk/conf/zoo.cfg" <<EOF
+tickTime=2000
+dataDir=$env_dir/zk/data
+clientPort=$zk_port
+clientPortAddress=127.0.0.1
+admin.enableServer=false
+4lw.commands.whitelist=*
+ssl.keyStore.password=zkS3cretPw
+EOF
+    chmod 644 "$env_dir/zk/conf/zoo.cfg"
+    (
+        cd "$env_dir/zk" && exec java -Xmx64m -Xloggc:"$env_dir/zk/zk-gc.log" \
+            -Dzookeeper.log.dir="$env_dir/zk" -cp "$env_dir/zk/conf:/usr/share/java/zookeeper.jar" \
+            org.apache.zookeeper.server.quorum.QuorumPeerMain "$env_dir/zk/conf/zoo.cfg" \
+            >"$env_dir/zk/out" 2>&1
+    ) &
+    bg_pids+=($!)
+
+    # A sysstat daily file of today, written by sadc into a temp folder (RCA_SA_DIRS).
+    sa_dir=$env_dir/sa
+    mkdir -p "$sa_dir"
+    chmod 755 "$sa_dir"
+    for sadc in /usr/lib/sysstat/sadc /usr/lib64/sa/sadc /usr/lib/sa/sadc; do
+        [ -x "$sadc" ] && break
+    done
+    "$sadc" 1 2 "$sa_dir/sa$(date +%d)" >/dev/null 2>&1
+    chmod 644 "$sa_dir"/* 2>/dev/null
+
+    # Can perf record here? (In many VMs only software events exist; perf then falls back to
+    # cpu-clock. If even that fails, the runs must record why.)
+    if perf record -F 99 -a -g -N -o "$work/perf-probe.data" -- sleep 0.2 >/dev/null 2>&1 &&
+        [ -s "$work/perf-probe.data" ]; then
+        perf_ok=1
+        echo "note    perf can record on this machine (event: $(perf evlist -i "$work/perf-probe.data" 2>/dev/null | head -n 1))"
+    else
+        echo "note    perf cannot record on this machine: the runs must record why"
+    fi
+
+    # Wait for ZooKeeper (and the JVM) to be up.
+    for _ in $(seq 1 60); do
+        [ "$(printf ruok | nc -w 2 127.0.0.1 "$zk_port" 2>/dev/null)" = imok ] && break
+        sleep 0.5
+    done
+    check "ZooKeeper answers on 127.0.0.1:$zk_port" \
+        [ "$(printf ruok | nc -w 2 127.0.0.1 "$zk_port" 2>/dev/null)" = imok ]
+    zk_pid=$(pgrep -f "QuorumPeerMain $env_dir/zk/conf/zoo.cfg" | head -n 1)
+    alloc_pid=$(pgrep -u nobody -f "Alloc --api-token" | head -n 1)
+    check "the test JVM runs as nobody (pid ${alloc_pid:-none})" [ -n "$alloc_pid" ]
+    check "the ZooKeeper JVM runs (pid ${zk_pid:-none})" [ -n "$zk_pid" ]
+
+    real=(--duration 6 --interval 1 --label "suite run" --zk "127.0.0.1:$zk_port" --config "$env_dir/cfg")
+    export RCA_SA_DIRS=$sa_dir
+    start_run real-bash "$PATH" "$bash_bin" -- "${real[@]}" --keep-perf-data
+    start_run real-dash "$PATH" "$dash_bin" -- "${real[@]}" --live-histogram
+    # Small streaming caps: GC log tail, thread dumps, perf script are cut while written.
+    start_run real-busybox "$PATH" "$busybox_bin" sh -- "${real[@]}" --max-log-bytes 3000 \
+        --max-thread-dump-bytes 2000 --max-perf-script-bytes 5000 --config /nonexistent/app.conf
+    # As nobody: it owns the test JVM but not ZooKeeper's.
+    mkdir -p "$work/real-nobody/out"
+    chmod 777 "$work/real-nobody/out"
+    (
+        t0=$(date +%s%N)
+        cd / && su -s /bin/sh nobody -c \
+            "RCA_SA_DIRS='$sa_dir' '$dash_bin' '$collector' ${real[*]:0:4} --label nobody --zk 127.0.0.1:$zk_port --config '$env_dir/cfg' --output '$work/real-nobody/out'" \
+            >"$work/real-nobody/stdout" 2>"$work/real-nobody/stderr"
+        echo $? >"$work/real-nobody/rc"
+        echo $((($(date +%s%N) - t0) / 1000000)) >"$work/real-nobody/elapsed_ms"
+    ) &
+    pids+=($!)
+    # Attaching through su when setpriv and runuser are unusable; --pid limits the JVMs.
+    start_run su-fallback "$work/bin-nopriv:$PATH" "$dash_bin" -- --duration 2 --no-perf --pid "$alloc_pid"
+    unset RCA_SA_DIRS
+
+fi
+
+for p in "${pids[@]}"; do wait "$p"; done
+
+# Last, alone: the two 60 s runs that measure the overhead, one with both JVMs, one without
+# any (--pid of this shell, not a JVM). Perf is off. The checks wait until they are done:
+# fork and exec cost more CPU on a busy machine, which would inflate the measurement.
+# They start 10 s apart, so that the busy parts (first and last seconds) do not overlap.
+if [ -z "$real_why" ]; then
+    start_overhead_run overhead-nojvm --duration 60 --no-perf --pid $$
+    sleep 10
+    start_overhead_run overhead-jvm --duration 60 --no-perf
+fi
+for p in "${ov_pids[@]}"; do wait "$p"; done
 
 # --- checks ----------------------------------------------------------------------------------
 # Manifest rows use TAB; bash `read` collapses empty TAB-separated fields, so split on \037.
 US=$'\037'
 
+# manifest_file RUN: RUN's manifest.tsv, read from the tarball once.
+manifest_file() {
+    local f=$work/$1/manifest.cache
+    [ -f "$f" ] || tar -xzOf "$(tarball "$1")" --wildcards '*/manifest.tsv' >"$f" 2>/dev/null
+    echo "$f"
+}
 # manifest RUN: print manifest.tsv of RUN's tarball.
 manifest() {
-    tar -xzOf "$(tarball "$1")" --wildcards '*/manifest.tsv' 2>/dev/null
+    cat "$(manifest_file "$1")"
 }
 tarball() {
     tail -n 1 "$work/$1/stdout" 2>/dev/null
 }
 # meta RUN KEY: print the value of meta KEY.
 meta() {
-    manifest "$1" | awk -F '\t' -v k="$2" '$1 == "meta" && $2 == k { print $3 }'
+    awk -F '\t' -v k="$2" '$1 == "meta" && $2 == k { print $3 }' "$(manifest_file "$1")"
 }
 # field RUN PATH N: print field N (1 = record type) of the artifact record for PATH.
 field() {
-    manifest "$1" | awk -F '\t' -v p="$2" -v n="$3" '$1 == "artifact" && $2 == p { print $n }'
+    awk -F '\t' -v p="$2" -v n="$3" '$1 == "artifact" && $2 == p { print $n }' "$(manifest_file "$1")"
+}
+# extract RUN: unpack RUN's tarball once; prints the top folder.
+extract() {
+    local tb top
+    tb=$(tarball "$1")
+    top=$(basename "$tb" .tar.gz)
+    if [ ! -d "$work/$1/x/$top" ]; then
+        mkdir -p "$work/$1/x"
+        tar -xzf "$tb" -C "$work/$1/x" 2>/dev/null
+    fi
+    echo "$work/$1/x/$top"
 }
 
-planned="system/uname.txt system/os-release proc/modules kernel/lsmod.txt
+planned="system/uname.txt system/os-release kernel/lsmod.txt proc/modules
 sysstat/iostat-x.txt sysstat/iostat-x.json sysstat/mpstat-P-ALL.txt sysstat/mpstat-P-ALL.json
-proc/softirqs.start proc/diskstats proc/softirqs.end collector.log"
+sysstat/vmstat.txt sysstat/pidstat-udw.txt sysstat/pidstat-t.txt sysstat/sar-n-DEV.txt
+sysstat/sar-n-EDEV.txt perf/perf-record.log
+proc/softirqs.start proc/diskstats proc/softirqs.end proc/diskstats.end proc/interrupts.start
+proc/interrupts.end proc/stat.start proc/stat.end proc/vmstat.start proc/vmstat.end
+proc/net/dev.start proc/net/dev.end proc/net/snmp.start proc/net/snmp.end
+net/netstat-s.start net/netstat-s.end kernel/cmdline kernel/tainted kernel/modinfo-tainted.txt
+kernel/dmesg.txt kernel/sysctl-a.txt cpu/lscpu.txt cpu/numactl-H.txt cpu/cpuinfo-head.txt
+system/detect-virt.txt system/dmidecode-t-system.txt system/lspci-k.txt mem/meminfo
+mem/free-m.txt mem/swaps mem/swapon-show.txt mem/thp.txt mem/vmware-balloon.txt
+net/irq-affinity.tsv time/chronyc-tracking.txt time/chronyc-sources.txt time/ntpq-pn.txt
+time/timedatectl.txt time/vmware-timesync.txt system/ps.txt system/top.txt system/ulimit-a.txt
+perf/perf-report-comm-dso-symbol.txt perf/perf-report-dso.txt perf/perf-script.txt
+redaction-log.tsv collector.log"
 
 meta_keys="collector_version hostname user uid kernel machine started ended duration interval
-options complete orig_lc_all orig_lang orig_tz timeout_impl sysstat_version"
+options complete orig_lc_all orig_lang orig_tz timeout_impl sysstat_version label pids jvms perf
+perf_event_paranoid kptr_restrict live_histogram keep_perf_data zk max_bytes max_artifact_bytes
+max_log_bytes max_thread_dump_bytes max_perf_script_bytes secrets_masked"
+
+# The kinds documented in the header's table ("kind -> what it is"), to check the manifests.
+documented_kinds=$(sed -n '/^# Kinds of this version/,/^# The sampling window/p' "$collector" |
+    sed -n 's/^#     \([a-z][a-zA-Z0-9-]*\)\( .*\)\{0,1\}$/\1/p; s/^#     \(ethtool-i\), .*/\1/p' |
+    sort -u)
+documented_kinds="$documented_kinds ethtool-l ethtool-k ethtool-g ethtool-c ethtool-S collector-log
+zk-mntr zk-wchs zk-conf zk-srvr jcmd-vm-command-line jcmd-vm-system-properties"
 
 # check_bundle RUN EXPECTED_COMPLETE: generic checks of one run's tarball and manifest.
 check_bundle() {
-    local run=$1 want_complete=$2 tb top list man bad line rec path p k
+    local run=$1 want_complete=$2 tb top list man bad line rec path p k size dir
     tb=$(tarball "$run")
     case $tb in
         "$work/$run/out/"rca-*-[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]T[0-9][0-9][0-9][0-9][0-9][0-9]Z.tar.gz)
@@ -231,6 +534,7 @@ check_bundle() {
         bash -c "[[ \$(basename '$tb') =~ ^rca-[A-Za-z0-9._-]+-[0-9]{8}T[0-9]{6}Z\\.tar\\.gz\$ ]]"
     check "$run: tarball exists" [ -f "$tb" ]
     top=$(basename "$tb" .tar.gz)
+    dir=$(extract "$run")
     list=$(tar -tzf "$tb" 2>/dev/null)
     bad=$(printf '%s\n' "$list" | grep -v "^$top/" | head -n 3)
     check "$run: every entry is under $top/" [ -z "$bad" ]
@@ -244,10 +548,14 @@ check_bundle() {
         !(($1 == "meta" && NF == 3) || ($1 == "artifact" && NF == 11)) { print NR": "$0 }')
     check "$run: every record is meta (3 fields) or artifact (11 fields)" [ -z "$bad" ]
     [ -z "$bad" ] || printf '    %s\n' "$bad"
+    bad=
     for k in $meta_keys; do
         grep -q "^meta$(printf '\t')$k$(printf '\t')" <<<"$man" || bad="$bad $k"
     done
     check "$run: all meta keys present" [ -z "$bad" ]
+    [ -z "$bad" ] || echo "    missing:$bad"
+    check "$run: meta keys in the documented order" \
+        [ "$(awk -F '\t' '$1 == "meta" { printf "%s ", $2 }' <<<"$man")" = "$(tr -s ' \n' '  ' <<<"$meta_keys")" ]
     check "$run: meta complete = $want_complete" [ "$(meta "$run" complete)" = "$want_complete" ]
     check "$run: meta started/ended are epoch seconds, ended >= started" bash -c "
         s='$(meta "$run" started)' e='$(meta "$run" ended)'
@@ -259,6 +567,15 @@ check_bundle() {
     done
     check "$run: a record for every planned artifact" [ -z "$bad" ]
     [ -z "$bad" ] || echo "    missing:$bad"
+    bad=$(awk -F '\t' '$1 == "artifact" { print $2 }' <<<"$man" | sort | uniq -d | head -n 3)
+    check "$run: no path recorded twice" [ -z "$bad" ]
+    [ -z "$bad" ] || echo "    $bad"
+    bad=
+    while read -r k; do
+        grep -qx -- "$k" <<<"$(tr ' ' '\n' <<<"$documented_kinds")" || bad="$bad $k"
+    done < <(awk -F '\t' '$1 == "artifact" { print $3 }' <<<"$man" | sort -u)
+    check "$run: every kind is in the header's kind table" [ -z "$bad" ]
+    [ -z "$bad" ] || echo "    undocumented:$bad"
     # Per-record field checks.
     bad=
     while IFS= read -r line; do
@@ -270,20 +587,26 @@ check_bundle() {
         [[ ${rec[6]} =~ ^([0-9]+(\.[0-9]+)?)?$ ]] || bad="$bad $path:end='${rec[6]}'"
         [[ ${rec[7]} =~ ^[0-9]+$ ]] || bad="$bad $path:bytes='${rec[7]}'"
         [[ ${rec[8]} =~ ^[01]$ ]] || bad="$bad $path:truncated='${rec[8]}'"
+        case $path in /* | ../* | */../* | */./*) bad="$bad $path:unsafe-path" ;; esac
+        # A command that failed, timed out or never ran says why.
+        if [ "$path" != collector.log ] &&
+            { [ "${rec[3]}" != 0 ] || [ "${rec[4]}" = 1 ]; } && [ -z "${rec[9]}" ]; then
+            bad="$bad $path:no-note(exit='${rec[3]}')"
+        fi
         case ${rec[9]} in
             "not found"* | skipped*) ;; # no output file expected
             *)
-                if ! grep -qx "$top/$path" <<<"$list"; then
+                if ! grep -qxF "$top/$path" <<<"$list"; then
                     bad="$bad $path:absent(note='${rec[9]}')"
                 elif [ "$path" != collector.log ]; then
                     # The stored size must match the record.
-                    size=$(tar -xzOf "$tb" "$top/$path" | wc -c)
+                    size=$(wc -c <"$dir/$path")
                     [ "$size" = "${rec[7]}" ] || bad="$bad $path:bytes=${rec[7]},actual=$size"
                 fi
                 ;;
         esac
     done < <(grep '^artifact' <<<"$man")
-    check "$run: exit/timed_out/start/end/bytes/truncated well-formed; files present" [ -z "$bad" ]
+    check "$run: fields well-formed; files present; every failed or skipped record has a note" [ -z "$bad" ]
     [ -z "$bad" ] || echo "    $bad"
     bad=$(grep -v '^rca-collector: ' "$work/$run/stderr" | head -n 3)
     check "$run: stderr holds only collector messages (no shell errors)" [ -z "$bad" ]
@@ -310,23 +633,244 @@ elapsed_s() {
     echo $(($(cat "$work/$1/elapsed_ms") / 1000))
 }
 
-for run in dash bash busybox bb-userland; do
+# check_no_secrets RUN: none of the planted values anywhere: extracted files, tarball bytes.
+check_no_secrets() {
+    local run=$1 dir s hits=
+    dir=$(extract "$run")
+    for s in "${secrets[@]}"; do
+        if grep -rqF -- "$s" "$dir" || gzip -dc "$(tarball "$run")" | grep -aqF -- "$s"; then
+            hits="$hits $s"
+        fi
+    done
+    check "$run: no planted secret value anywhere in the bundle (files and tarball bytes)" [ -z "$hits" ]
+    [ -z "$hits" ] || echo "    found:$hits"
+}
+
+# --- the real runs ---------------------------------------------------------------------------
+nics=
+for d in /sys/class/net/*; do
+    [ -e "$d/device" ] && [ "${d##*/}" != lo ] && nics="$nics ${d##*/}"
+done
+snap="proc/softirqs proc/interrupts proc/stat proc/vmstat proc/net/dev proc/net/snmp
+proc/net/softnet_stat net/netstat-s net/nstat-asz net/ss-tanp"
+per_jvm="status limits cmdline.txt cgroup.tsv java-version.txt vm-version.txt vm-flags.txt
+vm-command-line.txt vm-system-properties.txt jstat-gcutil.txt thread-dump.1.txt
+thread-dump.2.txt class-histogram.txt gc.log threads.tsv"
+
+# expected_root: the artifacts a root run on this machine must have collected with exit 0 and
+# a non-empty output. (What this VM cannot provide is left out on purpose and, like every
+# record, must carry a note when it fails: /proc/modules and so lsmod/modinfo (no module
+# support), dmidecode (no DMI), chronyc/ntpq/timedatectl (no daemons, no systemd), VMware
+# tools; swapon --show prints nothing without swap.)
+expected_root() {
+    local p n f t
+    # Always there on a Linux with procps, util-linux and iproute2 (and the files of /proc).
+    echo system/uname.txt system/os-release kernel/cmdline kernel/tainted kernel/dmesg.txt \
+        kernel/sysctl-a.txt cpu/lscpu.txt cpu/cpuinfo-head.txt mem/meminfo mem/free-m.txt \
+        mem/swaps mem/thp.txt net/ip-s-link.txt net/ip-addr.txt net/irq-affinity.tsv \
+        net/ss-tulpn.txt system/ps.txt system/top.txt system/ulimit-a.txt proc/diskstats \
+        proc/diskstats.end sysstat/iostat-x.txt sysstat/iostat-x.json sysstat/mpstat-P-ALL.txt \
+        sysstat/mpstat-P-ALL.json sysstat/vmstat.txt sysstat/pidstat-udw.txt sysstat/pidstat-t.txt \
+        sysstat/sar-n-DEV.txt sysstat/sar-n-EDEV.txt "sysstat/sa/sa$(date +%d).json" \
+        jvm/jps-lv.txt redaction-log.tsv \
+        "configs$env_dir/cfg/app.properties" "configs$env_dir/cfg/core-site.xml" \
+        "configs$env_dir/cfg/app.yaml" "configs$env_dir/zk/conf/zoo.cfg" \
+        "configs$env_dir/hconf/hdfs-site.xml"
+    # Packages that a minimal system may lack (the suite installs them when it can).
+    for t in numactl:cpu/numactl-H.txt systemd-detect-virt:system/detect-virt.txt \
+        lspci:system/lspci-k.txt; do
+        command -v "${t%%:*}" >/dev/null 2>&1 && echo "${t#*:}"
+    done
+    for p in $snap; do
+        case $p in net/netstat-s) command -v netstat >/dev/null 2>&1 || continue ;; esac
+        echo "$p.start $p.end"
+    done
+    if command -v ethtool >/dev/null 2>&1; then
+        for n in $nics; do
+            for f in i l k g c S; do echo "net/ethtool/$n/ethtool-$f.txt"; done
+        done
+    fi
+    for p in "$alloc_pid" "$zk_pid"; do
+        for f in $per_jvm; do echo "jvm/$p/$f"; done
+    done
+    for f in mntr wchs conf srvr; do echo "zk/127.0.0.1_$zk_port/$f.txt"; done
+    if [ "$perf_ok" = 1 ]; then
+        echo perf/perf-record.log perf/perf-report-comm-dso-symbol.txt perf/perf-report-dso.txt \
+            perf/perf-script.txt
+    fi
+}
+
+# check_expected RUN LIST: each path of LIST has exit 0 and bytes > 0.
+check_expected() {
+    local run=$1 man p bad="" n=0
+    man=$(manifest "$run")
+    for p in $2; do
+        n=$((n + 1))
+        awk -F '\t' -v p="$p" '$1 == "artifact" && $2 == p && $4 == "0" && $8 > 0 { f = 1 } END { exit !f }' \
+            <<<"$man" || bad="$bad $p($(awk -F '\t' -v p="$p" '$1 == "artifact" && $2 == p { print "exit=" $4 ",bytes=" $8 ",note=" $10 }' <<<"$man"))"
+    done
+    check "$run: all $n expected artifacts present, non-empty, exit 0" [ -z "$bad" ]
+    # shellcheck disable=SC2086 # one line per missing artifact
+    [ -z "$bad" ] || printf '    %s\n' $bad
+}
+
+# check_real RUN: what every real run (root or not) must show.
+check_real() {
+    local run=$1 dir
     check "$run: exit status 0" [ "$(cat "$work/$run/rc")" = 0 ]
     check_bundle "$run" 1
     check_iostat "$run"
-done
-check "dash: meta started has nanoseconds (date +%s.%N)" \
-    bash -c "[[ '$(meta dash started)' =~ ^[0-9]+\\.[0-9]{9}\$ ]]"
+    check_no_secrets "$run"
+    dir=$(extract "$run")
+    check "$run: meta jvms lists the test JVM and ZooKeeper" \
+        bash -c "[[ ' $(meta "$run" jvms) ' == *' $alloc_pid '* && ' $(meta "$run" jvms) ' == *' $zk_pid '* ]]"
+    check "$run: meta zk = 127.0.0.1:$zk_port" [ "$(meta "$run" zk)" = "127.0.0.1:$zk_port" ]
+    check "$run: meta secrets_masked > 0" [ "$(meta "$run" secrets_masked)" -gt 0 ]
+    check "$run: the test JVM's own artifacts exit 0 (java-version, jcmd, jstat, thread dumps)" bash -c "
+        for f in java-version.txt vm-version.txt vm-flags.txt vm-command-line.txt vm-system-properties.txt \
+            jstat-gcutil.txt thread-dump.1.txt thread-dump.2.txt class-histogram.txt gc.log threads.tsv; do
+            [ \"\$(awk -F '\t' -v p=jvm/$alloc_pid/\$f '\$1 == \"artifact\" && \$2 == p { print \$4 }' <<<\"\$1\")\" = 0 ] || exit 1
+        done" _ "$(manifest "$run")"
+    check "$run: java-version says which JVM (openjdk/java version)" \
+        grep -qiE 'openjdk version|java version' "$dir/jvm/$alloc_pid/java-version.txt"
+    check "$run: masked values marked in the JVM's system properties (test.password=****)" \
+        grep -qx 'test.password=\*\*\*\*' "$dir/jvm/$alloc_pid/vm-system-properties.txt"
+    check "$run: masking noted in the record of vm-command-line.txt" \
+        grep -q '^secrets masked: ' <<<"$(field "$run" "jvm/$alloc_pid/vm-command-line.txt" 10)"
+    check "$run: XML secret masked as <value>****</value> in core-site.xml" \
+        grep -q '<value>\*\*\*\*</value>' "$dir/configs$env_dir/cfg/core-site.xml"
+    check "$run: non-secret values kept (db.url, dfs.replication)" bash -c \
+        "grep -q 'db.url=jdbc:postgresql' '$dir/configs$env_dir/cfg/app.properties' &&
+         grep -q '<value>3</value>' '$dir/configs$env_dir/hconf/hdfs-site.xml'"
+    check "$run: redaction log names file and key (db.password, x.secret, token, ssl.keyStore.password)" bash -c "
+        f='$dir/redaction-log.tsv'
+        grep -qx '$env_dir/cfg/app.properties$(printf '\t')db.password' \"\$f\" &&
+        grep -qx '$env_dir/cfg/core-site.xml$(printf '\t')x.secret' \"\$f\" &&
+        grep -qx '$env_dir/cfg/app.yaml$(printf '\t')token' \"\$f\" &&
+        grep -qx '$env_dir/zk/conf/zoo.cfg$(printf '\t')ssl.keyStore.password' \"\$f\""
+    check "$run: hdfs-site.xml from -Dhadoop.conf.dir has kind hadoop-site-xml" \
+        [ "$(field "$run" "configs$env_dir/hconf/hdfs-site.xml" 3)" = hadoop-site-xml ]
+    check "$run: zoo.cfg from ZooKeeper's arguments has kind zoo-cfg" \
+        [ "$(field "$run" "configs$env_dir/zk/conf/zoo.cfg" 3)" = zoo-cfg ]
+    check "$run: ZooKeeper mntr has zk_znode_count, wchs a watch summary, srvr a Mode" bash -c "
+        d='$dir/zk/127.0.0.1_$zk_port'
+        grep -q '^zk_znode_count' \"\$d/mntr.txt\" && grep -q 'watching' \"\$d/wchs.txt\" &&
+        grep -q '^Mode:' \"\$d/srvr.txt\" && grep -q '^clientPort=$zk_port' \"\$d/conf.txt\""
+    check "$run: thread names counted (XNIO-1 task-1 in threads.tsv)" \
+        grep -qx $'1\tXNIO-1 task-1' "$dir/jvm/$alloc_pid/threads.tsv"
+    if [ "$(field "$run" "jvm/$alloc_pid/thread-dump.2.txt" 9)" = 0 ]; then
+        check "$run: thread dump shows the XNIO threads" \
+            grep -q '"XNIO-1 task-1"' "$dir/jvm/$alloc_pid/thread-dump.2.txt"
+    fi
+    check "$run: both GC logs collected (-Xlog file=gc-%p.log relative, -Xloggc:)" bash -c "
+        grep -q 'Using ' '$dir/jvm/$alloc_pid/gc.log' && [ -s '$dir/jvm/$zk_pid/gc.log' ]"
+    check "$run: jstat-gcutil has a header and >= 6 samples" \
+        [ "$(grep -c . "$dir/jvm/$alloc_pid/jstat-gcutil.txt")" -ge 7 ]
+    check "$run: cgroup.tsv has membership lines" grep -q '^cgroup' "$dir/jvm/$alloc_pid/cgroup.tsv"
+    # shellcheck disable=SC2016 # an awk program
+    check "$run: start/end snapshots span the window (>= 5.5 s apart)" awk -F '\t' '
+        $1 == "artifact" && $2 == "proc/softirqs.start" { s = $6 }
+        $1 == "artifact" && $2 == "proc/softirqs.end" { e = $6 }
+        END { exit !(e - s >= 5.5) }' <<<"$(manifest "$run")"
+}
+
+if [ -z "$real_why" ]; then
+    for run in real-bash real-dash real-busybox; do
+        check_real "$run"
+        if [ "$run" = real-busybox ]; then
+            # Cut at a cap while written, a tool may die of SIGPIPE (exit 141) or report the
+            # broken pipe; those records are checked for their truncation below instead.
+            check_expected "$run" "$(expected_root | tr ' ' '\n' | grep -v -e perf-script -e thread-dump)"
+        else
+            check_expected "$run" "$(expected_root)"
+        fi
+        check "$run: root attaches to the nobody JVM as its owner (setpriv --reuid=65534)" \
+            grep -q '^setpriv --reuid=65534 ' <<<"$(field "$run" "jvm/$alloc_pid/thread-dump.1.txt" 11)"
+        if [ "$perf_ok" = 1 ]; then
+            check "$run: meta perf = recorded" [ "$(meta "$run" perf)" = recorded ]
+            check "$run: perf report names the samples' event" \
+                grep -q '^# Samples: ' "$(extract "$run")/perf/perf-report-dso.txt"
+        else
+            check "$run: perf-record carries the reason it failed" \
+                bash -c "[ -n \"$(field "$run" perf/perf-record.log 10)\" ]"
+            check "$run: perf reports skipped with that reason" \
+                grep -q '^skipped: perf record failed' <<<"$(field "$run" perf/perf-script.txt 10)"
+        fi
+    done
+    check "real-bash: --keep-perf-data stores perf/perf.data (kind perf-data)" \
+        [ "$(field real-bash perf/perf.data 3)" = perf-data ] || [ "$perf_ok" = 0 ]
+    check "real-dash: no perf.data without --keep-perf-data" [ -z "$(field real-dash perf/perf.data 2)" ]
+    check "real-dash: --live-histogram asks for live objects (no -all)" bash -c "
+        a='$(field real-dash "jvm/$alloc_pid/class-histogram.txt" 11)'
+        [[ \$a == *'GC.class_histogram' && \$a != *-all* ]]"
+    check "real-bash: default histogram is of all objects (-all, no full GC)" \
+        grep -q 'GC.class_histogram -all$' <<<"$(field real-bash "jvm/$alloc_pid/class-histogram.txt" 11)"
+    check "real-bash: meta label = 'suite run'" [ "$(meta real-bash label)" = "suite run" ]
+    run="real-busybox"
+    check "$run: gc.log cut to --max-log-bytes 3000 (truncated 1, note 'log cap')" bash -c "
+        [ '$(field "$run" "jvm/$alloc_pid/gc.log" 8)/$(field "$run" "jvm/$alloc_pid/gc.log" 9)' = 3000/1 ] &&
+        [[ '$(field "$run" "jvm/$alloc_pid/gc.log" 10)' == *'truncated at 3000 bytes (log cap)'* ]]"
+    check "$run: thread dump cut to 2000 bytes while written (note 'thread dump cap')" bash -c "
+        [ '$(field "$run" "jvm/$alloc_pid/thread-dump.1.txt" 8)/$(field "$run" "jvm/$alloc_pid/thread-dump.1.txt" 9)' = 2000/1 ] &&
+        [[ '$(field "$run" "jvm/$alloc_pid/thread-dump.1.txt" 10)' == *'(thread dump cap)'* ]]"
+    if [ "$perf_ok" = 1 ]; then
+        check "$run: perf script cut to 5000 bytes (note 'perf script cap')" bash -c "
+            [ '$(field "$run" perf/perf-script.txt 8)/$(field "$run" perf/perf-script.txt 9)' = 5000/1 ] &&
+            [[ '$(field "$run" perf/perf-script.txt 10)' == *'(perf script cap)'* ]]"
+    fi
+    check "$run: a missing --config path is recorded 'not found'" \
+        grep -q '^not found: /nonexistent/app.conf' <<<"$(field "$run" configs/nonexistent/app.conf 10)"
+    for run in real-bash real-dash real-busybox real-nobody; do
+        echo "measure $run: tarball $(wc -c <"$(tarball "$run")") bytes, $(grep -c '^artifact' "$(manifest_file "$run")") records, $(elapsed_s "$run") s"
+    done
+
+    run="real-nobody"
+    check_real "$run"
+    check "$run: meta uid is 65534" [ "$(meta "$run" uid)" = 65534 ]
+    check "$run: attaching to root's ZooKeeper JVM fails with the tool's reason" bash -c "
+        [ \"\$(awk -F '\t' -v p=jvm/$zk_pid/vm-version.txt '\$1 == \"artifact\" && \$2 == p { print \$4 }' <<<\"\$1\")\" != 0 ] &&
+        awk -F '\t' -v p=jvm/$zk_pid/vm-version.txt '\$1 == \"artifact\" && \$2 == p { print \$10 }' <<<\"\$1\" |
+            grep -qiE 'socket file|not permitted|not secure|Unable to open'" _ "$(manifest "$run")"
+    check "$run: ZooKeeper's other attaching artifacts say the attach failed" \
+        grep -q '^skipped: attach to JVM ' <<<"$(field "$run" "jvm/$zk_pid/thread-dump.2.txt" 10)"
+    check "$run: perf skipped with the paranoid setting as reason" \
+        grep -q '^skipped: not root and kernel.perf_event_paranoid' <<<"$(field "$run" perf/perf-record.log 10)"
+    check "$run: meta perf says why" grep -q '^skipped: ' <<<"$(meta "$run" perf)"
+
+    run=su-fallback
+    check "$run: exit status 0" [ "$(cat "$work/$run/rc")" = 0 ]
+    check_bundle "$run" 1
+    check "$run: --pid limits the JVMs to the test JVM" [ "$(meta "$run" jvms)" = "$alloc_pid" ]
+    check "$run: attached through su -s /bin/sh nobody" \
+        grep -q '^su -s /bin/sh nobody -c ' <<<"$(field "$run" "jvm/$alloc_pid/thread-dump.1.txt" 11)"
+    check "$run: thread dump through su exit 0, non-empty" bash -c "
+        [ '$(field "$run" "jvm/$alloc_pid/thread-dump.1.txt" 4)' = 0 ] &&
+        [ '$(field "$run" "jvm/$alloc_pid/thread-dump.1.txt" 8)' -gt 0 ]"
+    check "$run: no ZooKeeper artifacts (not a --pid)" [ -z "$(field "$run" "jvm/$zk_pid/status" 2)" ]
+
+fi
+
+# --- the other runs --------------------------------------------------------------------------
+run=bb-userland
+check "$run: exit status 0" [ "$(cat "$work/$run/rc")" = 0 ]
+check_bundle "$run" 1
+check_iostat "$run"
 check "bb-userland: meta started is integer (BusyBox date has no %N)" \
     bash -c "[[ '$(meta bb-userland started)' =~ ^[0-9]+\$ ]]"
 check "bb-userland: timeout_impl = busybox" [ "$(meta bb-userland timeout_impl)" = busybox ]
-check "dash: timeout_impl = coreutils" [ "$(meta dash timeout_impl)" = coreutils ]
-check "dash: sysstat_version recorded" bash -c "[[ '$(meta dash sysstat_version)' =~ ^[0-9]+\\. ]]"
-check "dash: meta orig_lang is the caller's LANG" [ "$(meta dash orig_lang)" = "${LANG-}" ]
+check "bb-userland: BusyBox ps falls back to ps -o (exit 0)" [ "$(field bb-userland system/ps-o.txt 4)" = 0 ]
+if [ -z "$real_why" ]; then
+    check "real-dash: meta started has nanoseconds (date +%s.%N)" \
+        bash -c "[[ '$(meta real-dash started)' =~ ^[0-9]+\\.[0-9]{9}\$ ]]"
+    check "real-dash: timeout_impl = coreutils" [ "$(meta real-dash timeout_impl)" = coreutils ]
+    check "real-dash: sysstat_version recorded" bash -c "[[ '$(meta real-dash sysstat_version)' =~ ^[0-9]+\\. ]]"
+    check "real-dash: meta orig_lang is the caller's LANG" [ "$(meta real-dash orig_lang)" = "${LANG-}" ]
+fi
 
 # Hung iostat: the run finishes within duration + interval + margin (5 s + duration/10) +
-# the 5 s budget of `iostat -V`, plus 5 s of slack, and records the timeout.
-limit=$((2 + 1 + 5 + 5 + 5))
+# the 5 s budget of `iostat -V`, plus 5 s of slack (and 2 s for the host facts under load),
+# and records the timeout.
+limit=$((2 + 1 + 5 + 5 + 5 + 2))
 for impl in coreutils busybox watchdog; do
     run=hang-$impl
     check "$run: exit status 0" [ "$(cat "$work/$run/rc")" = 0 ]
@@ -348,6 +892,8 @@ check "$run: mpstat-P-ALL.txt exit 127, note 'not found: mpstat'" \
     [ "$(field "$run" sysstat/mpstat-P-ALL.txt 4)|$(field "$run" sysstat/mpstat-P-ALL.txt 10)" = "127|not found: mpstat" ]
 check "$run: mpstat-P-ALL.json exit 127" [ "$(field "$run" sysstat/mpstat-P-ALL.json 4)" = 127 ]
 check "$run: iostat still collected" [ "$(field "$run" sysstat/iostat-x.txt 4)" = 0 ]
+check "$run: --pid of a non-JVM: proc/$$/status collected, no JVM" \
+    [ "$(field "$run" "proc/$$/status" 4)|$(meta "$run" jvms)" = "0|" ]
 
 run=caps
 check "$run: exit status 0" [ "$(cat "$work/$run/rc")" = 0 ]
@@ -368,7 +914,7 @@ for run in term-dash term-bash term-busybox term-early-dash term-early-bash term
 done
 
 if [ "$nobody_run" = 1 ]; then
-    run=nobody
+    run=nobody-fake
     check "$run: exit status 0 without root" [ "$(cat "$work/$run/rc")" = 0 ]
     check "$run: meta uid is not 0" bash -c "[[ '$(meta "$run" uid)' =~ ^[1-9][0-9]*\$ ]]"
     check "$run: unreadable proc/modules noted 'permission denied'" \
@@ -377,6 +923,40 @@ if [ "$nobody_run" = 1 ]; then
         [ "$(stat -c %a "$(tarball "$run")" 2>/dev/null)" = 600 ]
 else
     echo "skip    unprivileged run (needs root, su and a 'nobody' user)"
+fi
+
+# --- overhead --------------------------------------------------------------------------------
+if [ -z "$real_why" ]; then
+    # Overhead: (CPU of the whole collector tree - CPU of its samplers) / wall time.
+    tck=$(getconf CLK_TCK)
+    for run in overhead-jvm overhead-nojvm; do
+        check "$run: exit status 0" [ "$(cat "$work/$run/rc")" = 0 ]
+        tree=$(awk '{ s = $0; sub(/.*\) /, "", s); split(s, f, " "); print f[14] + f[15] }' "$work/$run/tree.stat")
+        # Wrapped samplers: utime + stime + cutime + cstime of each wrapper; jstat: last seen.
+        samp=$(awk '{ s = $0; sub(/.*\) /, "", s); split(s, f, " "); t += f[12] + f[13] + f[14] + f[15] }
+            END { print t + 0 }' "$work/$run/samplers.log")
+        samp=$((samp + $(awk '{ last[$1] = $3 } END { for (p in last) s += last[p]; print s + 0 }' "$work/$run/jstat.log")))
+        ms=$(cat "$work/$run/elapsed_ms")
+        own=$(awk -v t="$tree" -v s="$samp" -v k="$tck" 'BEGIN { printf "%.2f", (t - s) / k }')
+        pct=$(awk -v o="$own" -v ms="$ms" 'BEGIN { printf "%.2f", o * 100000 / ms }')
+        printf 'measure %s: wall %.1f s; collector tree %.2f s CPU, samplers %.2f s, collector itself %s s = %s %% of one CPU; tarball %s bytes\n' \
+            "$run" "$(awk -v m="$ms" 'BEGIN { print m / 1000 }')" \
+            "$(awk -v t="$tree" -v k="$tck" 'BEGIN { print t / k }')" \
+            "$(awk -v t="$samp" -v k="$tck" 'BEGIN { print t / k }')" "$own" "$pct" \
+            "$(wc -c <"$(tarball "$run")")"
+        echo "$pct" >"$work/$run/pct"
+        echo "$own" >"$work/$run/own"
+    done
+    # Without JVMs the collector's own CPU (shell, bookkeeping, host-fact commands) must stay
+    # under 2 % of one CPU; each JVM adds its JDK tool runs (jps once; java -version, 4 jcmd VM.*,
+    # 2 thread dumps, 1 class histogram: 8 JVM start-ups), which must stay under 1.5 s per JVM.
+    check "overhead-nojvm: collector's own CPU < 2 % of one CPU ($(cat "$work/overhead-nojvm/pct") %)" \
+        awk -v p="$(cat "$work/overhead-nojvm/pct")" 'BEGIN { exit !(p < 2) }'
+    per_jvm_s=$(awk -v a="$(cat "$work/overhead-jvm/own")" -v b="$(cat "$work/overhead-nojvm/own")" \
+        'BEGIN { printf "%.2f", (a - b) / 2 }')
+    echo "measure JDK tools: $per_jvm_s s of CPU per JVM per run"
+    check "overhead-jvm: JDK tools cost < 1.5 s of CPU per JVM ($per_jvm_s s)" \
+        awk -v p="$per_jvm_s" 'BEGIN { exit !(p < 1.5) }'
 fi
 
 echo "$passed passed, $failed failed"
