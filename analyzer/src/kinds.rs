@@ -551,7 +551,18 @@ pub static KINDS: &[KindSpec] = &[
         source: "util-linux `swapon --show`",
         paths: &[r"(^|/)swapon-show(\.txt)?$"],
         sniff: None,
-        parse: Some(|t| wrap(parsers::swaps::parse(t), Data::Swaps)),
+        // `swapon --show` prints nothing at all when no swap is configured: a valid answer.
+        parse: Some(|t| {
+            if t.trim().is_empty() {
+                let none = parsers::swaps::Swaps {
+                    format: parsers::swaps::SwapsFormat::SwaponShow,
+                    areas: Vec::new(),
+                    header_line: 0,
+                };
+                return Ok((Data::Swaps(none), Vec::new()));
+            }
+            wrap(parsers::swaps::parse(t), Data::Swaps)
+        }),
     },
     // Collected, analyzed by later versions.
     KindSpec {
