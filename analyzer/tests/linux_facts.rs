@@ -414,3 +414,21 @@ fn cpu_series_fall_back_to_sar_then_proc_stat() {
         "shares add up to 100 %: {total}"
     );
 }
+
+#[test]
+fn disk_series_fall_back_to_sar_d() {
+    let sar = vec![(
+        "sysstat/sar-d.txt",
+        "sar",
+        fixture("captured-a/sar-d.txt"),
+        1_796_000_000.0,
+    )];
+    let c = rca::artifacts::collect(&tempdir_with(&sar), &Limits::default()).unwrap();
+    let f = rca::facts::HostFacts::from_collected(&c);
+    assert!(!f.disks.is_empty(), "{:?}", f.disks_missing);
+    assert!(f.disks[0]
+        .samples
+        .iter()
+        .all(|s| s.await_ms.is_some() && s.aqu_sz.is_some()));
+    assert!(f.disks[0].artifact.ends_with("sar-d.txt"));
+}

@@ -59,7 +59,7 @@ pub fn build(c: &Collected) -> Result<Vec<DiskSeries>, String> {
             )
         });
     let Some((art, io)) = best else {
-        return Err("no `iostat -x` output was parsed".into());
+        return from_sar(c).map_err(|why| format!("no `iostat -x` output was parsed; {why}"));
     };
     // Without -y the first report covers the time since boot: drop it when others follow.
     let since_boot_first = !art
@@ -103,4 +103,44 @@ pub fn build(c: &Collected) -> Result<Vec<DiskSeries>, String> {
 
 fn sum(v: [Option<f64>; 3]) -> Option<f64> {
     v.iter().flatten().copied().reduce(|a, b| a + b)
+}
+
+/// Device series from `sar -d` (text or `sadf -j`) when no iostat was collected. sar reports
+/// every interval (no since-boot report).
+fn from_sar(c: &Collected) -> Result<Vec<DiskSeries>, String> {
+    let best = ["sar", "sadf-json"]
+        .into_iter()
+        .flat_map(|k| c.parsed(k))
+        .filter_map(|(a, d)| match d {
+            Data::Sar(s) if !s.disk.rows.is_empty() => Some((a, s)),
+            _ => None,
+        })
+        .max_by_key(|(_, s)| s.disk.rows.len());
+    let Some((art, sar)) = best else {
+        return Err("no `sar -d` either".into());
+    };
+    let mut out: Vec<DiskSeries> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    for r in &sar.disk.rows {
+        let sample = DiskSample {
+            time: r.time,
+            line: r.line,
+            await_ms: r.await_ms,
+            aqu_sz: r.aqu_sz,
+            util_pct: r.util_pct,
+            iops: r.tps,
+        };
+        match index.get(r.dev.as_str()) {
+            Some(&i) => out[i].samples.push(sample),
+            None => {
+                index.insert(&r.dev, out.len());
+                out.push(DiskSeries {
+                    device: r.dev.clone(),
+                    artifact: art.path.clone(),
+                    samples: vec![sample],
+                });
+            }
+        }
+    }
+    Ok(out)
 }
