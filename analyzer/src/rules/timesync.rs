@@ -90,7 +90,7 @@ pub fn check_offset(f: &HostFacts) -> Check {
             f.timesync
                 .frequency_ppm
                 .as_ref()
-                .map(|fr| format!(", frequency error {:+.1} ppm", fr.value))
+                .map(|fr| format!(", frequency error {:+.3} ppm", fr.value))
                 .unwrap_or_default()
         ),
         details: Vec::new(),
