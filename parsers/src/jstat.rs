@@ -1,0 +1,418 @@
+//! `jstat` garbage-collection statistics: `-gcutil`, `-gc`, `-gccapacity`, `-gcold`, `-gccause`
+//! (and the other `-gc*` options, whose unnamed columns land in [`JstatSample::extra`]), with and
+//! without `-t`, from JDK 7 (`P`, `PC`, `PU`: PermGen), JDK 8 (`M`, `CCS`, `MC`, `MU`…) and
+//! JDK 11+ (`CGC`, `CGCT`: concurrent cycles).
+//!
+//! Columns are read by header name, so any option and JDK layout works; the header line is
+//! repeated every `-h N` rows and may change within a file (several outputs concatenated). `-`
+//! (not applicable, e.g. `CGC` under Parallel GC) becomes `None`, never 0. Numbers printed with a
+//! decimal comma (a JVM running under a `de_DE`-like locale) are read too. The `-gccause` text
+//! columns `LGCC` and `GCC` contain spaces (`G1 Evacuation Pause`); they are cut at the `GCC`
+//! header position, or else at the first run of two spaces.
+//!
+//! Units: `*_pct` % of the space's current capacity; `*_kib` KiB; `*_s` seconds (cumulative
+//! since JVM start); counts are cumulative event counts; `Timestamp` seconds since JVM start.
+//!
+//! Not handled: `-class`, `-compiler`, `-printcompilation` (no `YGC` column).
+//!
+//! Sample input (OpenJDK 17.0.15, `jstat -gcutil -t PID 250 5`):
+//! ```text
+//! Timestamp         S0     S1     E      O      M     CCS    YGC     YGCT     FGC    FGCT     CGC    CGCT       GCT
+//!             8.3   0.00  82.42  88.24  60.68  53.35   5.76     25     0.062     0     0.000     0     0.000     0.062
+//! ```
+
+use crate::common::{excerpt, head_lines, numbered_lines, parse_num, strip_bom, Issues};
+use crate::common::{ParseError, Parsed, Sniff};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The jstat option that printed the output, inferred from the column names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub enum JstatOption {
+    /// `-gcutil`: `S0 S1 E O M CCS YGC …` (percentages).
+    GcUtil,
+    /// `-gc`: `S0C S1C S0U S1U EC EU OC OU MC MU …` (KiB).
+    Gc,
+    /// `-gccapacity`: `NGCMN NGCMX NGC … OGCMN OGCMX OGC …`.
+    GcCapacity,
+    /// `-gcold`: `MC MU CCSC CCSU OC OU …` (JDK 7: `PC PU OC OU …`).
+    GcOld,
+    /// `-gccause`: `-gcutil` columns plus `LGCC GCC`.
+    GcCause,
+    /// `-gcnew`: `S0C S1C S0U S1U TT MTT DSS EC EU YGC YGCT`.
+    GcNew,
+    /// `-gcnewcapacity`: `NGCMN NGCMX NGC S0CMX …` without old-gen columns.
+    GcNewCapacity,
+    /// `-gcoldcapacity`: `OGCMN OGCMX OGC OC …` without young-gen columns.
+    GcOldCapacity,
+    /// `-gcmetacapacity`: `MCMN MCMX MC CCSMN …`.
+    GcMetaCapacity,
+    /// `-gcpermcapacity` (JDK 7): `PGCMN PGCMX PGC PC …`.
+    GcPermCapacity,
+    /// Columns not matching any of the above.
+    #[default]
+    Other,
+}
+
+impl JstatOption {
+    /// Infers the option from a header's column names.
+    pub fn infer(cols: &[&str]) -> JstatOption {
+        let has = |c: &str| cols.contains(&c);
+        if has("LGCC") {
+            JstatOption::GcCause
+        } else if has("S0") && has("E") {
+            JstatOption::GcUtil
+        } else if has("NGCMN") && has("OGCMN") {
+            JstatOption::GcCapacity
+        } else if has("NGCMN") {
+            JstatOption::GcNewCapacity
+        } else if has("OGCMN") {
+            JstatOption::GcOldCapacity
+        } else if has("MCMN") {
+            JstatOption::GcMetaCapacity
+        } else if has("PGCMN") {
+            JstatOption::GcPermCapacity
+        } else if has("TT") && has("EC") {
+            JstatOption::GcNew
+        } else if has("EC") && has("OC") {
+            JstatOption::Gc
+        } else if has("OC") && has("OU") {
+            JstatOption::GcOld
+        } else {
+            JstatOption::Other
+        }
+    }
+}
+
+/// A whole jstat output.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Jstat {
+    /// Option inferred from the first header line's columns.
+    pub option: JstatOption,
+    /// 1-based input lines of every header line (repeated with `-h N`).
+    pub header_lines: Vec<usize>,
+    /// Samples in input order.
+    pub samples: Vec<JstatSample>,
+}
+
+/// One jstat row. A field is `None` when its column is not printed or shows `-`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct JstatSample {
+    /// 1-based input line.
+    pub line: usize,
+    /// `Timestamp` (`-t`): seconds since JVM start.
+    pub timestamp_s: Option<f64>,
+    /// `S0`: survivor space 0 utilisation, % of its capacity.
+    pub s0_pct: Option<f64>,
+    /// `S1`: survivor space 1 utilisation, %.
+    pub s1_pct: Option<f64>,
+    /// `E`: Eden utilisation, %.
+    pub eden_pct: Option<f64>,
+    /// Old gen (`O`) utilisation, %.
+    pub old_pct: Option<f64>,
+    /// `M`: Metaspace utilisation, % (JDK 8+).
+    pub meta_pct: Option<f64>,
+    /// `CCS`: compressed class space utilisation, % (JDK 8+).
+    pub ccs_pct: Option<f64>,
+    /// `P`: permanent generation utilisation, % (JDK 7 and older).
+    pub perm_pct: Option<f64>,
+    /// `YGC`: young collections since JVM start.
+    pub ygc: Option<u64>,
+    /// `YGCT`: time in young collections, s.
+    pub ygct_s: Option<f64>,
+    /// `FGC`: full collections (stop-the-world old-gen events) since JVM start.
+    pub fgc: Option<u64>,
+    /// `FGCT`: time in full collections, s.
+    pub fgct_s: Option<f64>,
+    /// `CGC`: concurrent collection cycles (JDK 11+; `-` for collectors without).
+    pub cgc: Option<u64>,
+    /// `CGCT`: time in concurrent-cycle pauses, s (JDK 11+).
+    pub cgct_s: Option<f64>,
+    /// `GCT`: total GC time, s.
+    pub gct_s: Option<f64>,
+    /// `LGCC` (`-gccause`): cause of the last GC, e.g. `G1 Evacuation Pause`, `Allocation Failure`.
+    pub lgcc: Option<String>,
+    /// `GCC` (`-gccause`): cause of the current GC, `No GC` when none runs.
+    pub gcc: Option<String>,
+    /// `S0C`: survivor 0 capacity, KiB.
+    pub s0c_kib: Option<f64>,
+    /// `S1C`: survivor 1 capacity, KiB.
+    pub s1c_kib: Option<f64>,
+    /// `S0U`: survivor 0 used, KiB.
+    pub s0u_kib: Option<f64>,
+    /// `S1U`: survivor 1 used, KiB.
+    pub s1u_kib: Option<f64>,
+    /// `EC`: Eden capacity, KiB.
+    pub ec_kib: Option<f64>,
+    /// `EU`: Eden used, KiB.
+    pub eu_kib: Option<f64>,
+    /// `OC`: old gen capacity, KiB.
+    pub oc_kib: Option<f64>,
+    /// `OU`: old gen used, KiB.
+    pub ou_kib: Option<f64>,
+    /// `MC`: Metaspace committed size, KiB.
+    pub mc_kib: Option<f64>,
+    /// `MU`: Metaspace used, KiB.
+    pub mu_kib: Option<f64>,
+    /// `CCSC`: compressed class space committed, KiB.
+    pub ccsc_kib: Option<f64>,
+    /// `CCSU`: compressed class space used, KiB.
+    pub ccsu_kib: Option<f64>,
+    /// `PC`: PermGen capacity, KiB (JDK 7).
+    pub pc_kib: Option<f64>,
+    /// `PU`: PermGen used, KiB (JDK 7).
+    pub pu_kib: Option<f64>,
+    /// `NGCMN`: minimum young gen capacity, KiB.
+    pub ngcmn_kib: Option<f64>,
+    /// `NGCMX`: maximum young gen capacity, KiB.
+    pub ngcmx_kib: Option<f64>,
+    /// `NGC`: current young gen capacity, KiB.
+    pub ngc_kib: Option<f64>,
+    /// `OGCMN`: minimum old gen capacity, KiB.
+    pub ogcmn_kib: Option<f64>,
+    /// `OGCMX`: maximum old gen capacity, KiB.
+    pub ogcmx_kib: Option<f64>,
+    /// `OGC`: current old gen capacity, KiB.
+    pub ogc_kib: Option<f64>,
+    /// `MCMN`: minimum Metaspace capacity, KiB.
+    pub mcmn_kib: Option<f64>,
+    /// `MCMX`: maximum Metaspace capacity, KiB.
+    pub mcmx_kib: Option<f64>,
+    /// `CCSMN`: minimum compressed class space capacity, KiB.
+    pub ccsmn_kib: Option<f64>,
+    /// `CCSMX`: maximum compressed class space capacity, KiB.
+    pub ccsmx_kib: Option<f64>,
+    /// `PGCMN`: minimum PermGen capacity, KiB (JDK 7).
+    pub pgcmn_kib: Option<f64>,
+    /// `PGCMX`: maximum PermGen capacity, KiB (JDK 7).
+    pub pgcmx_kib: Option<f64>,
+    /// `PGC`: current PermGen capacity, KiB (JDK 7).
+    pub pgc_kib: Option<f64>,
+    /// Numeric columns this parser does not name (`TT`, `MTT`, `DSS`, `S0CMX`, `ECMX`…), by
+    /// header text; `-` values are left out.
+    pub extra: BTreeMap<String, f64>,
+}
+
+enum Slot<'a> {
+    Real(&'a mut Option<f64>),
+    Count(&'a mut Option<u64>),
+}
+
+impl JstatSample {
+    fn slot(&mut self, col: &str) -> Option<Slot<'_>> {
+        use Slot::{Count, Real};
+        Some(match col {
+            "Timestamp" => Real(&mut self.timestamp_s),
+            "S0" => Real(&mut self.s0_pct),
+            "S1" => Real(&mut self.s1_pct),
+            "E" => Real(&mut self.eden_pct),
+            "O" => Real(&mut self.old_pct),
+            "M" => Real(&mut self.meta_pct),
+            "CCS" => Real(&mut self.ccs_pct),
+            "P" => Real(&mut self.perm_pct),
+            "YGC" => Count(&mut self.ygc),
+            "YGCT" => Real(&mut self.ygct_s),
+            "FGC" => Count(&mut self.fgc),
+            "FGCT" => Real(&mut self.fgct_s),
+            "CGC" => Count(&mut self.cgc),
+            "CGCT" => Real(&mut self.cgct_s),
+            "GCT" => Real(&mut self.gct_s),
+            "S0C" => Real(&mut self.s0c_kib),
+            "S1C" => Real(&mut self.s1c_kib),
+            "S0U" => Real(&mut self.s0u_kib),
+            "S1U" => Real(&mut self.s1u_kib),
+            "EC" => Real(&mut self.ec_kib),
+            "EU" => Real(&mut self.eu_kib),
+            "OC" => Real(&mut self.oc_kib),
+            "OU" => Real(&mut self.ou_kib),
+            "MC" => Real(&mut self.mc_kib),
+            "MU" => Real(&mut self.mu_kib),
+            "CCSC" => Real(&mut self.ccsc_kib),
+            "CCSU" => Real(&mut self.ccsu_kib),
+            "PC" => Real(&mut self.pc_kib),
+            "PU" => Real(&mut self.pu_kib),
+            "NGCMN" => Real(&mut self.ngcmn_kib),
+            "NGCMX" => Real(&mut self.ngcmx_kib),
+            "NGC" => Real(&mut self.ngc_kib),
+            "OGCMN" => Real(&mut self.ogcmn_kib),
+            "OGCMX" => Real(&mut self.ogcmx_kib),
+            "OGC" => Real(&mut self.ogc_kib),
+            "MCMN" => Real(&mut self.mcmn_kib),
+            "MCMX" => Real(&mut self.mcmx_kib),
+            "CCSMN" => Real(&mut self.ccsmn_kib),
+            "CCSMX" => Real(&mut self.ccsmx_kib),
+            "PGCMN" => Real(&mut self.pgcmn_kib),
+            "PGCMX" => Real(&mut self.pgcmx_kib),
+            "PGC" => Real(&mut self.pgc_kib),
+            _ => return None,
+        })
+    }
+}
+
+/// A jstat header line: a `YGC` column, and only column names (upper-case letters and digits,
+/// or `Timestamp`).
+fn is_header(toks: &[&str]) -> bool {
+    toks.len() >= 2
+        && toks.contains(&"YGC")
+        && toks.iter().all(|t| {
+            *t == "Timestamp"
+                || t.bytes()
+                    .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+        })
+}
+
+/// jstat output?
+///
+/// `Yes` on a complete header line (column names including `YGC`); `No` otherwise.
+pub fn sniff(head: &str) -> Sniff {
+    for (line, complete) in head_lines(head) {
+        let toks: Vec<&str> = line.split_ascii_whitespace().collect();
+        if complete && is_header(&toks) {
+            return Sniff::Yes;
+        }
+    }
+    Sniff::No
+}
+
+/// The current header.
+struct Layout<'a> {
+    cols: Vec<&'a str>,
+    /// Number of columns before `LGCC` (all of them without `-gccause`).
+    numeric: usize,
+    /// Byte offset of the `GCC` header in its line.
+    gcc_at: Option<usize>,
+    line: usize,
+}
+
+fn layout<'a>(line: &'a str, toks: Vec<&'a str>, n: usize) -> Layout<'a> {
+    let numeric = toks.iter().position(|t| *t == "LGCC").unwrap_or(toks.len());
+    let gcc_at = line.find(" GCC").map(|i| i + 1);
+    Layout {
+        cols: toks,
+        numeric,
+        gcc_at,
+        line: n,
+    }
+}
+
+/// Splits the `-gccause` text after the numbers into `LGCC` and `GCC`.
+fn split_causes(line: &str, text_at: usize, gcc_at: Option<usize>) -> (String, Option<String>) {
+    if let Some(g) = gcc_at {
+        if g > text_at && line.as_bytes().get(g - 1) == Some(&b' ') {
+            if let (Some(a), Some(b)) = (line.get(text_at..g), line.get(g..)) {
+                if !a.trim().is_empty() && !b.trim().is_empty() {
+                    return (a.trim().to_string(), Some(b.trim().to_string()));
+                }
+            }
+        }
+    }
+    let text = line.get(text_at..).unwrap_or("").trim();
+    match text.split_once("  ") {
+        Some((a, b)) => (a.trim().to_string(), Some(b.trim().to_string())),
+        None => (text.to_string(), None),
+    }
+}
+
+/// Parses jstat output.
+///
+/// Errors: [`ParseError::Unusable`] when no header line (column names with `YGC`) is found.
+/// Rows before the first header, with the wrong number of values, or with a non-number become
+/// issues.
+pub fn parse(text: &str) -> Result<Parsed<Jstat>, ParseError> {
+    let mut out = Jstat::default();
+    let mut issues = Issues::default();
+    let mut current: Option<Layout> = None;
+    for (n, line) in numbered_lines(strip_bom(text)) {
+        let toks: Vec<&str> = line.split_ascii_whitespace().collect();
+        if toks.is_empty() {
+            continue;
+        }
+        if is_header(&toks) {
+            if out.header_lines.is_empty() {
+                out.option = JstatOption::infer(&toks);
+            }
+            out.header_lines.push(n);
+            current = Some(layout(line, toks, n));
+            continue;
+        }
+        let Some(l) = &current else {
+            issues.push(n, || {
+                format!(
+                    "expected the jstat header line (`S0 S1 E O … YGC …`) before this row: `{}`",
+                    excerpt(line)
+                )
+            });
+            continue;
+        };
+        let causes = l.numeric < l.cols.len();
+        let count_ok = if causes {
+            toks.len() > l.numeric
+        } else {
+            toks.len() == l.cols.len()
+        };
+        if !count_ok {
+            let (expected, found, hl) = (l.cols.len(), toks.len(), l.line);
+            issues.push(n, || {
+                format!(
+                    "expected {expected} values as in the header on line {hl}, found {found}: `{}`",
+                    excerpt(line)
+                )
+            });
+            continue;
+        }
+        let mut s = JstatSample {
+            line: n,
+            ..JstatSample::default()
+        };
+        let mut bad = None;
+        for (col, tok) in l.cols[..l.numeric].iter().zip(&toks) {
+            if *tok == "-" {
+                continue;
+            }
+            let Some(v) = parse_num(tok) else {
+                bad = Some((*col, *tok, "a number"));
+                break;
+            };
+            match s.slot(col) {
+                Some(Slot::Real(r)) => *r = Some(v),
+                Some(Slot::Count(c)) => {
+                    if v < 0.0 || v.fract() != 0.0 || v > u64::MAX as f64 {
+                        bad = Some((*col, *tok, "a whole number"));
+                        break;
+                    }
+                    *c = Some(v as u64);
+                }
+                None => {
+                    s.extra.insert(col.to_string(), v);
+                }
+            }
+        }
+        if let Some((col, tok, what)) = bad {
+            issues.push(n, || {
+                format!("expected {what} under `{col}`, found `{}`", excerpt(tok))
+            });
+            continue;
+        }
+        if causes {
+            // Byte offset just after the last numeric token.
+            let text_at = match l.numeric.checked_sub(1).and_then(|i| toks.get(i)) {
+                Some(last) => (last.as_ptr() as usize - line.as_ptr() as usize) + last.len(),
+                None => 0,
+            };
+            let (lgcc, gcc) = split_causes(line, text_at, l.gcc_at);
+            s.lgcc = Some(lgcc);
+            s.gcc = gcc;
+        }
+        out.samples.push(s);
+    }
+    if out.header_lines.is_empty() {
+        return Err(ParseError::unusable(
+            None,
+            "no jstat header line (column names with `YGC`) found",
+        ));
+    }
+    Ok(Parsed {
+        value: out,
+        issues: issues.into_vec(),
+    })
+}
