@@ -122,6 +122,32 @@ pub enum Data {
     NetstatConn(parsers::procs::Netstat),
     /// `vmware-toolbox-cmd stat balloon`.
     VmwareBalloon(parsers::vmware::Balloon),
+    /// `jstat`.
+    Jstat(parsers::jstat::Jstat),
+    /// class histogram.
+    Histogram(parsers::histogram::Histogram),
+    /// `java -version`.
+    JavaVersion(parsers::jvm_identity::JavaVersion),
+    /// `jcmd VM.version`.
+    VmVersion(parsers::jvm_identity::VmVersion),
+    /// `jcmd VM.flags`.
+    VmFlags(parsers::jvm_identity::VmFlags),
+    /// `jcmd VM.command_line`.
+    VmCommandLine(parsers::jvm_identity::VmCommandLine),
+    /// `jcmd VM.system_properties`.
+    SystemProperties(parsers::jvm_identity::SystemProperties),
+    /// thread dump.
+    ThreadDump(parsers::threads::ThreadDump),
+    /// `zoo.cfg`.
+    ZooCfg(parsers::zookeeper::ZooCfg),
+    /// ZooKeeper `conf`.
+    ZkConf(parsers::zookeeper::ZkConf),
+    /// ZooKeeper `mntr`.
+    ZkMntr(parsers::zookeeper::Mntr),
+    /// ZooKeeper `wchs`.
+    ZkWchs(parsers::zookeeper::Wchs),
+    /// ZooKeeper `srvr`.
+    ZkSrvr(parsers::zookeeper::Srvr),
     /// A text artifact kept as lines (the collector's own log).
     Text,
 }
@@ -610,58 +636,76 @@ pub static KINDS: &[KindSpec] = &[
     KindSpec {
         name: "java-version",
         source: "`java -version`",
-        paths: &[],
-        sniff: None,
-        parse: None,
+        paths: &[r"(^|/)java-version(\.txt)?$"],
+        sniff: Some(parsers::jvm_identity::sniff_java_version),
+        parse: Some(|t| {
+            wrap(
+                parsers::jvm_identity::parse_java_version(t),
+                Data::JavaVersion,
+            )
+        }),
     },
     KindSpec {
         name: "jcmd-vm-version",
         source: "`jcmd VM.version`",
-        paths: &[],
-        sniff: None,
-        parse: None,
+        paths: &[r"(^|/)vm-version(\.txt)?$"],
+        sniff: Some(parsers::jvm_identity::sniff_vm_version),
+        parse: Some(|t| wrap(parsers::jvm_identity::parse_vm_version(t), Data::VmVersion)),
     },
     KindSpec {
         name: "jcmd-vm-flags",
         source: "`jcmd VM.flags`",
-        paths: &[],
-        sniff: None,
-        parse: None,
+        paths: &[r"(^|/)vm-flags(\.txt)?$"],
+        sniff: Some(parsers::jvm_identity::sniff_vm_flags),
+        parse: Some(|t| wrap(parsers::jvm_identity::parse_vm_flags(t), Data::VmFlags)),
     },
     KindSpec {
         name: "jcmd-vm-command-line",
         source: "`jcmd VM.command_line`",
-        paths: &[],
-        sniff: None,
-        parse: None,
+        paths: &[r"(^|/)vm-command-line(\.txt)?$"],
+        sniff: Some(parsers::jvm_identity::sniff_vm_command_line),
+        parse: Some(|t| {
+            wrap(
+                parsers::jvm_identity::parse_vm_command_line(t),
+                Data::VmCommandLine,
+            )
+        }),
     },
     KindSpec {
         name: "jcmd-vm-system-properties",
         source: "`jcmd VM.system_properties`",
-        paths: &[],
-        sniff: None,
-        parse: None,
+        paths: &[r"(^|/)vm-system-properties(\.txt)?$"],
+        sniff: Some(parsers::jvm_identity::sniff_system_properties),
+        parse: Some(|t| {
+            wrap(
+                parsers::jvm_identity::parse_system_properties(t),
+                Data::SystemProperties,
+            )
+        }),
     },
     KindSpec {
         name: "jstat-gcutil",
-        source: "`jstat -gcutil`",
-        paths: &[],
-        sniff: None,
-        parse: None,
+        source: "JDK `jstat`",
+        paths: &[r"(^|/)jstat[^/]*(\.txt)?$"],
+        sniff: Some(parsers::jstat::sniff),
+        parse: Some(|t| wrap(parsers::jstat::parse(t), Data::Jstat)),
     },
     KindSpec {
         name: "class-histogram",
         source: "`jcmd GC.class_histogram` / `jmap -histo`",
-        paths: &[],
-        sniff: None,
-        parse: None,
+        paths: &[r"(^|/)(class-)?histo(gram)?[^/]*(\.txt)?$"],
+        sniff: Some(parsers::histogram::sniff),
+        parse: Some(|t| wrap(parsers::histogram::parse(t), Data::Histogram)),
     },
     KindSpec {
         name: "thread-dump",
         source: "`jcmd Thread.print` / `jstack`",
-        paths: &[],
-        sniff: None,
-        parse: None,
+        paths: &[
+            r"(^|/)thread-dump[^/]*(\.txt)?$",
+            r"(^|/)jstack[^/]*(\.txt)?$",
+        ],
+        sniff: Some(parsers::threads::sniff),
+        parse: Some(|t| wrap(parsers::threads::parse(t), Data::ThreadDump)),
     },
     KindSpec {
         name: "jvm-threads",
@@ -736,37 +780,37 @@ pub static KINDS: &[KindSpec] = &[
     KindSpec {
         name: "zoo-cfg",
         source: "ZooKeeper `zoo.cfg`",
-        paths: &[],
-        sniff: None,
-        parse: None,
+        paths: &[r"(^|/)zoo[^/]*\.cfg$"],
+        sniff: Some(parsers::zookeeper::sniff_cfg),
+        parse: Some(|t| wrap(parsers::zookeeper::parse_cfg(t), Data::ZooCfg)),
     },
     KindSpec {
         name: "zk-mntr",
         source: "ZooKeeper `mntr`",
-        paths: &[],
-        sniff: None,
-        parse: None,
+        paths: &[r"(^|/)(zk-)?mntr(\.txt)?$"],
+        sniff: Some(parsers::zookeeper::sniff_mntr),
+        parse: Some(|t| wrap(parsers::zookeeper::parse_mntr(t), Data::ZkMntr)),
     },
     KindSpec {
         name: "zk-wchs",
         source: "ZooKeeper `wchs`",
-        paths: &[],
-        sniff: None,
-        parse: None,
+        paths: &[r"(^|/)(zk-)?wchs(\.txt)?$"],
+        sniff: Some(parsers::zookeeper::sniff_wchs),
+        parse: Some(|t| wrap(parsers::zookeeper::parse_wchs(t), Data::ZkWchs)),
     },
     KindSpec {
         name: "zk-conf",
         source: "ZooKeeper `conf`",
-        paths: &[],
-        sniff: None,
-        parse: None,
+        paths: &[r"(^|/)zk-conf(\.txt)?$", r"(^|/)zk/[^/]+/conf\.txt$"],
+        sniff: Some(parsers::zookeeper::sniff_conf),
+        parse: Some(|t| wrap(parsers::zookeeper::parse_conf(t), Data::ZkConf)),
     },
     KindSpec {
         name: "zk-srvr",
         source: "ZooKeeper `srvr`",
-        paths: &[],
-        sniff: None,
-        parse: None,
+        paths: &[r"(^|/)(zk-)?srvr(\.txt)?$"],
+        sniff: Some(parsers::zookeeper::sniff_srvr),
+        parse: Some(|t| wrap(parsers::zookeeper::parse_srvr(t), Data::ZkSrvr)),
     },
     KindSpec {
         name: "hadoop-site-xml",
@@ -874,5 +918,33 @@ mod tests {
         );
         assert_eq!(by_path("sos_commands/kernel/lsmod").unwrap().name, "lsmod");
         assert!(by_path("notes/iostat_node3.log.bak").is_none());
+        assert_eq!(
+            by_path("rca-h/zk/127.0.0.1_2181/conf.txt").unwrap().name,
+            "zk-conf"
+        );
+        assert_eq!(
+            by_path("rca-h/zk/127.0.0.1_2181/mntr.txt").unwrap().name,
+            "zk-mntr"
+        );
+        assert_eq!(
+            by_path("rca-h/jvm/4242/thread-dump.2.txt").unwrap().name,
+            "thread-dump"
+        );
+        assert_eq!(
+            by_path("rca-h/jvm/4242/jstat-gcutil.txt").unwrap().name,
+            "jstat-gcutil"
+        );
+        assert_eq!(
+            by_path("rca-h/net/ethtool/eth0/ethtool-l.txt")
+                .unwrap()
+                .name,
+            "ethtool-l"
+        );
+        assert_eq!(
+            by_path("sosreport-h/sos_commands/networking/ethtool_-k_ens3")
+                .unwrap()
+                .name,
+            "ethtool-k"
+        );
     }
 }
