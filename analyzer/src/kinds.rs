@@ -148,6 +148,8 @@ pub enum Data {
     ZkWchs(parsers::zookeeper::Wchs),
     /// ZooKeeper `srvr`.
     ZkSrvr(parsers::zookeeper::Srvr),
+    /// JVM GC log.
+    GcLog(parsers::gclog::GcLog),
     /// A text artifact kept as lines (the collector's own log).
     Text,
 }
@@ -716,10 +718,10 @@ pub static KINDS: &[KindSpec] = &[
     },
     KindSpec {
         name: "gc-log",
-        source: "JVM GC log",
-        paths: &[],
-        sniff: None,
-        parse: None,
+        source: "JVM GC log (JDK 8 `-XX:+PrintGCDetails` or `-Xlog:gc*`)",
+        paths: &[r"(^|/)gc[^/]*\.log(\.[0-9]+)?(\.current)?$"],
+        sniff: Some(parsers::gclog::sniff),
+        parse: Some(|t| wrap(parsers::gclog::parse(t), Data::GcLog)),
     },
     KindSpec {
         name: "perf-record",

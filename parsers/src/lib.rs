@@ -25,6 +25,7 @@ pub mod common;
 pub mod diskstats;
 pub mod ethtool;
 pub mod free;
+pub mod gclog;
 pub mod histogram;
 pub mod identity;
 pub mod interrupts;
