@@ -41,7 +41,7 @@ use crate::common::{
     parse_sysstat_header, parse_time_of_day, Date, Issues, ParseError, Parsed, Sniff,
     SysstatHeader,
 };
-use crate::json::{walk_sysstat, Cursor, Fields, HostFields, JsonStop, Scalar};
+use crate::json::{finish_walk, walk_sysstat, Cursor, Fields, HostFields, Scalar};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -900,33 +900,14 @@ fn parse_json(text: &str) -> Result<Parsed<Iostat>, ParseError> {
             Ok(())
         })
     });
-    let stop = walked.err();
-    if let Some(stop) = &stop {
-        let kept = reports.len();
-        match stop {
-            JsonStop::Eof { line } => issues.push(*line, || {
-                format!(
-                    "JSON document ends early (output cut short?); kept the {kept} complete \
-                     samples before this line"
-                )
-            }),
-            JsonStop::Syntax { line, message } => issues.push(*line, || {
-                format!("invalid sysstat JSON ({message}); kept the {kept} complete samples before this line")
-            }),
-        }
-    }
-    if reports.is_empty() {
-        let reason = match &stop {
-            Some(JsonStop::Syntax { message, .. }) => {
-                format!("not an iostat JSON document: {message}")
-            }
-            Some(JsonStop::Eof { .. }) => {
-                "iostat JSON document ends before its first complete sample".to_string()
-            }
-            None => "iostat JSON document has no sample with `disk` or `avg-cpu`".to_string(),
-        };
-        return Err(ParseError::unusable(stop.map(|s| s.line()), reason));
-    }
+    finish_walk(
+        walked.err(),
+        reports.len(),
+        "iostat",
+        "sysstat",
+        "sample with `disk` or `avg-cpu`",
+        &mut issues,
+    )?;
     Ok(Parsed {
         value: Iostat {
             header: host.into_header(),

@@ -8,6 +8,7 @@
 //! `serde_json`'s [`StreamDeserializer`](serde_json::StreamDeserializer), which also reports the
 //! byte offset where each value ends, so input line numbers can be given for every object.
 
+use crate::common::{Issues, ParseError};
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
@@ -19,6 +20,54 @@ pub(crate) enum JsonStop {
     Eof { line: usize },
     /// The text is not the expected JSON.
     Syntax { line: usize, message: String },
+}
+
+/// Ends a sample-by-sample walk of a sysstat JSON document: an early stop becomes one issue
+/// (the `kept` complete samples before it stay), and a document with no complete sample is
+/// unusable. `tool` names the document in messages (`iostat`), `dialect` the JSON in the issue
+/// (`sysstat`), `no_sample` says what a sample needs (`a sample with \`disk\``).
+pub(crate) fn finish_walk(
+    stop: Option<JsonStop>,
+    kept: usize,
+    tool: &str,
+    dialect: &str,
+    no_sample: &str,
+    issues: &mut Issues,
+) -> Result<(), ParseError> {
+    if let Some(stop) = &stop {
+        match stop {
+            JsonStop::Eof { line } => issues.push(*line, || {
+                format!(
+                    "JSON document ends early (output cut short?); kept the {kept} complete \
+                     samples before this line"
+                )
+            }),
+            JsonStop::Syntax { line, message } => issues.push(*line, || {
+                format!("invalid {dialect} JSON ({message}); kept the {kept} complete samples before this line")
+            }),
+        }
+    }
+    if kept > 0 {
+        return Ok(());
+    }
+    let reason = match &stop {
+        Some(JsonStop::Syntax { message, .. }) => {
+            format!("not {} {tool} JSON document: {message}", article(tool))
+        }
+        Some(JsonStop::Eof { .. }) => {
+            format!("{tool} JSON document ends before its first complete sample")
+        }
+        None => format!("{tool} JSON document has no {no_sample}"),
+    };
+    Err(ParseError::unusable(stop.map(|s| s.line()), reason))
+}
+
+fn article(word: &str) -> &'static str {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    }
 }
 
 impl JsonStop {

@@ -27,7 +27,7 @@ use crate::common::{
     SysstatHeader,
 };
 use crate::iostat::{parse_timestamp_str, sniff_json, Timestamp};
-use crate::json::{walk_sysstat, Cursor, Fields, HostFields, JsonStop, Scalar};
+use crate::json::{finish_walk, walk_sysstat, Cursor, Fields, HostFields, Scalar};
 use serde::Serialize;
 
 /// A whole `mpstat` output.
@@ -603,33 +603,14 @@ fn parse_json(text: &str) -> Result<Parsed<Mpstat>, ParseError> {
             Ok(())
         })
     });
-    let stop = walked.err();
-    if let Some(stop) = &stop {
-        let kept = intervals.len();
-        match stop {
-            JsonStop::Eof { line } => issues.push(*line, || {
-                format!(
-                    "JSON document ends early (output cut short?); kept the {kept} complete \
-                     samples before this line"
-                )
-            }),
-            JsonStop::Syntax { line, message } => issues.push(*line, || {
-                format!("invalid sysstat JSON ({message}); kept the {kept} complete samples before this line")
-            }),
-        }
-    }
-    if intervals.is_empty() {
-        let reason = match &stop {
-            Some(JsonStop::Syntax { message, .. }) => {
-                format!("not an mpstat JSON document: {message}")
-            }
-            Some(JsonStop::Eof { .. }) => {
-                "mpstat JSON document ends before its first complete sample".to_string()
-            }
-            None => "mpstat JSON document has no sample with `cpu-load`".to_string(),
-        };
-        return Err(ParseError::unusable(stop.map(|s| s.line()), reason));
-    }
+    finish_walk(
+        walked.err(),
+        intervals.len(),
+        "mpstat",
+        "sysstat",
+        "sample with `cpu-load`",
+        &mut issues,
+    )?;
     Ok(Parsed {
         value: Mpstat {
             header: host.into_header(),

@@ -35,7 +35,7 @@ use crate::common::{
     strip_bom, Issues, ParseError, Parsed, Sniff, SysstatHeader,
 };
 use crate::iostat::sniff_json;
-use crate::json::{walk_sysstat, Cursor, Fields, HostFields, JsonStop, Scalar};
+use crate::json::{finish_walk, walk_sysstat, Cursor, Fields, HostFields, Scalar};
 use crate::sar::{split_prefix, Clock, Prefix, SarTime};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -592,36 +592,14 @@ fn parse_json(text: &str) -> Result<Parsed<Pidstat>, ParseError> {
             Ok(())
         })
     });
-    let stop = walked.err();
-    if let Some(stop) = &stop {
-        let kept = samples;
-        match stop {
-            JsonStop::Eof { line } => issues.push(*line, || {
-                format!(
-                    "JSON document ends early (output cut short?); kept the {kept} complete \
-                     samples before this line"
-                )
-            }),
-            JsonStop::Syntax { line, message } => issues.push(*line, || {
-                format!(
-                    "invalid pidstat JSON ({message}); kept the {kept} complete samples before \
-                     this line"
-                )
-            }),
-        }
-    }
-    if samples == 0 {
-        let reason = match &stop {
-            Some(JsonStop::Syntax { message, .. }) => {
-                format!("not a pidstat JSON document: {message}")
-            }
-            Some(JsonStop::Eof { .. }) => {
-                "pidstat JSON document ends before its first complete sample".to_string()
-            }
-            None => "pidstat JSON document has no sample".to_string(),
-        };
-        return Err(ParseError::unusable(stop.map(|s| s.line()), reason));
-    }
+    finish_walk(
+        walked.err(),
+        samples,
+        "pidstat",
+        "pidstat",
+        "sample",
+        &mut issues,
+    )?;
     Ok(Parsed {
         value: Pidstat {
             header: host.into_header(),

@@ -36,7 +36,7 @@ use crate::common::{
     Sniff,
 };
 use crate::iostat::Timestamp;
-use crate::json::{Cursor, Fields, HostFields, JsonStop, Scalar};
+use crate::json::{finish_walk, Cursor, Fields, HostFields, JsonStop, Scalar};
 use crate::sar::{Comment, Markers, Restart, Sar, SarRow, SarSample, SarTime, Table};
 use std::borrow::Cow;
 
@@ -75,36 +75,14 @@ pub fn parse(text: &str) -> Result<Parsed<Sar>, ParseError> {
     let mut issues = Issues::default();
     let mut samples = 0usize;
     let walked = walk(&mut cur, &mut host, &mut out, &mut issues, &mut samples);
-    let stop = walked.err();
-    if let Some(stop) = &stop {
-        let kept = samples;
-        match stop {
-            JsonStop::Eof { line } => issues.push(*line, || {
-                format!(
-                    "JSON document ends early (output cut short?); kept the {kept} complete \
-                     samples before this line"
-                )
-            }),
-            JsonStop::Syntax { line, message } => issues.push(*line, || {
-                format!(
-                    "invalid sadf JSON ({message}); kept the {kept} complete samples before \
-                     this line"
-                )
-            }),
-        }
-    }
-    if samples == 0 {
-        let reason = match &stop {
-            Some(JsonStop::Syntax { message, .. }) => {
-                format!("not a sadf JSON document: {message}")
-            }
-            Some(JsonStop::Eof { .. }) => {
-                "sadf JSON document ends before its first complete sample".to_string()
-            }
-            None => "sadf JSON document has no sample in `statistics`".to_string(),
-        };
-        return Err(ParseError::unusable(stop.map(|s| s.line()), reason));
-    }
+    finish_walk(
+        walked.err(),
+        samples,
+        "sadf",
+        "sadf",
+        "sample in `statistics`",
+        &mut issues,
+    )?;
     out.header = host.into_header();
     Ok(Parsed {
         value: out,
