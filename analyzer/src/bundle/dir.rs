@@ -4,7 +4,7 @@
 //! pointing outside the tree); special files are skipped; hidden version-control folders are
 //! ignored. Entries are delivered in sorted path order so runs are reproducible.
 
-use super::limits::{self, human_bytes, Limits};
+use super::limits::{self, Limits};
 use super::{names, EntryContent, RawEntry, ReadSummary, Refused};
 use std::fs;
 use std::path::Path;
@@ -43,10 +43,7 @@ pub fn read(
             matches!(content, EntryContent::TooLarge { .. }) && cap < limits.max_entry_bytes;
         deliver(RawEntry { path: rel, content }, summary);
         if total_hit {
-            summary.stopped = Some(format!(
-                "total size limit of {} reached: the rest was not read (raise with --max-total-size)",
-                human_bytes(limits.max_total_bytes)
-            ));
+            summary.stopped = Some(limits::total_limit_reached(limits));
             return;
         }
     }

@@ -153,6 +153,14 @@ pub fn reported_limit(cap: u64, limits: &Limits) -> u64 {
     }
 }
 
+/// Why reading stopped at the total size limit (shared by every reader).
+pub fn total_limit_reached(limits: &Limits) -> String {
+    format!(
+        "total uncompressed size limit of {} reached: the rest was not read (raise with --max-total-size)",
+        human_bytes(limits.max_total_bytes)
+    )
+}
+
 /// An I/O error in words (flate2 reports a truncated gzip stream as `UnexpectedEof`).
 pub fn describe_io(e: &io::Error) -> String {
     match e.kind() {

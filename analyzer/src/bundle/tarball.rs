@@ -239,10 +239,9 @@ pub fn read<R: Read>(
             *limit = limits::reported_limit(cap, limits);
         }
         let stop = match &content {
-            EntryContent::TooLarge { .. } if cap < limits.max_entry_bytes => Some(format!(
-                "total uncompressed size limit of {} reached: the rest was not read (raise with --max-total-size)",
-                human_bytes(limits.max_total_bytes)
-            )),
+            EntryContent::TooLarge { .. } if cap < limits.max_entry_bytes => {
+                Some(limits::total_limit_reached(limits))
+            }
             EntryContent::ReadError(e) => Some(e.clone()),
             _ => None,
         };

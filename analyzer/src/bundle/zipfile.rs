@@ -7,7 +7,7 @@
 //! with the compressed bytes actually read from the file, while reading. Entries whose local
 //! header another entry already used (the overlapping-entry bomb) are refused.
 
-use super::limits::{self, human_bytes, Limits};
+use super::limits::{self, Limits};
 use super::{names, EntryContent, RawEntry, ReadSummary, Refused};
 use std::collections::HashSet;
 use std::fs::File;
@@ -114,10 +114,7 @@ pub fn read(
             return;
         }
         if total_hit {
-            summary.stopped = Some(format!(
-                "total uncompressed size limit of {} reached: the rest was not read (raise with --max-total-size)",
-                human_bytes(limits.max_total_bytes)
-            ));
+            summary.stopped = Some(limits::total_limit_reached(limits));
             return;
         }
     }
