@@ -1,13 +1,15 @@
 //! Facts about one host, combined from its parsed artifacts. Rules read facts, never artifacts.
 //!
 //! In: [`Collected`] artifacts. Out: [`HostFacts`]: identity, the collection window, per-device
-//! I/O series, per-CPU utilisation series, soft-IRQ rates per CPU, loaded modules. Every sample
+//! I/O series, per-CPU utilisation series, soft-IRQ rates per CPU, loaded modules, network,
+//! memory, time sync, kernel, processes, JVMs and ZooKeeper servers. Every sample
 //! keeps the artifact path and input line it came from, so findings can cite it.
 
 mod cited;
 mod cpu;
 mod disk;
 mod identity;
+pub mod jvm;
 pub mod kernel;
 pub mod memory;
 pub mod net;
@@ -15,17 +17,20 @@ pub mod process;
 pub mod snapshots;
 mod softirq;
 pub mod timesync;
+pub mod zookeeper;
 
 pub use cited::Cited;
 pub use cpu::{CpuSample, CpuSeries};
 pub use disk::{DiskSample, DiskSeries};
 pub use identity::Identity;
+pub use jvm::Jvm;
 pub use kernel::{Kernel, ModuleInfo};
 pub use memory::Memory;
 pub use net::{Channels, CounterChange, ListenQueue, NetStack, Nic, NicIrq, NicRates, Rings};
 pub use process::{ConnectionCount, ProcessInfo, Processes};
 pub use softirq::SoftirqFacts;
 pub use timesync::TimeSync;
+pub use zookeeper::ZkServer;
 
 use crate::artifacts::Collected;
 use crate::kinds::Data;
@@ -70,6 +75,10 @@ pub struct HostFacts {
     pub kernel: Kernel,
     /// Processes and their connections.
     pub processes: Processes,
+    /// Java virtual machines with evidence in the bundle.
+    pub jvms: Vec<Jvm>,
+    /// ZooKeeper servers (four-letter words, `zoo.cfg`, or a ZooKeeper JVM).
+    pub zookeeper: Vec<ZkServer>,
 }
 
 impl HostFacts {
@@ -114,6 +123,8 @@ impl HostFacts {
         f.memory = memory::build(c, &f.kernel.sysctl, &f.modules, f.modules_source.as_deref());
         (f.nics, f.net) = net::build(c, &f.kernel.sysctl);
         f.timesync = timesync::build(c, &f.processes);
+        f.jvms = jvm::build(c, f.interval_s, &f.processes);
+        f.zookeeper = zookeeper::build(c, &f.jvms);
         if f.identity.cpus.is_none() {
             f.identity.cpus = c.parsed("lscpu").find_map(|(_, d)| match d {
                 Data::Lscpu(l) => l.cpus,

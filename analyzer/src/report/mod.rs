@@ -6,7 +6,7 @@ pub mod terminal;
 
 use crate::artifacts::{Artifact, Collected};
 use crate::bundle::{Format, Refused};
-use crate::facts::{HostFacts, Identity};
+use crate::facts::{HostFacts, Identity, Jvm, ZkServer};
 use crate::rules::{Evaluation, Finding, RuleResult, Severity, RULES};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -24,6 +24,13 @@ pub const SCHEMA_VERSION: u32 = 1;
 ///   one of `tar-gz`, `gzip`, `tar`, `zip`, `directory`, `file`; `stopped` says why reading ended
 ///   early, if it did; `warnings` lists oddities that did not stop it.
 /// - `host`: `{hostname, kernel_release, kernel_version, machine, os, cpus, sources}`.
+/// - `jvms`: per JVM `{pid, dir, main, role, vendor, version, feature, build, vm_name,
+///   heap_max_bytes, heap_initial_bytes, collector, args, gc: {samples, window_s, ygc, fgc, pause_s,
+///   pause_share_pct, old_after_fgc[], old_last}, gc_log, top_classes[], pools[], threads}`; cited
+///   values are `{value, artifact, lines[]}`.
+/// - `zookeeper`: per server `{endpoint, client_port, version, watch_count, znode_count,
+///   connections, wchs_total, wchs_summary, data_dir, data_log_dir, snap_count, jvm}` (`jvm` indexes
+///   `jvms`).
 /// - `window`: collection window `{start_utc, end_utc, duration_s, interval_s}` from the manifest.
 /// - `findings`: ranked, each `{rule_id, area, title, severity (info|warning|critical), confidence
 ///   (low|medium|high), why, details[], score, time_range [first, last], evidence: [{artifact,
@@ -41,6 +48,8 @@ pub struct Report {
     pub tool: Tool,
     pub bundle: BundleInfo,
     pub host: Identity,
+    pub jvms: Vec<Jvm>,
+    pub zookeeper: Vec<ZkServer>,
     pub window: Option<Window>,
     pub findings: Vec<Finding>,
     pub rules: Vec<RuleStatus>,
@@ -173,6 +182,8 @@ impl Report {
                 manifest: c.manifest_path.clone(),
             },
             host: facts.identity.clone(),
+            jvms: facts.jvms,
+            zookeeper: facts.zookeeper,
             window,
             findings: eval.findings,
             rules,

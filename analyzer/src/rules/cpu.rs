@@ -63,6 +63,7 @@ pub fn check_iowait(f: &HostFacts) -> Check {
         .unwrap_or_default();
     Check::Found(vec![Finding {
         rule_id: IOWAIT.id,
+        explains: Vec::new(),
         area: IOWAIT.area,
         title: format!("CPUs wait on I/O {m:.0} % of the time"),
         severity: Severity::Warning,

@@ -107,6 +107,7 @@ pub fn check(f: &HostFacts) -> Check {
             .unwrap_or_default();
         findings.push(Finding {
             rule_id: META.id,
+            explains: Vec::new(),
             area: META.area,
             title: format!(
                 "Disk {} saturated: await {await_mean:.0} ms, aqu-sz {aqu_mean:.1}{util_text}",

@@ -95,6 +95,7 @@ pub fn check_taint(f: &HostFacts) -> Check {
             .collect();
         findings.push(Finding {
             rule_id: TAINT.id,
+            explains: Vec::new(),
             area: TAINT.area,
             title: format!("Third-party kernel module(s) {what}: {}", names.join(", ")),
             severity: sev,

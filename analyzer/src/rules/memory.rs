@@ -143,6 +143,7 @@ pub fn check_swap(f: &HostFacts) -> Check {
     };
     Check::Found(vec![Finding {
         rule_id: SWAP.id,
+        explains: Vec::new(),
         area: SWAP.area,
         title,
         severity: sev,
@@ -172,6 +173,7 @@ pub fn check_balloon(f: &HostFacts) -> Check {
             }
             Check::Found(vec![Finding {
                 rule_id: BALLOON.id,
+                explains: Vec::new(),
                 area: BALLOON.area,
                 title: format!("The hypervisor has ballooned {} MiB out of this guest", b.value),
                 severity: Severity::Warning,

@@ -9,6 +9,7 @@
 
 mod cpu;
 mod disk;
+mod jvm;
 mod kernel;
 mod memory;
 mod netstack;
@@ -17,6 +18,7 @@ mod softirq;
 #[cfg(test)]
 mod testkit;
 mod timesync;
+mod zookeeper;
 
 use crate::facts::HostFacts;
 use serde::Serialize;
@@ -130,6 +132,10 @@ impl Evidence {
 pub struct Finding {
     /// The rule that produced it.
     pub rule_id: &'static str,
+    /// Rule ids of symptoms this finding accounts for (a root cause names its effects). When such
+    /// a finding is present too, this one takes at least its severity and ranks above it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub explains: Vec<&'static str>,
     /// Area (`disk`, `cpu`, ...).
     pub area: &'static str,
     /// Specific title (`Disk sda saturated: await 84 ms, aqu-sz 12.3`).
@@ -259,6 +265,30 @@ pub static RULES: &[Rule] = &[
         meta: &kernel::TAINT,
         check: kernel::check_taint,
     },
+    Rule {
+        meta: &zookeeper::WATCH_MANAGER,
+        check: zookeeper::check_watch_manager,
+    },
+    Rule {
+        meta: &zookeeper::TXN_LOG,
+        check: zookeeper::check_txn_log,
+    },
+    Rule {
+        meta: &jvm::OLD_GEN,
+        check: jvm::check_old_gen,
+    },
+    Rule {
+        meta: &jvm::GC_OVERHEAD,
+        check: jvm::check_gc_overhead,
+    },
+    Rule {
+        meta: &jvm::POOLS,
+        check: jvm::check_pools,
+    },
+    Rule {
+        meta: &jvm::HEAP_MEMORY,
+        check: jvm::check_heap_memory,
+    },
 ];
 
 /// Outcome of running all rules on one host.
@@ -286,14 +316,41 @@ pub fn evaluate(facts: &HostFacts) -> Evaluation {
         };
         results.push((rule.meta.id, r));
     }
-    findings.sort_by(|a, b| {
-        b.severity.cmp(&a.severity).then(
-            b.score
-                .partial_cmp(&a.score)
-                .unwrap_or(std::cmp::Ordering::Equal),
-        )
-    });
+    rank(&mut findings);
     Evaluation { findings, results }
+}
+
+/// Ranks findings: severity, then root causes before the symptoms they explain, then score.
+///
+/// A finding that [`Finding::explains`] another present finding takes at least that finding's
+/// severity (the cause is as bad as its worst effect) and counts how many present findings it
+/// explains; more explained findings rank first within a severity.
+pub fn rank(findings: &mut [Finding]) {
+    let present: Vec<(&'static str, Severity)> =
+        findings.iter().map(|f| (f.rule_id, f.severity)).collect();
+    let mut explained = vec![0usize; findings.len()];
+    for (i, f) in findings.iter_mut().enumerate() {
+        for (id, sev) in &present {
+            if f.explains.contains(id) {
+                explained[i] += 1;
+                f.severity = f.severity.max(*sev);
+            }
+        }
+    }
+    let mut order: Vec<usize> = (0..findings.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (fa, fb) = (&findings[a], &findings[b]);
+        fb.severity
+            .cmp(&fa.severity)
+            .then(explained[b].cmp(&explained[a]))
+            .then(
+                fb.score
+                    .partial_cmp(&fa.score)
+                    .unwrap_or(std::cmp::Ordering::Equal),
+            )
+    });
+    let sorted: Vec<Finding> = order.iter().map(|&i| findings[i].clone()).collect();
+    findings.clone_from_slice(&sorted);
 }
 
 /// Arithmetic mean of the present values; `None` when there are none.
@@ -309,4 +366,71 @@ pub(crate) fn mean(v: impl IntoIterator<Item = Option<f64>>) -> Option<f64> {
 /// `ceil(n / 2)`, at least `min`: how many intervals make a condition "sustained".
 pub(crate) fn sustained_count(n: usize, min: usize) -> usize {
     n.div_ceil(2).max(min)
+}
+
+#[cfg(test)]
+mod ranking_tests {
+    use super::*;
+
+    fn finding(
+        id: &'static str,
+        sev: Severity,
+        score: f64,
+        explains: Vec<&'static str>,
+    ) -> Finding {
+        Finding {
+            rule_id: id,
+            explains,
+            area: "x",
+            title: id.into(),
+            severity: sev,
+            confidence: Confidence::Medium,
+            why: String::new(),
+            details: Vec::new(),
+            score,
+            time_range: None,
+            evidence: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_cause_ranks_above_the_symptom_it_explains_and_takes_its_severity() {
+        let mut v = vec![
+            finding(
+                "jvm.old-gen-not-reclaimed",
+                Severity::Critical,
+                300.0,
+                vec![],
+            ),
+            finding("other", Severity::Critical, 200.0, vec![]),
+            finding(
+                "zk.default-watch-manager",
+                Severity::Warning,
+                20.0,
+                vec!["jvm.old-gen-not-reclaimed"],
+            ),
+        ];
+        rank(&mut v);
+        let ids: Vec<&str> = v.iter().map(|f| f.rule_id).collect();
+        assert_eq!(
+            ids,
+            [
+                "zk.default-watch-manager",
+                "jvm.old-gen-not-reclaimed",
+                "other"
+            ]
+        );
+        assert_eq!(v[0].severity, Severity::Critical);
+    }
+
+    #[test]
+    fn an_absent_symptom_changes_nothing() {
+        let mut v = vec![
+            finding("a", Severity::Warning, 1.0, vec!["missing"]),
+            finding("b", Severity::Warning, 2.0, vec![]),
+        ];
+        rank(&mut v);
+        assert_eq!(v[0].rule_id, "b");
+        assert_eq!(v[1].severity, Severity::Warning);
+    }
 }

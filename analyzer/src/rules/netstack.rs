@@ -68,6 +68,7 @@ pub fn check_conntrack(f: &HostFacts) -> Check {
     };
     Check::Found(vec![Finding {
         rule_id: CONNTRACK.id,
+        explains: Vec::new(),
         area: CONNTRACK.area,
         title: format!(
             "Connection-tracking table {:.0} % full ({} of {})",
@@ -109,6 +110,7 @@ pub fn check_listen(f: &HostFacts) -> Check {
         };
         out.push(Finding {
             rule_id: LISTEN.id,
+            explains: Vec::new(),
             area: LISTEN.area,
             title: format!("{} listen-queue overflows {when}", c.value.delta),
             severity: sev,
@@ -128,6 +130,7 @@ pub fn check_listen(f: &HostFacts) -> Check {
         }
         out.push(Finding {
             rule_id: LISTEN.id,
+            explains: Vec::new(),
             area: LISTEN.area,
             title: format!(
                 "Accept queue of {}{} full: {} waiting, backlog {}{}",

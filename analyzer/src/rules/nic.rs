@@ -148,6 +148,7 @@ fn finding(
 ) -> Finding {
     Finding {
         rule_id: meta.id,
+        explains: Vec::new(),
         area: meta.area,
         title,
         severity,

@@ -236,6 +236,7 @@ pub fn check(f: &HostFacts) -> Check {
     let last = hot[0].samples.last().and_then(|s| s.time);
     Check::Found(vec![Finding {
         rule_id: META.id,
+        explains: Vec::new(),
         area: META.area,
         title: format!(
             "Soft-IRQ saturation on CPU {}{scope}: %soft {hot_soft:.0} %{dom_text}",

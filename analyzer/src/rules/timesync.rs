@@ -79,6 +79,7 @@ pub fn check_offset(f: &HostFacts) -> Check {
     }
     Check::Found(vec![Finding {
         rule_id: OFFSET.id,
+        explains: Vec::new(),
         area: OFFSET.area,
         title: format!("Clock offset {:+.1} ms", o.value * 1000.0),
         severity: sev,
@@ -130,6 +131,7 @@ pub fn check_two_sources(f: &HostFacts) -> Check {
     }
     Check::Found(vec![Finding {
         rule_id: TWO_SOURCES.id,
+        explains: Vec::new(),
         area: TWO_SOURCES.area,
         title: format!(
             "Two time sources fight over the clock: {}",
@@ -161,6 +163,7 @@ pub fn check_unsynced(f: &HostFacts) -> Check {
     if let Some(s) = t.synchronised.as_ref().filter(|s| !s.value) {
         return Check::Found(vec![Finding {
             rule_id: UNSYNCED.id,
+            explains: Vec::new(),
             area: UNSYNCED.area,
             title: "The system clock is not synchronised".into(),
             severity: Severity::Warning,
@@ -176,6 +179,7 @@ pub fn check_unsynced(f: &HostFacts) -> Check {
     if t.daemons.is_empty() && t.synchronised.is_none() && !f.processes.list.is_empty() {
         return Check::Found(vec![Finding {
             rule_id: UNSYNCED.id,
+            explains: Vec::new(),
             area: UNSYNCED.area,
             title: "No time-sync daemon runs".into(),
             severity: Severity::Warning,

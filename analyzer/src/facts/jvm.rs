@@ -1,0 +1,837 @@
+//! JVM facts: one [`Jvm`] per Java process whose evidence is in the bundle.
+//!
+//! In: the per-JVM artifacts (`jstat`, class histogram, `java -version`, `jcmd VM.version`,
+//! `VM.flags`, `VM.command_line`, `VM.system_properties`, thread dumps, GC log) and `ps` for the
+//! command line of JVMs that could not be attached. Out: [`Jvm`]s with identity, heap settings,
+//! collector, a GC series over the window, the top classes by bytes and thread counts by pool.
+//!
+//! Artifacts are grouped by JVM: the collector's `jvm/<pid>/` folder first, then the PID that
+//! `jcmd` prints on its first line, then the folder the file sits in (a folder of loose outputs
+//! from one JVM).
+
+use super::Cited;
+use crate::artifacts::{Artifact, Collected};
+use crate::kinds::Data;
+use parsers::jstat::{Jstat, JstatSample};
+use regex::Regex;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+/// Everything known about one JVM.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Jvm {
+    /// Process id, when known.
+    pub pid: Option<u32>,
+    /// The folder its artifacts came from (`jvm/4242`), or `.` for loose files.
+    pub dir: String,
+    /// Main class or jar (`org.apache.zookeeper.server.quorum.QuorumPeerMain`).
+    pub main: Option<String>,
+    /// What the JVM is, from its main class (`ZooKeeper`, `HDFS DataNode`, `Kafka broker`…).
+    pub role: Option<String>,
+    /// Distribution (`OpenJDK`, `BiSheng`, `Temurin`, …), from `java -version`, else the
+    /// `java.vendor.version`/`java.vm.name` properties, else `VM.version`.
+    pub vendor: Option<Cited<String>>,
+    /// Java version as printed (`1.8.0_372`, `17.0.15`).
+    pub version: Option<Cited<String>>,
+    /// Feature release (8, 11, 17, …).
+    pub feature: Option<u32>,
+    /// Full build string (`17.0.15+6-Debian-1deb12u1`), when printed.
+    pub build: Option<String>,
+    /// VM name (`OpenJDK 64-Bit Server VM`).
+    pub vm_name: Option<String>,
+    /// Maximum heap, bytes (`MaxHeapSize` flag, else `-Xmx`).
+    pub heap_max_bytes: Option<Cited<u64>>,
+    /// Initial heap, bytes (`InitialHeapSize`, else `-Xms`).
+    pub heap_initial_bytes: Option<Cited<u64>>,
+    /// Collector in use: `G1`, `Parallel`, `CMS`, `Serial`, `ZGC`, `Shenandoah`.
+    pub collector: Option<Cited<String>>,
+    /// `-XX` flags as `VM.flags` printed them (value text), for comparison. Not in the JSON
+    /// report (its size).
+    #[serde(skip)]
+    pub flags: BTreeMap<String, String>,
+    /// System properties (`VM.system_properties`, else `-D` arguments of the command line). Not
+    /// in the JSON report (its size).
+    #[serde(skip)]
+    pub properties: BTreeMap<String, Cited<String>>,
+    /// Where `properties` came from; `None` when neither source was in the bundle.
+    pub properties_source: Option<String>,
+    /// Command-line arguments of the JVM (`VM.command_line` jvm_args, else `ps`).
+    pub args: Vec<String>,
+    /// The artifact lines `args` were read from.
+    pub args_source: Option<Cited<()>>,
+    /// GC behaviour over the window, from `jstat`.
+    pub gc: Option<GcSeries>,
+    /// GC log summary.
+    pub gc_log: Option<GcLogSummary>,
+    /// The classes holding the most bytes, largest first (at most [`TOP_CLASSES`]).
+    pub top_classes: Vec<Cited<ClassShare>>,
+    /// Histogram total, bytes.
+    pub histogram_total_bytes: Option<Cited<u64>>,
+    /// Path of the class histogram.
+    pub histogram_source: Option<String>,
+    /// Threads per pool (trailing number stripped), largest first.
+    pub pools: Vec<Cited<PoolCount>>,
+    /// Total threads in the thread dump.
+    pub threads: Option<usize>,
+    /// Path of the thread dump the pools come from.
+    pub threads_source: Option<String>,
+}
+
+/// How many classes [`Jvm::top_classes`] keeps.
+pub const TOP_CLASSES: usize = 10;
+
+/// One class of a histogram with its share.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ClassShare {
+    /// Class name as printed (`java.util.HashMap$Node`, `[B`).
+    pub class_name: String,
+    /// Instances.
+    pub instances: u64,
+    /// Shallow bytes.
+    pub bytes: u64,
+    /// Share of the histogram total, % (0–100).
+    pub share_pct: f64,
+}
+
+/// One thread pool.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct PoolCount {
+    /// Pool name, the thread name without its trailing number (`XNIO-1 task-`).
+    pub pool: String,
+    /// Threads in the pool.
+    pub threads: usize,
+    /// Threads in state `RUNNABLE`.
+    pub runnable: usize,
+}
+
+/// GC behaviour over the collection window, from one `jstat` artifact.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct GcSeries {
+    /// Bundle path of the `jstat` output.
+    pub artifact: String,
+    /// Samples read.
+    pub samples: usize,
+    /// Seconds between the first and last sample (from `-t` timestamps, else samples × interval).
+    pub window_s: Option<f64>,
+    /// Young collections during the window.
+    pub ygc: Option<u64>,
+    /// Full collections during the window.
+    pub fgc: Option<u64>,
+    /// Time in young plus full collections during the window, seconds (stop-the-world; JDK 11+
+    /// concurrent time `CGCT` excluded).
+    pub pause_s: Option<f64>,
+    /// `pause_s` over `window_s`, % (0–100).
+    pub pause_share_pct: Option<f64>,
+    /// Old-generation occupancy (`O`, %) at each sample where `FGC` had increased.
+    pub old_after_fgc: Vec<Cited<f64>>,
+    /// Old-generation occupancy at the last sample, %.
+    pub old_last: Option<Cited<f64>>,
+    /// Lines of the first and last samples.
+    pub span_lines: Vec<usize>,
+    /// The output has `-t` timestamps (its header starts with `Timestamp`, else with `S0`).
+    pub timestamped: bool,
+}
+
+impl GcSeries {
+    /// How the column header line starts, for citing it.
+    pub fn header_prefix(&self) -> &'static str {
+        if self.timestamped {
+            "Timestamp"
+        } else {
+            "S0"
+        }
+    }
+}
+
+/// GC log summary.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct GcLogSummary {
+    /// Bundle path of the log.
+    pub artifact: String,
+    /// Collector named by the log.
+    pub collector: Option<String>,
+    /// Longest pause, ms, with its line.
+    pub max_pause_ms: Option<Cited<f64>>,
+    /// Full collections: heap after / heap capacity, % (0–100), with their lines.
+    pub full_gc_after_pct: Vec<Cited<f64>>,
+    /// Lines printing `to-space exhausted`.
+    pub to_space_exhausted: Vec<usize>,
+    /// Pauses of at least 1 s: count.
+    pub long_pauses: usize,
+}
+
+impl Jvm {
+    /// A short label: `ZooKeeper (pid 4242)`, `java (pid 17)`, `jvm/4242`.
+    pub fn label(&self) -> String {
+        let name = self
+            .role
+            .clone()
+            .or_else(|| self.main.as_deref().map(short_main))
+            .unwrap_or_else(|| "JVM".into());
+        match self.pid {
+            Some(p) => format!("{name} (pid {p})"),
+            None => format!("{name} ({})", self.dir),
+        }
+    }
+
+    /// A system property's value.
+    pub fn property(&self, key: &str) -> Option<&Cited<String>> {
+        self.properties.get(key)
+    }
+}
+
+/// `org.apache.Foo` → `Foo`; `/opt/app/app.jar` → `app.jar`.
+fn short_main(m: &str) -> String {
+    let m = m.rsplit('/').next().unwrap_or(m);
+    if m.ends_with(".jar") {
+        return m.to_string();
+    }
+    m.rsplit('.').next().unwrap_or(m).to_string()
+}
+
+/// Well-known main classes and what they are.
+const ROLES: &[(&str, &str)] = &[
+    (
+        "org.apache.zookeeper.server.quorum.QuorumPeerMain",
+        "ZooKeeper",
+    ),
+    (
+        "org.apache.zookeeper.server.ZooKeeperServerMain",
+        "ZooKeeper",
+    ),
+    (
+        "org.apache.hadoop.hdfs.server.datanode.DataNode",
+        "HDFS DataNode",
+    ),
+    (
+        "org.apache.hadoop.hdfs.server.namenode.NameNode",
+        "HDFS NameNode",
+    ),
+    (
+        "org.apache.hadoop.hdfs.qjournal.server.JournalNode",
+        "HDFS JournalNode",
+    ),
+    (
+        "org.apache.hadoop.yarn.server.nodemanager.NodeManager",
+        "YARN NodeManager",
+    ),
+    (
+        "org.apache.hadoop.yarn.server.resourcemanager.ResourceManager",
+        "YARN ResourceManager",
+    ),
+    (
+        "org.apache.hadoop.mapred.YarnChild",
+        "YARN container (MapReduce task)",
+    ),
+    ("kafka.Kafka", "Kafka broker"),
+    ("org.elasticsearch.bootstrap.Elasticsearch", "Elasticsearch"),
+    ("org.apache.cassandra.service.CassandraDaemon", "Cassandra"),
+    ("org.apache.catalina.startup.Bootstrap", "Tomcat"),
+];
+
+/// The role of a JVM from its main class or arguments.
+pub fn role_of(main_and_args: &str) -> Option<&'static str> {
+    ROLES
+        .iter()
+        .find(|(class, _)| {
+            main_and_args
+                .split_whitespace()
+                .any(|tok| tok == *class || tok.ends_with(&format!("/{class}")))
+        })
+        .map(|(_, role)| *role)
+}
+
+/// Is this artifact kind JVM evidence?
+fn is_jvm_kind(kind: &str) -> bool {
+    matches!(
+        kind,
+        "jstat-gcutil"
+            | "jstat"
+            | "class-histogram"
+            | "java-version"
+            | "jcmd-vm-version"
+            | "jcmd-vm-flags"
+            | "jcmd-vm-command-line"
+            | "jcmd-vm-system-properties"
+            | "thread-dump"
+            | "gc-log"
+    )
+}
+
+fn jvm_dir_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| Regex::new(r"(?:^|/)jvm/(\d+)/").expect("valid regex"))
+}
+
+/// The PID a JVM artifact's content names (jcmd's `PID:` line, a histogram's leading line).
+fn content_pid(d: &Data) -> Option<u32> {
+    match d {
+        Data::Histogram(h) => h.pid,
+        Data::VmVersion(v) => v.pid,
+        Data::VmFlags(v) => v.pid,
+        Data::VmCommandLine(v) => v.pid,
+        Data::SystemProperties(v) => v.pid,
+        Data::ThreadDump(t) => t.pid.and_then(|p| u32::try_from(p).ok()),
+        _ => None,
+    }
+}
+
+fn parent_dir(path: &str) -> String {
+    match path.rsplit_once('/') {
+        Some((d, _)) => d.to_string(),
+        None => ".".to_string(),
+    }
+}
+
+/// Group key: `(pid, dir)`.
+fn group_of(a: &Artifact, d: &Data) -> (Option<u32>, String) {
+    if let Some(c) = jvm_dir_re().captures(&a.path) {
+        let pid = c[1].parse().ok();
+        let dir = c.get(0).map(|m| m.as_str().trim_matches('/')).unwrap_or("");
+        return (pid, dir.to_string());
+    }
+    (content_pid(d), parent_dir(&a.path))
+}
+
+/// Builds one [`Jvm`] per JVM found.
+pub fn build(c: &Collected, interval_s: Option<f64>, procs: &super::Processes) -> Vec<Jvm> {
+    // Group artifacts: key is pid when known, else the folder.
+    let mut groups: BTreeMap<String, (Option<u32>, String, Vec<(&Artifact, &Data)>)> =
+        BTreeMap::new();
+    for a in &c.artifacts {
+        let (Some(kind), Some(d)) = (a.kind, a.data.as_ref()) else {
+            continue;
+        };
+        if !is_jvm_kind(kind) {
+            continue;
+        }
+        let (pid, dir) = group_of(a, d);
+        let key = match pid {
+            Some(p) => format!("pid:{p}"),
+            None => format!("dir:{dir}"),
+        };
+        let g = groups.entry(key).or_insert((pid, dir, Vec::new()));
+        g.2.push((a, d));
+    }
+    // A folder group without a PID joins the only PID group from the same folder.
+    let dir_keys: Vec<String> = groups
+        .keys()
+        .filter(|k| k.starts_with("dir:"))
+        .cloned()
+        .collect();
+    for k in dir_keys {
+        let dir = k["dir:".len()..].to_string();
+        let same: Vec<String> = groups
+            .iter()
+            .filter(|(gk, g)| gk.starts_with("pid:") && g.1 == dir)
+            .map(|(gk, _)| gk.clone())
+            .collect();
+        if same.len() == 1 {
+            if let Some((_, _, arts)) = groups.remove(&k) {
+                if let Some(g) = groups.get_mut(&same[0]) {
+                    g.2.extend(arts);
+                }
+            }
+        }
+    }
+    groups
+        .into_values()
+        .map(|(pid, dir, arts)| {
+            let mut j = Jvm {
+                pid,
+                dir,
+                ..Default::default()
+            };
+            fill(&mut j, &arts, interval_s);
+            if j.args.is_empty() {
+                if let Some(p) = procs.list.iter().find(|p| Some(p.value.pid) == pid) {
+                    j.args = p
+                        .value
+                        .args
+                        .split_whitespace()
+                        .map(str::to_string)
+                        .collect();
+                    j.args_source = Some(Cited::lines((), &p.artifact, p.lines.clone()));
+                }
+            }
+            if j.main.is_none() {
+                j.main = main_from_args(&j.args);
+            }
+            let joined = format!(
+                "{} {}",
+                j.main.clone().unwrap_or_default(),
+                j.args.join(" ")
+            );
+            j.role = role_of(&joined).map(str::to_string);
+            if j.properties_source.is_none() {
+                properties_from_args(&mut j);
+            }
+            let from_args = |v: u64, j: &Jvm| match &j.args_source {
+                Some(c) => Cited::lines(v, &c.artifact, c.lines.clone()),
+                None => Cited::lines(v, "", vec![]),
+            };
+            if j.heap_max_bytes.is_none() {
+                j.heap_max_bytes = size_arg(&j.args, "-Xmx").map(|v| from_args(v, &j));
+            }
+            if j.heap_initial_bytes.is_none() {
+                j.heap_initial_bytes = size_arg(&j.args, "-Xms").map(|v| from_args(v, &j));
+            }
+            j
+        })
+        .collect()
+}
+
+/// The main class or jar: the first argument after the JVM options (`-jar X` → X).
+fn main_from_args(args: &[String]) -> Option<String> {
+    let mut it = args.iter().skip(1).peekable();
+    while let Some(a) = it.next() {
+        if a == "-jar" {
+            return it.next().cloned();
+        }
+        if a == "-cp" || a == "-classpath" || a == "--class-path" || a == "-p" {
+            it.next();
+            continue;
+        }
+        if a.starts_with('-') {
+            continue;
+        }
+        return Some(a.clone());
+    }
+    None
+}
+
+/// `-Dkey=value` arguments as properties (without line citations).
+fn properties_from_args(j: &mut Jvm) {
+    let (artifact, lines) = match &j.args_source {
+        Some(c) => (c.artifact.clone(), c.lines.clone()),
+        None => return,
+    };
+    for a in &j.args {
+        if let Some(kv) = a.strip_prefix("-D") {
+            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+            j.properties.insert(
+                k.to_string(),
+                Cited::lines(v.to_string(), &artifact, lines.clone()),
+            );
+        }
+    }
+    j.properties_source = Some(artifact);
+}
+
+/// `-Xmx4g` → 4 GiB in bytes; the last occurrence wins, as in the JVM.
+fn size_arg(args: &[String], prefix: &str) -> Option<u64> {
+    args.iter()
+        .rev()
+        .find_map(|a| a.strip_prefix(prefix))
+        .and_then(parse_size)
+}
+
+/// JVM size syntax: `512m`, `4G`, `1048576`, `2t`.
+pub fn parse_size(s: &str) -> Option<u64> {
+    let s = s.trim();
+    let (num, mult) = match s.chars().last()? {
+        'k' | 'K' => (&s[..s.len() - 1], 1u64 << 10),
+        'm' | 'M' => (&s[..s.len() - 1], 1 << 20),
+        'g' | 'G' => (&s[..s.len() - 1], 1 << 30),
+        't' | 'T' => (&s[..s.len() - 1], 1 << 40),
+        _ => (s, 1),
+    };
+    num.parse::<u64>().ok()?.checked_mul(mult)
+}
+
+fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
+    let mut jstats: Vec<(&Artifact, &Jstat)> = Vec::new();
+    let mut dumps: Vec<(&Artifact, &parsers::threads::ThreadDump)> = Vec::new();
+    for (a, d) in arts {
+        match d {
+            Data::JavaVersion(v) => {
+                let line = v.lines.version;
+                j.version = Some(Cited::new(v.version.clone(), &a.path, line));
+                let vline = v.lines.runtime.unwrap_or(line);
+                j.vendor = Some(Cited::new(vendor_name(&v.vendor), &a.path, vline));
+                j.feature = v.feature;
+                j.build = v.build.clone();
+                j.vm_name = v.vm_name.clone();
+            }
+            Data::VmVersion(v) => {
+                if j.version.is_none() {
+                    if let (Some(jdk), Some(l)) = (&v.jdk_version, v.jdk_line) {
+                        j.version = Some(Cited::new(jdk.clone(), &a.path, l));
+                        j.feature = v.feature;
+                    }
+                }
+                if j.vm_name.is_none() {
+                    j.vm_name = Some(v.vm_name.clone());
+                }
+                if j.build.is_none() {
+                    j.build = Some(v.vm_version.clone());
+                }
+            }
+            Data::VmFlags(f) => {
+                for (name, flag) in &f.flags {
+                    let text = match &flag.value {
+                        parsers::jvm_identity::FlagValue::Bool(b) => b.to_string(),
+                        parsers::jvm_identity::FlagValue::Number(n) => n.to_string(),
+                        parsers::jvm_identity::FlagValue::Text(t) => t.clone(),
+                    };
+                    j.flags.insert(name.clone(), text);
+                }
+                let cite = |name: &str| f.flags.get(name).map(|fl| fl.line).unwrap_or(0);
+                if let Some(v) = f.number("MaxHeapSize") {
+                    j.heap_max_bytes = Some(Cited::new(v, &a.path, cite("MaxHeapSize")));
+                }
+                if let Some(v) = f.number("InitialHeapSize") {
+                    j.heap_initial_bytes = Some(Cited::new(v, &a.path, cite("InitialHeapSize")));
+                }
+                for (flag, name) in [
+                    ("UseG1GC", "G1"),
+                    ("UseParallelGC", "Parallel"),
+                    ("UseConcMarkSweepGC", "CMS"),
+                    ("UseSerialGC", "Serial"),
+                    ("UseZGC", "ZGC"),
+                    ("UseShenandoahGC", "Shenandoah"),
+                ] {
+                    if f.enabled(flag) == Some(true) {
+                        j.collector = Some(Cited::new(name.to_string(), &a.path, cite(flag)));
+                        break;
+                    }
+                }
+            }
+            Data::VmCommandLine(cl) => {
+                let lines: Vec<usize> = cl
+                    .entries
+                    .iter()
+                    .filter(|(k, _, _)| k == "jvm_args" || k == "java_command")
+                    .map(|(_, _, l)| *l)
+                    .collect();
+                j.args_source = Some(Cited::lines((), &a.path, lines));
+                j.args = cl
+                    .jvm_args
+                    .iter()
+                    .flat_map(|s| s.split_whitespace())
+                    .map(str::to_string)
+                    .collect();
+                if let Some(cmd) = &cl.java_command {
+                    j.main = cmd.split_whitespace().next().map(str::to_string);
+                    // The rest of java_command are the program's own arguments.
+                    let prog: Vec<String> = cmd.split_whitespace().map(str::to_string).collect();
+                    j.args.extend(prog);
+                }
+            }
+            Data::SystemProperties(p) => {
+                for (k, (v, line)) in &p.properties {
+                    j.properties
+                        .insert(k.clone(), Cited::new(v.clone(), &a.path, *line));
+                }
+                j.properties_source = Some(a.path.clone());
+            }
+            Data::Histogram(h) => fill_histogram(j, a, h),
+            Data::Jstat(s) => jstats.push((a, s)),
+            Data::ThreadDump(t) => dumps.push((a, t)),
+            Data::GcLog(g) => fill_gc_log(j, a, g),
+            _ => {}
+        }
+    }
+    if j.vendor.is_none() {
+        j.vendor = vendor_from_properties(j);
+    }
+    if j.collector.is_none() {
+        if let Some(g) = &j.gc_log {
+            j.collector = g
+                .collector
+                .clone()
+                .map(|c| Cited::lines(c, &g.artifact, vec![]));
+        }
+    }
+    // Prefer the jstat option that carries old-gen occupancy and counts: gcutil, then gc.
+    jstats.sort_by_key(|(_, s)| match s.option {
+        parsers::jstat::JstatOption::GcUtil => 0,
+        parsers::jstat::JstatOption::Gc => 1,
+        parsers::jstat::JstatOption::GcCause => 2,
+        _ => 3,
+    });
+    j.gc = jstats
+        .first()
+        .and_then(|(a, s)| gc_series(&a.path, s, interval_s));
+    // The last thread dump (the collector takes `.1` at the start and `.2` after the window).
+    dumps.sort_by(|x, y| x.0.path.cmp(&y.0.path));
+    if let Some((a, t)) = dumps.last() {
+        fill_threads(j, a, t);
+    }
+}
+
+fn vendor_name(v: &parsers::jvm_identity::JavaVendor) -> String {
+    use parsers::jvm_identity::JavaVendor as V;
+    match v {
+        V::Oracle => "Oracle".into(),
+        V::Temurin => "Temurin".into(),
+        V::AdoptOpenJdk => "AdoptOpenJDK".into(),
+        V::AzulZulu => "Azul Zulu".into(),
+        V::AmazonCorretto => "Amazon Corretto".into(),
+        V::AlibabaDragonwell => "Alibaba Dragonwell".into(),
+        V::TencentKona => "Tencent Kona".into(),
+        V::BiSheng => "BiSheng".into(),
+        V::OpenJ9 => "OpenJ9".into(),
+        V::OpenJdk => "OpenJDK".into(),
+        V::Other(s) => s.clone(),
+    }
+}
+
+/// Vendor from `java.runtime.name`, `java.vendor.version`, `java.vm.name`.
+fn vendor_from_properties(j: &Jvm) -> Option<Cited<String>> {
+    let runtime = j
+        .property("java.runtime.name")
+        .or_else(|| j.property("java.vendor.version"))
+        .or_else(|| j.property("java.vendor"))?;
+    let vm = j
+        .property("java.vm.name")
+        .map(|c| c.value.as_str())
+        .unwrap_or("");
+    let vendor = parsers::jvm_identity::vendor_of(
+        &format!(
+            "{} {}",
+            runtime.value,
+            j.property("java.vendor.version")
+                .map(|c| c.value.as_str())
+                .unwrap_or("")
+        ),
+        vm,
+    );
+    Some(Cited::lines(
+        vendor_name(&vendor),
+        &runtime.artifact,
+        runtime.lines.clone(),
+    ))
+}
+
+fn fill_histogram(j: &mut Jvm, a: &Artifact, h: &parsers::histogram::Histogram) {
+    let total = h
+        .total
+        .map(|t| (t.bytes, t.line))
+        .unwrap_or_else(|| (h.rows.iter().map(|r| r.bytes).sum(), 0));
+    if total.1 > 0 {
+        j.histogram_total_bytes = Some(Cited::new(total.0, &a.path, total.1));
+    } else {
+        j.histogram_total_bytes = Some(Cited::lines(total.0, &a.path, vec![]));
+    }
+    j.histogram_source = Some(a.path.clone());
+    j.top_classes = h
+        .top_by_bytes(TOP_CLASSES)
+        .into_iter()
+        .map(|r| {
+            Cited::new(
+                ClassShare {
+                    class_name: r.class_name.clone(),
+                    instances: r.instances,
+                    bytes: r.bytes,
+                    share_pct: if total.0 > 0 {
+                        r.bytes as f64 * 100.0 / total.0 as f64
+                    } else {
+                        0.0
+                    },
+                },
+                &a.path,
+                r.line,
+            )
+        })
+        .collect();
+}
+
+fn fill_threads(j: &mut Jvm, a: &Artifact, t: &parsers::threads::ThreadDump) {
+    let mut pools: BTreeMap<&str, (usize, usize, Vec<usize>)> = BTreeMap::new();
+    for th in &t.threads {
+        let e = pools
+            .entry(parsers::threads::pool_name(&th.name))
+            .or_default();
+        e.0 += 1;
+        if th.state.as_deref() == Some("RUNNABLE") {
+            e.1 += 1;
+        }
+        if e.2.len() < 3 {
+            e.2.push(th.line);
+        }
+    }
+    let mut v: Vec<Cited<PoolCount>> = pools
+        .into_iter()
+        .map(|(pool, (n, r, lines))| {
+            Cited::lines(
+                PoolCount {
+                    pool: pool.to_string(),
+                    threads: n,
+                    runnable: r,
+                },
+                &a.path,
+                lines,
+            )
+        })
+        .collect();
+    v.sort_by(|x, y| {
+        y.value
+            .threads
+            .cmp(&x.value.threads)
+            .then_with(|| x.value.pool.cmp(&y.value.pool))
+    });
+    j.threads = Some(t.threads.len());
+    j.threads_source = Some(a.path.clone());
+    j.pools = v;
+}
+
+fn fill_gc_log(j: &mut Jvm, a: &Artifact, g: &parsers::gclog::GcLog) {
+    let mut s = GcLogSummary {
+        artifact: a.path.clone(),
+        collector: g.collector.clone(),
+        ..Default::default()
+    };
+    for e in &g.events {
+        if let Some(p) = e.pause_ms {
+            if s.max_pause_ms.as_ref().is_none_or(|m| p > m.value) {
+                s.max_pause_ms = Some(Cited::new(p, &a.path, e.line));
+            }
+            if p >= 1000.0 {
+                s.long_pauses += 1;
+            }
+        }
+        if e.to_space_exhausted {
+            s.to_space_exhausted.push(e.line);
+        }
+        if e.kind == parsers::gclog::GcKind::Full {
+            if let (Some(after), Some(total)) = (e.heap_after_kib, e.heap_total_kib) {
+                if total > 0 {
+                    s.full_gc_after_pct.push(Cited::new(
+                        after as f64 * 100.0 / total as f64,
+                        &a.path,
+                        e.line,
+                    ));
+                }
+            }
+        }
+    }
+    j.gc_log = Some(s);
+}
+
+/// Old-generation occupancy of a sample, %: `O` (`-gcutil`), else `OU / OC` (`-gc`).
+fn old_pct(s: &JstatSample) -> Option<f64> {
+    s.old_pct.or_else(|| match (s.ou_kib, s.oc_kib) {
+        (Some(u), Some(c)) if c > 0.0 => Some(u * 100.0 / c),
+        _ => None,
+    })
+}
+
+/// Builds the GC series of one `jstat` output. `None` when it has fewer than two samples.
+pub fn gc_series(path: &str, s: &Jstat, interval_s: Option<f64>) -> Option<GcSeries> {
+    let first = s.samples.first()?;
+    let last = s.samples.last()?;
+    if s.samples.len() < 2 {
+        return None;
+    }
+    let window_s = match (first.timestamp_s, last.timestamp_s) {
+        (Some(a), Some(b)) if b > a => Some(b - a),
+        _ => interval_s.map(|i| i * (s.samples.len() - 1) as f64),
+    };
+    let delta_u = |f: fn(&JstatSample) -> Option<u64>| match (f(first), f(last)) {
+        (Some(a), Some(b)) if b >= a => Some(b - a),
+        _ => None,
+    };
+    let delta_f = |f: fn(&JstatSample) -> Option<f64>| match (f(first), f(last)) {
+        (Some(a), Some(b)) if b >= a => Some(b - a),
+        _ => None,
+    };
+    let ygct = delta_f(|x| x.ygct_s);
+    let fgct = delta_f(|x| x.fgct_s);
+    let pause_s = match (ygct, fgct) {
+        (Some(y), Some(f)) => Some(y + f),
+        (Some(y), None) => Some(y),
+        (None, Some(f)) => Some(f),
+        (None, None) => None,
+    };
+    let pause_share_pct = match (pause_s, window_s) {
+        (Some(p), Some(w)) if w > 0.0 => Some((p * 100.0 / w).min(100.0)),
+        _ => None,
+    };
+    let mut old_after_fgc = Vec::new();
+    for w in s.samples.windows(2) {
+        if let (Some(a), Some(b)) = (w[0].fgc, w[1].fgc) {
+            if b > a {
+                if let Some(o) = old_pct(&w[1]) {
+                    old_after_fgc.push(Cited::new(o, path, w[1].line));
+                }
+            }
+        }
+    }
+    Some(GcSeries {
+        artifact: path.to_string(),
+        samples: s.samples.len(),
+        window_s,
+        ygc: delta_u(|x| x.ygc),
+        fgc: delta_u(|x| x.fgc),
+        pause_s,
+        pause_share_pct,
+        old_after_fgc,
+        old_last: old_pct(last).map(|o| Cited::new(o, path, last.line)),
+        span_lines: vec![first.line, last.line],
+        timestamped: first.timestamp_s.is_some(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_use_the_jvm_suffixes() {
+        assert_eq!(parse_size("512m"), Some(512 << 20));
+        assert_eq!(parse_size("4G"), Some(4 << 30));
+        assert_eq!(parse_size("1048576"), Some(1 << 20));
+        assert_eq!(parse_size("x"), None);
+        assert_eq!(parse_size(""), None);
+        assert_eq!(parse_size("99999999999999999999t"), None);
+    }
+
+    #[test]
+    fn roles_come_from_the_main_class() {
+        assert_eq!(
+            role_of("org.apache.zookeeper.server.quorum.QuorumPeerMain /etc/zookeeper/zoo.cfg"),
+            Some("ZooKeeper")
+        );
+        assert_eq!(
+            role_of("-Xmx1g kafka.Kafka server.properties"),
+            Some("Kafka broker")
+        );
+        assert_eq!(role_of("com.example.Main"), None);
+    }
+
+    #[test]
+    fn main_class_skips_options_and_classpath() {
+        let args: Vec<String> = ["java", "-Xmx1g", "-cp", "a.jar:b.jar", "com.x.Main", "arg"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(main_from_args(&args).as_deref(), Some("com.x.Main"));
+        let jar: Vec<String> = ["java", "-jar", "app.jar"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(main_from_args(&jar).as_deref(), Some("app.jar"));
+    }
+
+    #[test]
+    fn gc_series_records_old_gen_after_each_full_gc() {
+        let text = "Timestamp         S0     S1     E      O      M     CCS    YGC     YGCT    FGC    FGCT     GCT   \n\
+                    \x20        10.0   0.00   0.00  50.00  97.10  90.00  85.00     10    0.500     3    2.000    2.500\n\
+                    \x20        11.0   0.00   0.00  10.00  98.50  90.00  85.00     10    0.500     4    2.900    3.400\n\
+                    \x20        12.0   0.00   0.00  60.00  98.90  90.00  85.00     11    0.550     4    2.900    3.450\n\
+                    \x20        13.0   0.00   0.00  20.00  99.20  90.00  85.00     11    0.550     5    3.800    4.350\n";
+        let p = parsers::jstat::parse(text).expect("parses");
+        let g = gc_series("jvm/1/jstat-gcutil.txt", &p.value, None).expect("series");
+        assert_eq!(g.samples, 4);
+        assert_eq!(g.window_s, Some(3.0));
+        assert_eq!(g.fgc, Some(2));
+        assert_eq!(g.ygc, Some(1));
+        let after: Vec<f64> = g.old_after_fgc.iter().map(|c| c.value).collect();
+        assert_eq!(after, vec![98.5, 99.2]);
+        assert_eq!(g.old_after_fgc[0].lines, vec![3]);
+        let share = g.pause_share_pct.expect("share");
+        assert!((share - (0.05 + 1.8) * 100.0 / 3.0).abs() < 1e-6, "{share}");
+    }
+}
