@@ -143,7 +143,12 @@ pub fn check_swap(f: &HostFacts) -> Check {
     };
     Check::Found(vec![Finding {
         rule_id: SWAP.id,
-        explains: Vec::new(),
+        // Heap pages on swap lengthen every collection that touches them.
+        explains: if sev >= Severity::Warning {
+            vec![super::jvm::GC_OVERHEAD.id]
+        } else {
+            Vec::new()
+        },
         area: SWAP.area,
         title,
         severity: sev,
@@ -173,7 +178,8 @@ pub fn check_balloon(f: &HostFacts) -> Check {
             }
             Check::Found(vec![Finding {
                 rule_id: BALLOON.id,
-                explains: Vec::new(),
+                // The balloon takes RAM the guest then swaps for.
+                explains: vec![SWAP.id, super::jvm::GC_OVERHEAD.id],
                 area: BALLOON.area,
                 title: format!("The hypervisor has ballooned {} MiB out of this guest", b.value),
                 severity: Severity::Warning,
