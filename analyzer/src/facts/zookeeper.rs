@@ -27,6 +27,12 @@ pub struct ZkServer {
     pub znode_count: Option<Cited<u64>>,
     /// `zk_num_alive_connections`.
     pub connections: Option<Cited<u64>>,
+    /// `zk_uptime`, ms (ZooKeeper ≥ 3.6).
+    pub uptime_ms: Option<Cited<u64>>,
+    /// `zk_snap_count`: snapshots written since start (ZooKeeper ≥ 3.6).
+    pub snapshots: Option<Cited<u64>>,
+    /// `zk_max_fsynctime`: longest transaction-log fsync since start, ms.
+    pub max_fsync_ms: Option<Cited<f64>>,
     /// `wchs`: `Total watches:`.
     pub wchs_total: Option<Cited<u64>>,
     /// `wchs`: connections watching, and distinct watched paths, from `N connections watching M
@@ -97,6 +103,16 @@ pub fn build(c: &Collected, jvms: &[Jvm]) -> Vec<ZkServer> {
                 s.connections = m
                     .num_alive_connections()
                     .map(|v| Cited::new(v, &a.path, cite("zk_num_alive_connections")));
+                let whole = |key: &str| {
+                    m.num(key)
+                        .filter(|v| *v >= 0.0 && v.fract() == 0.0)
+                        .map(|v| Cited::new(v as u64, &a.path, cite(key)))
+                };
+                s.uptime_ms = whole("zk_uptime");
+                s.snapshots = whole("zk_snap_count");
+                s.max_fsync_ms = m
+                    .num("zk_max_fsynctime")
+                    .map(|v| Cited::new(v, &a.path, cite("zk_max_fsynctime")));
             }
             Data::ZkWchs(w) => {
                 let s = by_dir.entry(dir.clone()).or_insert_with(new);

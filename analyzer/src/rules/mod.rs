@@ -274,6 +274,10 @@ pub static RULES: &[Rule] = &[
         check: zookeeper::check_txn_log,
     },
     Rule {
+        meta: &zookeeper::SNAPSHOTS,
+        check: zookeeper::check_snapshots,
+    },
+    Rule {
         meta: &jvm::OLD_GEN,
         check: jvm::check_old_gen,
     },
