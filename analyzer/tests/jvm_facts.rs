@@ -1,0 +1,199 @@
+//! JVM and ZooKeeper facts and rules end to end, on real JVM and ZooKeeper outputs.
+//!
+//! Every file starts as a capture from OpenJDK 17 and ZooKeeper 3.8 (`parsers/tests/fixtures/
+//! captured-jvm`, `captured-zk`; see PROVENANCE.md). The S3-shaped server changes only the values
+//! the case is about, each named where it is made: millions of watches in `mntr`/`wchs`, the
+//! histogram dominated by `HashMap$Node`, the old generation ≥ 98 % after each full GC.
+
+use rca::bundle::Limits;
+use rca::report::Report;
+use rca::rules::Severity;
+use std::path::Path;
+
+fn fixture(rel: &str) -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../parsers/tests/fixtures")
+        .join(rel);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// `jstat -gcutil -t` in the JDK 17 layout of the captured file: one row per `(t, O, FGC)`.
+fn gcutil(rows: &[(f64, f64, u64)]) -> String {
+    let captured = fixture("captured-jvm/jstat-gcutil-t-jdk17.txt");
+    let mut out = captured.lines().next().unwrap().to_string();
+    out.push('\n');
+    let mut ygc = 25;
+    for &(t, o, fgc) in rows {
+        ygc += 1;
+        let fgct = fgc as f64 * 0.9;
+        out.push_str(&format!(
+            "{t:>15.1} {:>6.2} {:>6.2} {:>6.2} {o:>6.2} {:>6.2} {:>6.2} {ygc:>6} {:>9.3} {fgc:>7} {fgct:>9.3} {:>5} {:>9.3} {:>9.3}\n",
+            0.0,
+            0.0,
+            12.5,
+            53.35,
+            5.76,
+            0.062 + ygc as f64 * 0.001,
+            0,
+            0.0,
+            0.062 + ygc as f64 * 0.001 + fgct
+        ));
+    }
+    out
+}
+
+/// The captured JDK 17 histogram with `HashMap$Node`, `HashSet` and `HashMap` rows grown to the
+/// sizes a watch table of millions of entries has.
+fn watch_histogram() -> String {
+    let h = fixture("captured-jvm/jcmd-GC.class_histogram-jdk17-head60.txt");
+    let mut out = String::new();
+    for line in h.lines() {
+        let l = if line.contains(" java.util.HashMap$Node ") {
+            "   2:       4000000      128000000  java.util.HashMap$Node (java.base@17.0.15)"
+                .to_string()
+        } else {
+            line.to_string()
+        };
+        out.push_str(&l);
+        out.push('\n');
+    }
+    out.push_str("Total       4200000      180000000\n");
+    out
+}
+
+type Entry = (String, String);
+
+/// A ZooKeeper server as the collector lays it out, with `watches` watches.
+fn zk_bundle(watches: u64, manager: Option<&str>) -> Vec<Entry> {
+    let mut props = fixture("captured-jvm/key-value/jcmd-VM.system_properties-jdk17.txt");
+    if let Some(m) = manager {
+        props.push_str(&format!("zookeeper.watchManagerName={m}\n"));
+    }
+    let cmdline = fixture("captured-jvm/jcmd-VM.command_line-jdk17.txt").replace(
+        "java_command: ",
+        "java_command: org.apache.zookeeper.server.quorum.QuorumPeerMain /etc/zookeeper/conf/zoo.cfg ",
+    );
+    let mntr = fixture("captured-zk/zk-3.8.0-mntr.txt")
+        .replace("zk_watch_count\t8\n", &format!("zk_watch_count\t{watches}\n"))
+        .replace("zk_znode_count\t12\n", "zk_znode_count\t200000\n")
+        .replace("zk_num_alive_connections\t3\n", "zk_num_alive_connections\t20\n");
+    let wchs = format!("20 connections watching 200000 paths\nTotal watches:{watches}\n");
+    vec![
+        ("jvm/24267/vm-system-properties.txt".into(), props),
+        ("jvm/24267/vm-command-line.txt".into(), cmdline),
+        (
+            "jvm/24267/vm-flags.txt".into(),
+            fixture("captured-jvm/jcmd-VM.flags-jdk17.txt"),
+        ),
+        (
+            "jvm/24267/java-version.txt".into(),
+            fixture("captured-jvm/java-version-jdk17.txt"),
+        ),
+        ("jvm/24267/class-histogram.txt".into(), watch_histogram()),
+        (
+            "jvm/24267/jstat-gcutil.txt".into(),
+            gcutil(&[
+                (100.0, 97.1, 10),
+                (101.0, 98.4, 11),
+                (102.0, 99.0, 11),
+                (103.0, 99.5, 12),
+                (104.0, 99.7, 13),
+            ]),
+        ),
+        ("zk/127.0.0.1_2181/mntr.txt".into(), mntr),
+        ("zk/127.0.0.1_2181/wchs.txt".into(), wchs),
+    ]
+}
+
+fn analyze(entries: &[Entry]) -> Report {
+    let d = tempfile::tempdir().unwrap();
+    for (path, text) in entries {
+        let p = d.path().join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+    }
+    rca::analysis::analyze(d.path(), &Limits::default()).unwrap()
+}
+
+#[test]
+fn real_jvm_outputs_become_one_jvm_with_identity_heap_and_gc_series() {
+    let r = analyze(&zk_bundle(8, None));
+    for a in &r.artifacts {
+        assert_eq!(a.outcome.label(), "parsed", "{}: {:?}", a.path, a.outcome);
+    }
+    assert_eq!(r.jvms.len(), 1, "{:#?}", r.jvms);
+    let j = &r.jvms[0];
+    assert_eq!(j.pid, Some(24267));
+    assert_eq!(j.role.as_deref(), Some("ZooKeeper"));
+    assert_eq!(j.vendor.as_ref().unwrap().value, "OpenJDK");
+    assert_eq!(j.version.as_ref().unwrap().value, "17.0.15");
+    assert_eq!(j.feature, Some(17));
+    assert_eq!(j.heap_max_bytes.as_ref().unwrap().value, 268_435_456);
+    assert_eq!(j.collector.as_ref().unwrap().value, "G1");
+    let gc = j.gc.as_ref().unwrap();
+    assert_eq!((gc.samples, gc.fgc, gc.window_s), (5, Some(3), Some(4.0)));
+    let after: Vec<f64> = gc.old_after_fgc.iter().map(|o| o.value).collect();
+    assert_eq!(after, vec![98.4, 99.5, 99.7]);
+    assert_eq!(j.top_classes[0].value.class_name, "java.util.HashMap$Node");
+    assert_eq!(r.zookeeper.len(), 1);
+    assert_eq!(r.zookeeper[0].jvm, Some(0));
+    assert_eq!(r.zookeeper[0].client_port, Some(2181));
+}
+
+#[test]
+fn an_s3_shaped_zookeeper_puts_the_watch_manager_first() {
+    let r = analyze(&zk_bundle(4_000_000, None));
+    let top = &r.findings[0];
+    assert_eq!(top.rule_id, "zk.default-watch-manager", "{:#?}", r.findings);
+    assert_eq!(top.severity, Severity::Critical);
+    let cited: Vec<&str> = top.evidence.iter().map(|e| e.artifact.as_str()).collect();
+    for want in ["mntr.txt", "wchs.txt", "class-histogram.txt", "jstat-gcutil.txt"] {
+        assert!(cited.iter().any(|c| c.ends_with(want)), "{want} not in {cited:?}");
+    }
+    // The histogram line cited is the HashMap$Node row, verbatim.
+    let hist = top
+        .evidence
+        .iter()
+        .find(|e| e.artifact.ends_with("class-histogram.txt"))
+        .unwrap();
+    assert!(hist
+        .excerpt
+        .iter()
+        .any(|l| l.text.contains("4000000      128000000  java.util.HashMap$Node")));
+    // The symptom is reported too, below its cause.
+    let old = r
+        .findings
+        .iter()
+        .position(|f| f.rule_id == "jvm.old-gen-not-reclaimed")
+        .expect("old-gen finding");
+    assert!(old > 0);
+    assert!(r.findings[old].why.contains("java.util.HashMap$Node"));
+}
+
+#[test]
+fn the_optimized_watch_manager_silences_the_finding_but_not_the_full_heap() {
+    let r = analyze(&zk_bundle(
+        4_000_000,
+        Some("org.apache.zookeeper.server.watch.WatchManagerOptimized"),
+    ));
+    assert!(r.findings.iter().all(|f| f.rule_id != "zk.default-watch-manager"));
+    assert!(r
+        .findings
+        .iter()
+        .any(|f| f.rule_id == "jvm.old-gen-not-reclaimed"));
+}
+
+#[test]
+fn loose_files_without_the_collector_layout_still_make_one_jvm() {
+    // Files saved by hand in one folder, named freely: grouped by folder, kinds by content.
+    let e: Vec<Entry> = zk_bundle(8, None)
+        .into_iter()
+        .filter(|(p, _)| p.starts_with("jvm/"))
+        .map(|(p, t)| (format!("incident-42/{}", p.rsplit('/').next().unwrap()), t))
+        .collect();
+    let r = analyze(&e);
+    assert_eq!(r.jvms.len(), 1, "{:#?}", r.jvms);
+    assert_eq!(r.jvms[0].pid, Some(24267));
+    assert!(r.jvms[0].gc.is_some());
+    assert!(r.jvms[0].heap_max_bytes.is_some());
+}
