@@ -198,7 +198,7 @@ pub fn check_old_gen(f: &HostFacts) -> Check {
             explains: Vec::new(),
             area: OLD_GEN.area,
             title: format!(
-                "{}: old generation still {last:.0} % full after {n} full GC(s)",
+                "{}: old generation still {last:.1} % full after {n} full GC(s)",
                 j.label()
             ),
             severity: if n >= 2 {
