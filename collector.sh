@@ -229,8 +229,8 @@
 #   configuration and services (secret values replaced by ****, see below)
 #     config             a file given with --config (or found under a --config directory);
 #                        configs/<its absolute path>
-#     zoo-cfg            the zoo.cfg of a ZooKeeper JVM (from its arguments or its classpath
-#                        conf dir); configs/<its absolute path>
+#     zoo-cfg            the zoo.cfg of a ZooKeeper JVM (the file its arguments name, else the
+#                        one in its classpath conf dir); configs/<its absolute path>
 #     hadoop-site-xml    *-site.xml of a Hadoop/YARN JVM (HADOOP_CONF_DIR / YARN_CONF_DIR of the
 #                        collector or the process, -Dhadoop.conf.dir, classpath conf dirs);
 #                        configs/<its absolute path>
@@ -2238,7 +2238,11 @@ jvm_service_configs() {
         esac
     done <"$state/args.$1"
     [ "$sc_zk" = 1 ] || [ "$sc_hd" = 1 ] || return 0
-    # Classpath folders (conf dirs) hold zoo.cfg and the *-site.xml files.
+    # Classpath folders (conf dirs) hold zoo.cfg and the *-site.xml files. A ZooKeeper started
+    # with a config file reads only that one: a zoo.cfg in its conf dir is then not in use (the
+    # packaged /etc/zookeeper/conf/zoo.cfg on the classpath of a server started by zkServer.sh
+    # with another file) and is left out.
+    sc_argcfg=$sc_cfgs
     sc_ifs=$IFS
     IFS=:
     for sc_e in $sc_cp; do
@@ -2260,7 +2264,7 @@ jvm_service_configs() {
         case $sc_d in /*) ;; *) sc_d=$root/proc/$1/cwd/$sc_d ;; esac
         sc_d=${sc_d%/}
         [ -d "$sc_d" ] || continue
-        if [ "$sc_zk" = 1 ] && [ -f "$sc_d/zoo.cfg" ]; then
+        if [ "$sc_zk" = 1 ] && [ -z "$sc_argcfg" ] && [ -f "$sc_d/zoo.cfg" ]; then
             sc_cfgs="$sc_cfgs$nl$sc_d/zoo.cfg"
         fi
         if [ "$sc_hd" = 1 ]; then
