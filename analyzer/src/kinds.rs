@@ -150,6 +150,16 @@ pub enum Data {
     ZkSrvr(parsers::zookeeper::Srvr),
     /// JVM GC log.
     GcLog(parsers::gclog::GcLog),
+    /// Hadoop `*-site.xml` (core, hdfs, yarn, mapred, …).
+    HadoopConf(parsers::hadoop::HadoopConf),
+    /// cgroup membership and limits of one process (collector's `cgroup.tsv`).
+    Cgroup(parsers::cgroup::Cgroup),
+    /// `/proc/<pid>/status`.
+    ProcStatus(parsers::proc_status::ProcStatus),
+    /// `jps -lv` (or `jps`, `-l`, `-lmv`).
+    Jps(parsers::jps::Jps),
+    /// Thread counts by name of one JVM (collector's `threads.tsv`).
+    JvmThreads(parsers::jvm_threads::JvmThreads),
     /// A text artifact kept as lines (the collector's own log).
     Text,
 }
@@ -592,7 +602,7 @@ pub static KINDS: &[KindSpec] = &[
             wrap(parsers::swaps::parse(t), Data::Swaps)
         }),
     },
-    // Collected, analyzed by later versions.
+    // Kinds with `parse: None` are collected but analyzed by later versions.
     KindSpec {
         name: "cpuinfo",
         source: "`/proc/cpuinfo`",
@@ -610,16 +620,16 @@ pub static KINDS: &[KindSpec] = &[
     KindSpec {
         name: "cgroup",
         source: "cgroup membership and limits (collector)",
-        paths: &[],
-        sniff: None,
-        parse: None,
+        paths: &[r"(^|/)cgroup\.tsv$"],
+        sniff: Some(parsers::cgroup::sniff),
+        parse: Some(|t| wrap(parsers::cgroup::parse(t), Data::Cgroup)),
     },
     KindSpec {
         name: "proc-status",
         source: "`/proc/<pid>/status`",
-        paths: &[],
-        sniff: None,
-        parse: None,
+        paths: &[r"(^|/)(jvm|proc)/[0-9]+/status$"],
+        sniff: Some(parsers::proc_status::sniff),
+        parse: Some(|t| wrap(parsers::proc_status::parse(t), Data::ProcStatus)),
     },
     KindSpec {
         name: "proc-cmdline",
@@ -631,9 +641,9 @@ pub static KINDS: &[KindSpec] = &[
     KindSpec {
         name: "jps",
         source: "`jps -lv`",
-        paths: &[],
-        sniff: None,
-        parse: None,
+        paths: &[r"(^|/)jps([-_]-?[lmv]+)?(\.txt)?$"],
+        sniff: Some(parsers::jps::sniff),
+        parse: Some(|t| wrap(parsers::jps::parse(t), Data::Jps)),
     },
     KindSpec {
         name: "java-version",
@@ -712,9 +722,9 @@ pub static KINDS: &[KindSpec] = &[
     KindSpec {
         name: "jvm-threads",
         source: "thread counts by name (collector)",
-        paths: &[],
-        sniff: None,
-        parse: None,
+        paths: &[r"(^|/)threads\.tsv$"],
+        sniff: Some(parsers::jvm_threads::sniff),
+        parse: Some(|t| wrap(parsers::jvm_threads::parse(t), Data::JvmThreads)),
     },
     KindSpec {
         name: "gc-log",
@@ -817,9 +827,9 @@ pub static KINDS: &[KindSpec] = &[
     KindSpec {
         name: "hadoop-site-xml",
         source: "Hadoop `*-site.xml`",
-        paths: &[],
-        sniff: None,
-        parse: None,
+        paths: &[r"(^|/)[A-Za-z0-9_.-]+-site\.xml$"],
+        sniff: Some(parsers::hadoop::sniff),
+        parse: Some(|t| wrap(parsers::hadoop::parse(t), Data::HadoopConf)),
     },
     KindSpec {
         name: "collector-log",
@@ -948,5 +958,63 @@ mod tests {
                 .name,
             "ethtool-k"
         );
+        for (path, kind) in [
+            ("rca-h/jvm/4242/cgroup.tsv", "cgroup"),
+            ("rca-h/proc/77/cgroup.tsv", "cgroup"),
+            ("rca-h/jvm/4242/status", "proc-status"),
+            ("rca-h/proc/77/status", "proc-status"),
+            ("rca-h/jvm/jps-lv.txt", "jps"),
+            ("notes/jps_-lv", "jps"),
+            ("rca-h/jvm/4242/threads.tsv", "jvm-threads"),
+            (
+                "rca-h/configs/etc/hadoop/conf/yarn-site.xml",
+                "hadoop-site-xml",
+            ),
+            ("conf/core-site.xml", "hadoop-site-xml"),
+        ] {
+            assert_eq!(by_path(path).map(|k| k.name), Some(kind), "{path}");
+        }
+        assert!(by_path("rca-h/proc/stat.start").is_some_and(|k| k.name == "proc-stat"));
+        assert!(by_path("rca-h/time/status").is_none());
+    }
+
+    #[test]
+    fn loose_files_of_the_process_and_hadoop_kinds_are_sniffed() {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../parsers/tests/fixtures");
+        for (rel, kind) in [
+            ("captured-proc/collector-cgroup-v1-hybrid.tsv", "cgroup"),
+            (
+                "captured-proc/collector-status-java-jdk17.txt",
+                "proc-status",
+            ),
+            ("captured-proc/proc-2-status-kthreadd.txt", "proc-status"),
+            ("captured-proc/collector-jps-lv-jdk17.txt", "jps"),
+            ("captured-proc/jps-jdk17.txt", "jps"),
+            ("captured-proc/jps-lv-unavailable-jdk17.txt", "jps"),
+            ("captured-proc/collector-threads-jdk17.tsv", "jvm-threads"),
+            (
+                "captured-proc/threads-zookeeper-3.8.0-jdk17.tsv",
+                "jvm-threads",
+            ),
+            (
+                "hadoop-conf/docker-yarn-cluster__yarn-site.xml",
+                "hadoop-site-xml",
+            ),
+            (
+                "hadoop-conf/written__yarn-site-nodemanager.xml",
+                "hadoop-site-xml",
+            ),
+        ] {
+            let text = std::fs::read_to_string(dir.join(rel)).unwrap();
+            match sniff(&text) {
+                Sniffed::Kind(k) => assert_eq!(k.name, kind, "{rel}"),
+                Sniffed::Nothing => panic!("{rel}: not recognised"),
+                Sniffed::Ambiguous(v) => panic!("{rel}: ambiguous {v:?}"),
+            }
+            let parse = by_name(kind).unwrap().parse.unwrap();
+            let (_, issues) = parse(&text).unwrap();
+            assert!(issues.is_empty(), "{rel}: {issues:?}");
+        }
     }
 }

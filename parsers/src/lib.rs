@@ -21,20 +21,24 @@
 //! ```
 
 pub mod bonding;
+pub mod cgroup;
 pub mod common;
 pub mod diskstats;
 pub mod ethtool;
 pub mod free;
 pub mod gclog;
+pub mod hadoop;
 pub mod histogram;
 pub mod identity;
 pub mod interrupts;
 pub mod iostat;
 pub mod iplink;
 pub mod irq_affinity;
+pub mod jps;
 mod json;
 pub mod jstat;
 pub mod jvm_identity;
+pub mod jvm_threads;
 pub mod kernel;
 pub mod limits;
 pub mod lspci;
@@ -44,6 +48,7 @@ pub mod mpstat;
 pub mod netdev;
 pub mod netstat_s;
 pub mod pidstat;
+pub mod proc_status;
 pub mod procs;
 pub mod procstat;
 pub mod sadf;
