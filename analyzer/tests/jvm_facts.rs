@@ -197,3 +197,29 @@ fn loose_files_without_the_collector_layout_still_make_one_jvm() {
     assert!(r.jvms[0].gc.is_some());
     assert!(r.jvms[0].heap_max_bytes.is_some());
 }
+
+#[test]
+fn yarn_site_from_a_real_cluster_leaves_the_vmem_check_on_by_default() {
+    // The corpus yarn-site.xml (docker-yarn-cluster) does not set the check: Hadoop's default
+    // (true, ratio 2.1) applies. A file that sets it to false clears the rule.
+    let real = vec![(
+        "configs/opt/hadoop/etc/hadoop/yarn-site.xml".to_string(),
+        fixture("hadoop-conf/docker-yarn-cluster__yarn-site.xml"),
+    )];
+    let r = analyze(&real);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule_id == "yarn.vmem-check")
+        .expect("vmem finding");
+    assert_eq!(f.severity, Severity::Warning);
+    assert!(f.title.contains("on by default"), "{}", f.title);
+    let off = vec![(
+        "configs/etc/hadoop/yarn-site.xml".to_string(),
+        fixture("hadoop-conf/written__yarn-site-nodemanager.xml"),
+    )];
+    let r = analyze(&off);
+    assert!(r.findings.iter().all(|f| f.rule_id != "yarn.vmem-check"));
+    let st = r.rules.iter().find(|x| x.id == "yarn.vmem-check").unwrap();
+    assert!(matches!(st.result, rca::rules::RuleResult::Clear { .. }));
+}

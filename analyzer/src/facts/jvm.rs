@@ -76,6 +76,19 @@ pub struct Jvm {
     pub threads: Option<usize>,
     /// Path of the thread dump the pools come from.
     pub threads_source: Option<String>,
+    /// Thread states are known (pools from a thread dump, not from `/proc` thread names).
+    pub pool_states_known: bool,
+    /// Resident memory, KiB (`VmRSS` of `/proc/PID/status`).
+    pub rss_kib: Option<Cited<u64>>,
+    /// Memory of the JVM on swap, KiB (`VmSwap`).
+    pub swap_kib: Option<Cited<u64>>,
+    /// The tightest cgroup memory limit over the JVM's cgroup and its ancestors, bytes
+    /// (v2 `memory.max`, v1 `memory.limit_in_bytes`).
+    pub cgroup_memory_limit_bytes: Option<Cited<u64>>,
+    /// The tightest cgroup CPU quota, in CPUs (v2 `cpu.max`, v1 `cfs_quota_us / cfs_period_us`).
+    pub cgroup_cpu_quota: Option<Cited<f64>>,
+    /// OOM kills in the JVM's cgroup (`memory.events` `oom_kill`).
+    pub cgroup_oom_kills: Option<Cited<u64>>,
 }
 
 /// How many classes [`Jvm::top_classes`] keeps.
@@ -242,6 +255,12 @@ pub fn role_of(main_and_args: &str) -> Option<&'static str> {
         .map(|(_, role)| *role)
 }
 
+/// Process-level kinds the collector writes for every target (`jvm/<pid>/` and `proc/<pid>/`):
+/// they join a JVM already found, never make one.
+fn is_process_kind(kind: &str) -> bool {
+    matches!(kind, "cgroup" | "proc-status" | "jvm-threads")
+}
+
 /// Is this artifact kind JVM evidence?
 fn is_jvm_kind(kind: &str) -> bool {
     matches!(
@@ -313,6 +332,22 @@ pub fn build(c: &Collected, interval_s: Option<f64>, procs: &super::Processes) -
         };
         let g = groups.entry(key).or_insert((pid, dir, Vec::new()));
         g.2.push((a, d));
+    }
+    // Process-level files join the JVM of their folder.
+    for a in &c.artifacts {
+        let (Some(kind), Some(d)) = (a.kind, a.data.as_ref()) else {
+            continue;
+        };
+        if !is_process_kind(kind) {
+            continue;
+        }
+        let (pid, dir) = group_of(a, d);
+        if let Some(g) = groups
+            .values_mut()
+            .find(|g| (pid.is_some() && g.0 == pid) || g.1 == dir)
+        {
+            g.2.push((a, d));
+        }
     }
     // A folder group without a PID joins the only PID group from the same folder.
     let dir_keys: Vec<String> = groups
@@ -443,6 +478,7 @@ pub fn parse_size(s: &str) -> Option<u64> {
 fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
     let mut jstats: Vec<(&Artifact, &Jstat)> = Vec::new();
     let mut dumps: Vec<(&Artifact, &parsers::threads::ThreadDump)> = Vec::new();
+    let mut thread_counts: Option<(&Artifact, &parsers::jvm_threads::JvmThreads)> = None;
     for (a, d) in arts {
         match d {
             Data::JavaVersion(v) => {
@@ -530,6 +566,25 @@ fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
             Data::Jstat(s) => jstats.push((a, s)),
             Data::ThreadDump(t) => dumps.push((a, t)),
             Data::GcLog(g) => fill_gc_log(j, a, g),
+            Data::ProcStatus(st) => {
+                let line = |k: &str| st.get(k).map(|f| f.line).unwrap_or(0);
+                j.rss_kib = st
+                    .vm_rss_kib()
+                    .map(|v| Cited::new(v, &a.path, line("VmRSS")));
+                j.swap_kib = st
+                    .vm_swap_kib()
+                    .map(|v| Cited::new(v, &a.path, line("VmSwap")));
+            }
+            Data::Cgroup(cg) => {
+                j.cgroup_memory_limit_bytes = cg
+                    .memory_limit_bytes()
+                    .map(|(v, l)| Cited::new(v, &a.path, l));
+                j.cgroup_cpu_quota = cg
+                    .cpu_quota()
+                    .map(|q| Cited::new(q.cores, &a.path, q.line));
+                j.cgroup_oom_kills = cg.oom_kills().map(|(v, l)| Cited::new(v, &a.path, l));
+            }
+            Data::JvmThreads(t) => thread_counts = Some((*a, t)),
             _ => {}
         }
     }
@@ -558,7 +613,48 @@ fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
     dumps.sort_by(|x, y| x.0.path.cmp(&y.0.path));
     if let Some((a, t)) = dumps.last() {
         fill_threads(j, a, t);
+    } else if let Some((a, t)) = thread_counts {
+        fill_thread_counts(j, a, t);
     }
+}
+
+/// Pools from `/proc/PID/task/*/comm` counts when there is no thread dump. Linux truncates a
+/// thread name to 15 bytes (`XNIO-1 task-12` fits, `http-nio-8080-exec-1` becomes
+/// `http-nio-8080-e`), and states are unknown, so every thread counts as not runnable.
+fn fill_thread_counts(j: &mut Jvm, a: &Artifact, t: &parsers::jvm_threads::JvmThreads) {
+    let mut pools: BTreeMap<String, (usize, Vec<usize>)> = BTreeMap::new();
+    for r in &t.rows {
+        let e = pools
+            .entry(parsers::threads::pool_name(&r.name).to_string())
+            .or_default();
+        e.0 = e.0.saturating_add(usize::try_from(r.count).unwrap_or(usize::MAX));
+        if e.1.len() < 3 {
+            e.1.push(r.line);
+        }
+    }
+    let mut v: Vec<Cited<PoolCount>> = pools
+        .into_iter()
+        .map(|(pool, (n, lines))| {
+            Cited::lines(
+                PoolCount {
+                    pool,
+                    threads: n,
+                    runnable: 0,
+                },
+                &a.path,
+                lines,
+            )
+        })
+        .collect();
+    v.sort_by(|x, y| {
+        y.value
+            .threads
+            .cmp(&x.value.threads)
+            .then_with(|| x.value.pool.cmp(&y.value.pool))
+    });
+    j.threads = Some(v.iter().map(|p| p.value.threads).sum());
+    j.threads_source = Some(a.path.clone());
+    j.pools = v;
 }
 
 fn vendor_name(v: &parsers::jvm_identity::JavaVendor) -> String {
@@ -674,6 +770,7 @@ fn fill_threads(j: &mut Jvm, a: &Artifact, t: &parsers::threads::ThreadDump) {
     });
     j.threads = Some(t.threads.len());
     j.threads_source = Some(a.path.clone());
+    j.pool_states_known = true;
     j.pools = v;
 }
 

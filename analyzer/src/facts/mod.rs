@@ -8,11 +8,14 @@
 mod cited;
 mod cpu;
 mod disk;
+pub mod hadoop;
 mod identity;
 pub mod jvm;
 pub mod kernel;
+pub mod limits;
 pub mod memory;
 pub mod net;
+pub mod platform;
 pub mod process;
 pub mod snapshots;
 mod softirq;
@@ -79,6 +82,12 @@ pub struct HostFacts {
     pub jvms: Vec<Jvm>,
     /// ZooKeeper servers (four-letter words, `zoo.cfg`, or a ZooKeeper JVM).
     pub zookeeper: Vec<ZkServer>,
+    /// Hadoop and YARN settings (`*-site.xml`).
+    pub hadoop: hadoop::Hadoop,
+    /// Resource limits (`ulimit -a`, `/proc/<pid>/limits`).
+    pub limits: limits::Limits,
+    /// CPU model and topology (`lscpu`), kernel command line.
+    pub platform: platform::Platform,
 }
 
 impl HostFacts {
@@ -125,6 +134,9 @@ impl HostFacts {
         f.timesync = timesync::build(c, &f.processes);
         f.jvms = jvm::build(c, f.interval_s, &f.processes);
         f.zookeeper = zookeeper::build(c, &f.jvms);
+        f.hadoop = hadoop::build(c);
+        f.limits = limits::build(c, &f.processes);
+        f.platform = platform::build(c);
         if f.identity.cpus.is_none() {
             f.identity.cpus = c.parsed("lscpu").find_map(|(_, d)| match d {
                 Data::Lscpu(l) => l.cpus,

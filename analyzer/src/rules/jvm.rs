@@ -99,13 +99,17 @@ pub static HEAP_MEMORY: RuleMeta = RuleMeta {
     title: "JVM heaps larger than the memory available",
     area: "jvm",
     checks: "Sum of the maximum heaps (`MaxHeapSize` from `VM.flags`, else `-Xmx`) of the JVMs in \
-             the bundle against `MemTotal`; swap in use on the same host.",
+             the bundle against `MemTotal`; each heap against its cgroup's memory limit \
+             (`memory.max` / `memory.limit_in_bytes`, tightest over the ancestors); each JVM's \
+             `VmSwap` from `/proc/PID/status`.",
     why: "A heap the host cannot hold in RAM ends on swap or in the OOM killer: the garbage \
           collector touches the whole heap, so a swapped heap turns pauses into seconds (case \
           S1). Heap is not all of a JVM's memory: metaspace, code cache, thread stacks and \
           direct buffers come on top.",
-    threshold: "Sum of heaps > `MemTotal`: critical; > 90 % of `MemTotal`: warning. Source: case \
-                S1; Oracle Java SE Troubleshooting Guide (native memory beyond the heap).",
+    threshold: "Sum of heaps > `MemTotal`, or a heap > its cgroup limit: critical; > 90 % of \
+                either: warning; any `VmSwap` > 0: warning. Source: case S1 (G1 `to-space \
+                exhausted` under a cgroup `memory.max`); Oracle Java SE Troubleshooting Guide \
+                (native memory beyond the heap).",
     false_positives: "Heaps that are never grown to their maximum (`-Xms` small, low load) do not \
                       use the RAM yet — they will under load.",
     remedy: "Lower `-Xmx` so all heaps plus native memory fit in RAM with room for the page \
@@ -371,6 +375,7 @@ pub fn check_pools(f: &HostFacts) -> Check {
     let mut out = Vec::new();
     for j in &with_dumps {
         for p in &j.pools {
+            // Without a thread dump (only `/proc` thread names) states are unknown: all count.
             let idle = p.value.threads - p.value.runnable.min(p.value.threads);
             if p.value.threads < POOL_MIN_THREADS || idle <= POOL_IDLE_PER_CPU * cpus as usize {
                 continue;
@@ -384,13 +389,22 @@ pub fn check_pools(f: &HostFacts) -> Check {
                 rule_id: POOLS.id,
                 explains: Vec::new(),
                 area: POOLS.area,
-                title: format!(
-                    "{}: pool `{}` has {} threads on {cpus} CPUs, {} runnable",
-                    j.label(),
-                    p.value.pool,
-                    p.value.threads,
-                    p.value.runnable
-                ),
+                title: if j.pool_states_known {
+                    format!(
+                        "{}: pool `{}` has {} threads on {cpus} CPUs, {} runnable",
+                        j.label(),
+                        p.value.pool,
+                        p.value.threads,
+                        p.value.runnable
+                    )
+                } else {
+                    format!(
+                        "{}: pool `{}` has {} threads on {cpus} CPUs",
+                        j.label(),
+                        p.value.pool,
+                        p.value.threads
+                    )
+                },
                 severity: sev,
                 confidence: Confidence::Medium,
                 why: format!(
@@ -425,35 +439,131 @@ pub fn check_heap_memory(f: &HostFacts) -> Check {
         .iter()
         .filter(|j| j.heap_max_bytes.is_some())
         .collect();
-    if sized.is_empty() {
+    let swapped: Vec<&Jvm> = f
+        .jvms
+        .iter()
+        .filter(|j| j.swap_kib.as_ref().is_some_and(|s| s.value > 0))
+        .collect();
+    if sized.is_empty() && swapped.is_empty() {
         return Check::NotEvaluated(
-            "no JVM with a known maximum heap (`VM.flags` or `-Xmx`)".into(),
+            "no JVM with a known maximum heap (`VM.flags` or `-Xmx`) or `VmSwap`".into(),
         );
     }
-    let Some(ram) = &f.memory.mem_total_kib else {
-        return Check::NotEvaluated("`MemTotal` unknown (no `/proc/meminfo`)".into());
-    };
-    let sum_kib: u64 = sized
-        .iter()
-        .filter_map(|j| j.heap_max_bytes.as_ref())
-        .map(|h| h.value / 1024)
-        .sum();
-    let pct = sum_kib as f64 * 100.0 / ram.value.max(1) as f64;
-    let sev = if pct > 100.0 {
-        Severity::Critical
-    } else if pct > HEAP_RAM_WARN_PCT {
-        Severity::Warning
+    let mut out = Vec::new();
+    let mut checked = Vec::new();
+    // The host: all heaps against RAM.
+    if let Some(ram) = &f.memory.mem_total_kib {
+        let sum_kib: u64 = sized
+            .iter()
+            .filter_map(|j| j.heap_max_bytes.as_ref())
+            .map(|h| h.value / 1024)
+            .sum();
+        let pct = sum_kib as f64 * 100.0 / ram.value.max(1) as f64;
+        if !sized.is_empty() && pct > HEAP_RAM_WARN_PCT {
+            out.push(host_heaps(f, &sized, ram, sum_kib, pct));
+        } else if !sized.is_empty() {
+            checked.push(format!(
+                "{} heap(s) total {} MiB, {pct:.0} % of {} MiB RAM",
+                sized.len(),
+                sum_kib / 1024,
+                ram.value / 1024
+            ));
+        }
+    }
+    // Each JVM: its heap against its cgroup's memory limit.
+    for j in &sized {
+        let (Some(h), Some(lim)) = (&j.heap_max_bytes, &j.cgroup_memory_limit_bytes) else {
+            continue;
+        };
+        let pct = h.value as f64 * 100.0 / lim.value.max(1) as f64;
+        if pct <= HEAP_RAM_WARN_PCT {
+            checked.push(format!("{}: heap {pct:.0} % of its cgroup limit", j.label()));
+            continue;
+        }
+        let mut ev = vec![lim.evidence("cgroup memory limit")];
+        ev.extend(heap_evidence(j));
+        if let Some(k) = &j.cgroup_oom_kills {
+            if k.value > 0 {
+                ev.push(k.evidence("OOM kills in the cgroup"));
+            }
+        }
+        out.push(Finding {
+            rule_id: HEAP_MEMORY.id,
+            explains: Vec::new(),
+            area: HEAP_MEMORY.area,
+            title: format!(
+                "{}: -Xmx {} MiB is {pct:.0} % of its cgroup memory limit ({} MiB)",
+                j.label(),
+                h.value >> 20,
+                lim.value >> 20
+            ),
+            severity: if pct > 100.0 {
+                Severity::Critical
+            } else {
+                Severity::Warning
+            },
+            confidence: Confidence::High,
+            why: "The cgroup counts the whole process (heap, metaspace, thread stacks, direct \
+                  buffers) and the page cache it uses: a heap this close to the limit gets the JVM \
+                  OOM-killed, or reclaimed into swap, before the garbage collector feels pressure."
+                .into(),
+            details: j
+                .cgroup_oom_kills
+                .as_ref()
+                .filter(|k| k.value > 0)
+                .map(|k| vec![format!("{} OOM kill(s) recorded in the cgroup.", k.value)])
+                .unwrap_or_default(),
+            score: pct,
+            time_range: None,
+            evidence: ev,
+        });
+    }
+    // Each JVM: pages on swap.
+    for j in &swapped {
+        let Some(s) = &j.swap_kib else { continue };
+        let mut ev = vec![s.evidence("memory of the JVM on swap (VmSwap)")];
+        if let Some(r) = &j.rss_kib {
+            ev.push(r.evidence("resident memory (VmRSS)"));
+        }
+        out.push(Finding {
+            rule_id: HEAP_MEMORY.id,
+            explains: vec![GC_OVERHEAD.id],
+            area: HEAP_MEMORY.area,
+            title: format!("{}: {} MiB of the JVM is on swap", j.label(), s.value / 1024),
+            severity: Severity::Warning,
+            confidence: Confidence::High,
+            why: "A collection touches every live object: pages of the heap on swap must be read \
+                  back during the pause, turning milliseconds into seconds (case S1)."
+                .into(),
+            details: Vec::new(),
+            score: s.value as f64 / 1024.0,
+            time_range: None,
+            evidence: ev,
+        });
+    }
+    if out.is_empty() {
+        if checked.is_empty() {
+            return Check::NotEvaluated(
+                "neither `MemTotal` nor a cgroup memory limit to compare the heaps with".into(),
+            );
+        }
+        Check::Clear(checked.join("; "))
     } else {
-        return Check::Clear(format!(
-            "{} JVM heap(s) total {} MiB, {pct:.0} % of {} MiB RAM",
-            sized.len(),
-            sum_kib / 1024,
-            ram.value / 1024
-        ));
-    };
+        Check::Found(out)
+    }
+}
+
+/// The host-level finding: heaps summed against RAM.
+fn host_heaps(
+    f: &HostFacts,
+    sized: &[&Jvm],
+    ram: &crate::facts::Cited<u64>,
+    sum_kib: u64,
+    pct: f64,
+) -> Finding {
     let mut ev = vec![ram.evidence("physical memory")];
     let mut details = Vec::new();
-    for j in &sized {
+    for j in sized {
         if let Some(e) = heap_evidence(j) {
             ev.push(e);
         }
@@ -467,11 +577,9 @@ pub fn check_heap_memory(f: &HostFacts) -> Check {
     }
     let unknown = f.jvms.len() - sized.len();
     if unknown > 0 {
-        details.push(format!(
-            "{unknown} more JVM(s) with an unknown maximum heap."
-        ));
+        details.push(format!("{unknown} more JVM(s) with an unknown maximum heap."));
     }
-    Check::Found(vec![Finding {
+    Finding {
         rule_id: HEAP_MEMORY.id,
         explains: Vec::new(),
         area: HEAP_MEMORY.area,
@@ -480,7 +588,11 @@ pub fn check_heap_memory(f: &HostFacts) -> Check {
             sum_kib / 1024,
             ram.value / 1024
         ),
-        severity: sev,
+        severity: if pct > 100.0 {
+            Severity::Critical
+        } else {
+            Severity::Warning
+        },
         confidence: Confidence::High,
         why: format!(
             "The maximum heaps of {} JVM(s) add up to {pct:.0} % of physical memory, before \
@@ -491,7 +603,7 @@ pub fn check_heap_memory(f: &HostFacts) -> Check {
         score: pct,
         time_range: None,
         evidence: ev,
-    }])
+    }
 }
 
 #[cfg(test)]
@@ -613,6 +725,28 @@ mod tests {
         assert_eq!(v[0].severity, Severity::Info);
         // A busy pool is not oversized.
         assert!(is_clear(&check_pools(&pools(256, 200, 32))));
+    }
+
+    #[test]
+    fn heap_against_its_cgroup_limit_and_swapped_jvms() {
+        let mut f = HostFacts::default();
+        f.jvms.push(Jvm {
+            pid: Some(3),
+            heap_max_bytes: Some(Cited::new(4 << 30, "jvm/3/vm-flags.txt", 2)),
+            cgroup_memory_limit_bytes: Some(Cited::new(4 << 30, "jvm/3/cgroup.tsv", 9)),
+            ..Default::default()
+        });
+        let v = found(check_heap_memory(&f));
+        assert_eq!(v[0].severity, Severity::Warning, "{}", v[0].title);
+        assert_eq!(v[0].evidence[0].artifact, "jvm/3/cgroup.tsv");
+        f.jvms[0].cgroup_memory_limit_bytes = Some(Cited::new(3 << 30, "jvm/3/cgroup.tsv", 9));
+        assert_eq!(found(check_heap_memory(&f))[0].severity, Severity::Critical);
+        f.jvms[0].cgroup_memory_limit_bytes = Some(Cited::new(16 << 30, "jvm/3/cgroup.tsv", 9));
+        assert!(is_clear(&check_heap_memory(&f)));
+        f.jvms[0].swap_kib = Some(Cited::new(204_800, "jvm/3/status", 30));
+        let v = found(check_heap_memory(&f));
+        assert!(v[0].title.contains("200 MiB of the JVM is on swap"), "{}", v[0].title);
+        assert_eq!(v[0].explains, vec![GC_OVERHEAD.id]);
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 mod cpu;
 mod disk;
+mod hadoop;
 mod jvm;
 mod kernel;
 mod memory;
@@ -292,6 +293,10 @@ pub static RULES: &[Rule] = &[
     Rule {
         meta: &jvm::HEAP_MEMORY,
         check: jvm::check_heap_memory,
+    },
+    Rule {
+        meta: &hadoop::VMEM_CHECK,
+        check: hadoop::check_vmem,
     },
 ];
 
