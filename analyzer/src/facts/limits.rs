@@ -1,0 +1,158 @@
+//! Resource limits: the shell's `ulimit -a` and `/proc/<pid>/limits` of examined processes.
+//!
+//! In: `ulimit` and `proc-limits` artifacts. Out: [`Limits`], every value keyed by the kernel
+//! resource it shows (`RLIMIT_NOFILE`), so bash, BusyBox, dash and `/proc` outputs compare.
+
+use super::Cited;
+use crate::artifacts::Collected;
+use crate::kinds::Data;
+use parsers::limits::{LimitValue, Resource};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Resource limits of one host.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Limits {
+    /// `ulimit -a` of a login-like shell, by key ([`resource_key`], else the name as printed).
+    pub shell: BTreeMap<String, Cited<Limit>>,
+    /// `/proc/<pid>/limits` of each examined process, by the folder it was collected in.
+    pub processes: Vec<ProcessLimits>,
+}
+
+/// One limit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Limit {
+    /// Name as printed (`pending signals`, `Max open files`).
+    pub name: String,
+    /// The soft limit (the one enforced).
+    pub soft: LimitValue,
+    /// The hard limit, when printed (`/proc/<pid>/limits` only).
+    pub hard: Option<LimitValue>,
+    /// Unit as printed (`kbytes`, `files`), when printed.
+    pub unit: Option<String>,
+}
+
+impl Limit {
+    /// `unlimited` or the number (with its unit when known).
+    pub fn display(&self) -> String {
+        let v = |x: LimitValue| match x {
+            LimitValue::Unlimited => "unlimited".to_string(),
+            LimitValue::Value(n) => n.to_string(),
+        };
+        let mut s = v(self.soft);
+        if let Some(h) = self.hard.filter(|h| *h != self.soft) {
+            s.push_str(&format!(" (hard {})", v(h)));
+        }
+        s
+    }
+}
+
+/// `/proc/<pid>/limits` of one process.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ProcessLimits {
+    /// Process id, from the folder name (`jvm/4242/limits`, `proc/17/limits`).
+    pub pid: Option<u32>,
+    /// Command name, from `ps` when the PID is listed.
+    pub comm: Option<String>,
+    /// Limits by key, as in [`Limits::shell`].
+    pub limits: BTreeMap<String, Cited<Limit>>,
+}
+
+/// The kernel's name of a resource (`RLIMIT_NOFILE`).
+pub fn resource_key(r: Resource) -> &'static str {
+    match r {
+        Resource::Cpu => "RLIMIT_CPU",
+        Resource::Fsize => "RLIMIT_FSIZE",
+        Resource::Data => "RLIMIT_DATA",
+        Resource::Stack => "RLIMIT_STACK",
+        Resource::Core => "RLIMIT_CORE",
+        Resource::Rss => "RLIMIT_RSS",
+        Resource::Nproc => "RLIMIT_NPROC",
+        Resource::Nofile => "RLIMIT_NOFILE",
+        Resource::Memlock => "RLIMIT_MEMLOCK",
+        Resource::As => "RLIMIT_AS",
+        Resource::Locks => "RLIMIT_LOCKS",
+        Resource::Sigpending => "RLIMIT_SIGPENDING",
+        Resource::Msgqueue => "RLIMIT_MSGQUEUE",
+        Resource::Nice => "RLIMIT_NICE",
+        Resource::Rtprio => "RLIMIT_RTPRIO",
+        Resource::Rttime => "RLIMIT_RTTIME",
+    }
+}
+
+/// The PID in a `…/<pid>/limits` path.
+fn pid_of(path: &str) -> Option<u32> {
+    let mut parts = path.rsplit('/');
+    parts.next()?;
+    parts.next()?.parse().ok()
+}
+
+/// Builds the limits from `ulimit -a` (the first parsed) and every `/proc/<pid>/limits`; `procs`
+/// names the processes.
+pub fn build(c: &Collected, procs: &super::Processes) -> Limits {
+    let mut out = Limits::default();
+    if let Some((a, Data::Ulimit(u))) = c.parsed("ulimit").next() {
+        for e in &u.entries {
+            let key = e
+                .resource
+                .map(|r| resource_key(r).to_string())
+                .unwrap_or_else(|| e.name.clone());
+            out.shell.insert(
+                key,
+                Cited::new(
+                    Limit {
+                        name: e.name.clone(),
+                        soft: e.value,
+                        hard: None,
+                        unit: e.unit.clone(),
+                    },
+                    &a.path,
+                    e.line,
+                ),
+            );
+        }
+    }
+    for (a, d) in c.parsed("proc-limits") {
+        let Data::ProcLimits(p) = d else { continue };
+        let pid = pid_of(&a.path);
+        let comm = pid.and_then(|pid| {
+            procs
+                .list
+                .iter()
+                .find(|x| x.value.pid == pid)
+                .map(|x| x.value.comm.clone())
+        });
+        let mut limits = BTreeMap::new();
+        for l in &p.limits {
+            let key = l
+                .resource
+                .map(|r| resource_key(r).to_string())
+                .unwrap_or_else(|| l.name.clone());
+            limits.insert(
+                key,
+                Cited::new(
+                    Limit {
+                        name: l.name.clone(),
+                        soft: l.soft,
+                        hard: Some(l.hard),
+                        unit: l.units.clone(),
+                    },
+                    &a.path,
+                    l.line,
+                ),
+            );
+        }
+        out.processes.push(ProcessLimits { pid, comm, limits });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn pid_comes_from_the_folder() {
+        assert_eq!(super::pid_of("jvm/4242/limits"), Some(4242));
+        assert_eq!(super::pid_of("proc/17/limits"), Some(17));
+        assert_eq!(super::pid_of("limits"), None);
+    }
+}

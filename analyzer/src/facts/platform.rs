@@ -1,0 +1,57 @@
+//! Hardware and boot configuration: CPU model and topology, kernel command line.
+//!
+//! In: `lscpu`, `/proc/cmdline`. Out: [`Platform`].
+
+use super::Cited;
+use crate::artifacts::Collected;
+use crate::kinds::Data;
+use serde::Serialize;
+
+/// CPU model, topology and boot parameters.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Platform {
+    /// `lscpu` `Model name` (`Kunpeng-920`, `Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz`).
+    pub cpu_model: Option<Cited<String>>,
+    /// `lscpu` `Socket(s)`.
+    pub sockets: Option<Cited<u32>>,
+    /// `lscpu` `Thread(s) per core`.
+    pub threads_per_core: Option<Cited<u32>>,
+    /// `lscpu` `NUMA node(s)`.
+    pub numa_nodes: Option<Cited<u32>>,
+    /// `/proc/cmdline` parameters in order: `key` or `key=value`.
+    pub cmdline: Option<Cited<Vec<String>>>,
+}
+
+/// Builds the platform facts.
+pub fn build(c: &Collected) -> Platform {
+    let mut p = Platform::default();
+    if let Some((a, l)) = c.parsed("lscpu").find_map(|(a, d)| match d {
+        Data::Lscpu(l) => Some((a, l)),
+        _ => None,
+    }) {
+        let line = |k: &str| l.line_of(k).unwrap_or(1);
+        p.cpu_model = l
+            .model_name
+            .clone()
+            .map(|m| Cited::new(m, &a.path, line("Model name")));
+        p.sockets = l.sockets.map(|v| Cited::new(v, &a.path, line("Socket(s)")));
+        p.threads_per_core = l
+            .threads_per_core
+            .map(|v| Cited::new(v, &a.path, line("Thread(s) per core")));
+        p.numa_nodes = l
+            .numa_nodes
+            .map(|v| Cited::new(v, &a.path, line("NUMA node(s)")));
+    }
+    if let Some((a, Data::Cmdline(k))) = c.parsed("cmdline").next() {
+        let words = k
+            .params
+            .iter()
+            .map(|x| match &x.value {
+                Some(v) => format!("{}={v}", x.key),
+                None => x.key.clone(),
+            })
+            .collect();
+        p.cmdline = Some(Cited::new(words, &a.path, k.line.max(1)));
+    }
+    p
+}
