@@ -24,7 +24,7 @@ pub fn analyze(path: &Path, limits: &Limits) -> Result<Report, BundleError> {
 }
 
 /// Fills each evidence's excerpt from the artifact text (line numbers are 1-based).
-fn cite(f: &mut Finding, c: &Collected) {
+pub fn cite(f: &mut Finding, c: &Collected) {
     for ev in &mut f.evidence {
         let Some(a) = c.artifacts.iter().find(|a| a.path == ev.artifact) else {
             continue;

@@ -1,6 +1,8 @@
 //! Command line of `rca`. Exit status: 0 = no finding at warning or above, 1 = findings,
 //! 2 = the bundle could not be analyzed (unreadable, unsupported, nothing parseable, no rule
-//! could be evaluated) or a usage error.
+//! could be evaluated) or a usage error. `diff` and `fleet` follow the same convention: 0 = no
+//! difference (or deviating host) above the noise threshold, 1 = some, 2 = a bundle could not be
+//! read or analyzed, or a usage error.
 
 use clap::{Args, Parser, Subcommand};
 use rca::bundle::parse_size;
@@ -29,6 +31,61 @@ enum Command {
         #[command(flatten)]
         limits: LimitArgs,
     },
+    /// Compare a healthy baseline host with a suspect one: both bundles are analyzed, their facts
+    /// compared, and every difference ranked by how likely it matters.
+    #[command(after_help = DIFF_HELP)]
+    Diff {
+        /// The healthy reference host's bundle (any form `analyze` accepts).
+        baseline: PathBuf,
+        /// The suspect host's bundle.
+        suspect: PathBuf,
+        #[command(flatten)]
+        out: CompareOutputs,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
+    /// Compare peer hosts that should look alike and rank them by how much each deviates.
+    #[command(after_help = FLEET_HELP)]
+    Fleet {
+        /// The bundles (at least 3), or one directory: every bundle (file or directory) directly
+        /// inside it.
+        #[arg(required = true, value_name = "BUNDLE|DIR")]
+        bundles: Vec<PathBuf>,
+        #[command(flatten)]
+        out: CompareOutputs,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
+}
+
+const DIFF_HELP: &str = "\
+Each difference scores weight of its kind × size of the difference × 1.5 when it connects to a
+symptom of the suspect; differences scoring under 5 are noise (listed, never in the top).
+
+Exit status: 0 no difference above the noise threshold, 1 differences above it, 2 a bundle
+could not be read or analyzed (the outputs are still written when both could be read), or a
+usage error.";
+
+const FLEET_HELP: &str = "\
+Numbers: outliers by modified z-score > 3.5 (median and MAD, Iglewicz & Hoaglin). Categories
+(kernel, modules, JDK, sysctl, NIC queues ...): hosts that differ from a strict majority.
+
+Exit status: 0 no host deviates above the noise threshold, 1 some do, 2 a bundle could not be
+read or analyzed (the others are still compared and the outputs written), fewer than 3 hosts
+could be compared, or a usage error.";
+
+/// Outputs of `diff` and `fleet`.
+#[derive(Args)]
+struct CompareOutputs {
+    /// Write the HTML page here.
+    #[arg(short = 'o', long = "output", value_name = "FILE.html")]
+    html: Option<PathBuf>,
+    /// Write the comparison as JSON here.
+    #[arg(long = "json", value_name = "FILE.json")]
+    json: Option<PathBuf>,
+    /// Do not print the terminal summary.
+    #[arg(short, long)]
+    quiet: bool,
 }
 
 #[derive(Args)]
@@ -94,6 +151,127 @@ fn main() -> ExitCode {
             out,
             limits,
         } => analyze(&bundle, &out, &limits.limits()),
+        Command::Diff {
+            baseline,
+            suspect,
+            out,
+            limits,
+        } => diff(&baseline, &suspect, &out, &limits.limits()),
+        Command::Fleet {
+            bundles,
+            out,
+            limits,
+        } => fleet(&bundles, &out, &limits.limits()),
+    }
+}
+
+/// Writes the JSON and HTML outputs; `false` (after printing why) when one cannot be written.
+fn write_outputs<T: serde::Serialize>(
+    doc: &T,
+    out: &CompareOutputs,
+    render: impl FnOnce(&T) -> Result<String, minijinja::Error>,
+) -> bool {
+    if let Some(path) = &out.json {
+        let json = serde_json::to_string_pretty(doc).expect("the document serialises");
+        if let Err(e) = std::fs::write(path, json + "\n") {
+            eprintln!("rca: cannot write {}: {e}", path.display());
+            return false;
+        }
+    }
+    if let Some(path) = &out.html {
+        let page = match render(doc) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("rca: internal error rendering the page (please report it): {e:#}");
+                return false;
+            }
+        };
+        if let Err(e) = std::fs::write(path, page) {
+            eprintln!("rca: cannot write {}: {e}", path.display());
+            return false;
+        }
+    }
+    if !out.quiet {
+        for (what, p) in [("report", &out.html), ("json", &out.json)] {
+            if let Some(p) = p {
+                println!("{what}: {}", p.display());
+            }
+        }
+    }
+    true
+}
+
+fn diff(baseline: &Path, suspect: &Path, out: &CompareOutputs, limits: &Limits) -> ExitCode {
+    let (b, s) = rayon::join(
+        || rca::diff::load(baseline, limits, true),
+        || rca::diff::load(suspect, limits, true),
+    );
+    let (b, s) = match (b, s) {
+        (Ok(b), Ok(s)) => (b, s),
+        (b, s) => {
+            for (p, r) in [(baseline, b.err()), (suspect, s.err())] {
+                if let Some(e) = r {
+                    eprintln!("rca: {}: {e}", p.display());
+                }
+            }
+            return ExitCode::from(2);
+        }
+    };
+    let report = rca::diff::compare(&b, &s);
+    drop((b, s));
+    if !out.quiet {
+        print!("{}", rca::diff::terminal(&report));
+    }
+    if !write_outputs(&report, out, rca::diff::html::render) {
+        return ExitCode::from(2);
+    }
+    if let Some(why) = report.unanalyzable() {
+        eprintln!("rca: could not be analyzed: {why}");
+        return ExitCode::from(2);
+    }
+    if report.above_noise > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn fleet(args: &[PathBuf], out: &CompareOutputs, limits: &Limits) -> ExitCode {
+    let paths = match rca::fleet::expand(args) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("rca: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (hosts, failed) = rca::fleet::load(&paths, limits);
+    let report = rca::fleet::compare(hosts, failed);
+    if !out.quiet {
+        print!("{}", rca::fleet::terminal(&report));
+    }
+    if !write_outputs(&report, out, rca::fleet::render) {
+        return ExitCode::from(2);
+    }
+    let compared = report
+        .hosts
+        .iter()
+        .filter(|h| h.summary.unanalyzable.is_none())
+        .count();
+    if let Some(why) = report.incomplete() {
+        eprintln!("rca: not every bundle could be compared: {why}");
+        return ExitCode::from(2);
+    }
+    if compared < rca::fleet::robust::MIN_HOSTS {
+        eprintln!(
+            "rca: a fleet needs at least {} hosts to compare; {compared} could be analyzed",
+            rca::fleet::robust::MIN_HOSTS
+        );
+        return ExitCode::from(2);
+    }
+    if report.deviating > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 

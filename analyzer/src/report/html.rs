@@ -32,7 +32,7 @@ fn environment() -> Environment<'static> {
 /// The `md` filter: HTML-escapes the text, then shows `` `code` `` spans (the only markup rule
 /// and finding texts use) as `<code>`. Backticks cannot open markup: they are replaced only after
 /// escaping, and only in pairs.
-fn md(text: &str) -> Value {
+pub(crate) fn md(text: &str) -> Value {
     let escaped = HtmlEscape(text).to_string();
     let mut out = String::with_capacity(escaped.len() + 16);
     let mut parts = escaped.split('`').peekable();

@@ -1,0 +1,261 @@
+//! Network interfaces and their interrupts: driver, firmware, queues, rings, offloads, MTU and
+//! how many CPUs take the NIC's interrupts.
+//!
+//! In: both sides' [`Nic`]s, paired by name, then — physical interfaces left on both sides, in
+//! name order — with each other (hosts name their NICs differently). Out: one difference per
+//! differing property; physical NICs left unpaired are differences of their own.
+
+use super::score::{self, IRQ_SPREAD, NIC_DRIVER, NIC_FIRMWARE, NIC_MTU, NIC_OFFLOAD};
+use super::score::{NIC_ONE_SIDE, NIC_QUEUES, NIC_RINGS};
+use super::{numeric, symptoms, Difference, Out, Pair, Which};
+use crate::facts::Nic;
+use std::collections::BTreeSet;
+
+/// A NIC with hardware facts (a driver or queue counts) and no slaves: not a bond, bridge or
+/// loopback.
+fn physical(n: &Nic) -> bool {
+    n.slaves.is_empty() && (n.driver.is_some() || n.channels.is_some())
+}
+
+fn pairs<'a>(b: &'a [Nic], s: &'a [Nic]) -> (Vec<(&'a Nic, &'a Nic)>, Vec<&'a Nic>, Vec<&'a Nic>) {
+    let mut out = Vec::new();
+    let mut left_b = Vec::new();
+    for n in b {
+        match s.iter().find(|x| x.name == n.name) {
+            Some(x) => out.push((n, x)),
+            None => left_b.push(n),
+        }
+    }
+    let mut left_s: Vec<&Nic> = s
+        .iter()
+        .filter(|x| !b.iter().any(|n| n.name == x.name))
+        .collect();
+    let pb: Vec<&Nic> = left_b.iter().copied().filter(|n| physical(n)).collect();
+    let ps: Vec<&Nic> = left_s.iter().copied().filter(|n| physical(n)).collect();
+    for (x, y) in pb.iter().zip(ps.iter()) {
+        out.push((x, y));
+    }
+    let paired = pb.len().min(ps.len());
+    left_b.retain(|n| !pb[..paired].iter().any(|x| x.name == n.name));
+    left_s.retain(|n| !ps[..paired].iter().any(|x| x.name == n.name));
+    (out, left_b, left_s)
+}
+
+fn cpus_text(v: &[u32]) -> String {
+    if v.is_empty() {
+        return "none".into();
+    }
+    // Ranges: 0-3,8.
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < v.len() {
+        let mut j = i;
+        while j + 1 < v.len() && v[j + 1] == v[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            v[i].to_string()
+        } else {
+            format!("{}-{}", v[i], v[j])
+        });
+        i = j + 1;
+    }
+    format!(
+        "{} CPU{} ({})",
+        v.len(),
+        if v.len() == 1 { "" } else { "s" },
+        parts.join(",")
+    )
+}
+
+/// Compares the NICs of both sides.
+pub fn compare(p: &Pair, out: &mut Out) {
+    let (b, s) = (&p.baseline.facts.nics, &p.suspect.facts.nics);
+    if !out.both(
+        "nic",
+        "network interfaces (`ethtool`, `ip link`)",
+        !b.is_empty(),
+        !s.is_empty(),
+    ) {
+        return;
+    }
+    let link = p.symptoms.any(symptoms::NETWORK_PATH);
+    let (matched, only_b, only_s) = pairs(b, s);
+    for (side, list) in [(Which::Baseline, only_b), (Which::Suspect, only_s)] {
+        for n in list.into_iter().filter(|n| physical(n)) {
+            let shown = format!(
+                "{} ({})",
+                n.name,
+                n.driver
+                    .as_ref()
+                    .map(|d| d.value.as_str())
+                    .unwrap_or("driver ?")
+            );
+            let (bv, sv) = match side {
+                Which::Baseline => (Some(shown), None),
+                Which::Suspect => (None, Some(shown)),
+            };
+            out.push(
+                Difference::new(&NIC_ONE_SIDE, format!("interface {}", n.name))
+                    .values(bv, sv)
+                    .reason(format!("a physical interface on the {} only", side.label()))
+                    .cite(side, n.driver.as_ref()),
+            );
+        }
+    }
+    for (x, y) in matched {
+        let who = if x.name == y.name {
+            x.name.clone()
+        } else {
+            format!("{} / {}", x.name, y.name)
+        };
+        // Driver and firmware.
+        for (w, what, fx, fy) in [
+            (&NIC_DRIVER, "driver", &x.driver, &y.driver),
+            (&NIC_FIRMWARE, "firmware", &x.firmware, &y.firmware),
+        ] {
+            if let (Some(a), Some(c)) = (fx, fy) {
+                if a.value.trim() != c.value.trim() {
+                    let shown = |v: &str| {
+                        if v.trim().is_empty() {
+                            "(none)".to_string()
+                        } else {
+                            v.trim().to_string()
+                        }
+                    };
+                    out.push(
+                        Difference::new(w, format!("{who}: {what}"))
+                            .values(Some(shown(&a.value)), Some(shown(&c.value)))
+                            .reason(if what == "driver" {
+                                "another driver: another interrupt and offload model (ruled out in case S4)"
+                            } else {
+                                "other firmware: offloads and interrupt moderation may differ (ruled out in case S4)"
+                            })
+                            .link(link.clone())
+                            .cite(Which::Baseline, Some(a))
+                            .cite(Which::Suspect, Some(c)),
+                    );
+                }
+            }
+        }
+        // Queues.
+        if let (Some(a), Some(c)) = (&x.channels, &y.channels) {
+            let q = |ch: &crate::facts::Channels| ch.combined.or(ch.rx);
+            if let (Some(qa), Some(qc)) = (q(&a.value), q(&c.value)) {
+                numeric(
+                    out,
+                    &NIC_QUEUES,
+                    format!("{who}: queues (ethtool -l)"),
+                    f64::from(qa),
+                    f64::from(qc),
+                    score::SETTING,
+                    "",
+                    link.clone(),
+                    |d| {
+                        d.cite(Which::Baseline, Some(a))
+                            .cite(Which::Suspect, Some(c))
+                    },
+                );
+            }
+        }
+        // RX ring.
+        if let (Some(a), Some(c)) = (&x.rings, &y.rings) {
+            if let (Some(ra), Some(rc)) = (a.value.rx, c.value.rx) {
+                numeric(
+                    out,
+                    &NIC_RINGS,
+                    format!("{who}: RX ring (ethtool -g)"),
+                    f64::from(ra),
+                    f64::from(rc),
+                    score::SETTING,
+                    "",
+                    link.clone(),
+                    |d| {
+                        d.cite(Which::Baseline, Some(a))
+                            .cite(Which::Suspect, Some(c))
+                    },
+                );
+            }
+        }
+        // Offloads off (not fixed) on one side only.
+        let off = |n: &Nic| -> BTreeSet<String> {
+            n.offloads_off
+                .iter()
+                .filter(|o| !o.value.1)
+                .map(|o| o.value.0.clone())
+                .collect()
+        };
+        let both_k = !x.offloads_off.is_empty() || !y.offloads_off.is_empty();
+        if both_k {
+            let (oa, oc) = (off(x), off(y));
+            for f in oa.symmetric_difference(&oc) {
+                let on_b = oa.contains(f);
+                let cite_b = x.offloads_off.iter().find(|o| &o.value.0 == f);
+                let cite_s = y.offloads_off.iter().find(|o| &o.value.0 == f);
+                out.push(
+                    Difference::new(&NIC_OFFLOAD, format!("{who}: offload {f}"))
+                        .values(
+                            Some(if on_b { "off" } else { "on" }.into()),
+                            Some(if on_b { "on" } else { "off" }.into()),
+                        )
+                        .reason(format!(
+                            "off on the {} only: per-packet work moves to the CPU",
+                            if on_b { "baseline" } else { "suspect" }
+                        ))
+                        .link(if on_b { None } else { link.clone() })
+                        .cite(Which::Baseline, cite_b)
+                        .cite(Which::Suspect, cite_s),
+                );
+            }
+        }
+        // MTU.
+        if let (Some(a), Some(c)) = (&x.mtu, &y.mtu) {
+            if a.value != c.value {
+                out.push(
+                    Difference::new(&NIC_MTU, format!("{who}: MTU"))
+                        .values(Some(a.value.to_string()), Some(c.value.to_string()))
+                        .reason("another MTU: packets per byte differ; a mismatched path fragments or drops")
+                        .link(link.clone())
+                        .cite(Which::Baseline, Some(a))
+                        .cite(Which::Suspect, Some(c)),
+                );
+            }
+        }
+        // Interrupt spread.
+        if !x.irqs.is_empty() && !y.irqs.is_empty() {
+            let (ca, cc) = (x.busy_irq_cpus(), y.busy_irq_cpus());
+            if ca.len() != cc.len() {
+                let m = score::numeric_magnitude(ca.len() as f64, cc.len() as f64, score::SETTING);
+                let mut d = Difference::new(&IRQ_SPREAD, format!("{who}: CPUs taking its interrupts"))
+                    .values(Some(cpus_text(&ca)), Some(cpus_text(&cc)))
+                    .magnitude(m)
+                    .reason(format!(
+                        "the NIC's interrupts land on {} CPU(s) on the suspect vs {} on the baseline (each taking ≥ 10 %): concentration makes one CPU's soft-IRQ the bottleneck",
+                        cc.len(),
+                        ca.len()
+                    ))
+                    .link(link.clone());
+                for (side, n) in [(Which::Baseline, x), (Which::Suspect, y)] {
+                    for irq in n.irqs.iter().take(4) {
+                        for e in &irq.evidence {
+                            d = d.cite_lines(side, &e.artifact, &e.lines);
+                        }
+                    }
+                }
+                out.push(d);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_lists_print_as_ranges() {
+        assert_eq!(cpus_text(&[0, 1, 2, 3, 8]), "5 CPUs (0-3,8)");
+        assert_eq!(cpus_text(&[5]), "1 CPU (5)");
+        assert_eq!(cpus_text(&[]), "none");
+    }
+}

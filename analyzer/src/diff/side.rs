@@ -1,0 +1,189 @@
+//! One host of a comparison, analyzed exactly as `rca analyze` does it.
+//!
+//! In: a bundle path and the reading limits. Out: [`Side`]: the host's facts, its cited
+//! findings, a [`SideSummary`] for the report and, when asked, the artifact texts for evidence
+//! excerpts (the fleet view drops them to keep memory to facts and findings).
+
+use crate::analysis;
+use crate::artifacts;
+use crate::bundle::{BundleError, Limits};
+use crate::facts::HostFacts;
+use crate::report::Report;
+use crate::rules::{self, ExcerptLine, Finding};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::Arc;
+
+/// Longest excerpt line kept, characters (as in `analyze`'s report).
+const EXCERPT_LINE_CHARS: usize = 400;
+
+/// Most lines of one artifact quoted for one difference.
+const EXCERPT_MAX_LINES: usize = 12;
+
+/// An analyzed host.
+#[derive(Debug)]
+pub struct Side {
+    /// What the report shows about it.
+    pub summary: SideSummary,
+    /// Its facts.
+    pub facts: HostFacts,
+    /// Artifact texts by bundle path; empty when not kept.
+    texts: HashMap<String, Arc<str>>,
+}
+
+/// A host's identity, how its bundle read, and its findings.
+#[derive(Debug, Clone, Serialize)]
+pub struct SideSummary {
+    /// The bundle path as given.
+    pub path: String,
+    /// Host name.
+    pub hostname: Option<String>,
+    /// Kernel release.
+    pub kernel_release: Option<String>,
+    /// OS name.
+    pub os: Option<String>,
+    /// Logical CPUs.
+    pub cpus: Option<u32>,
+    /// Bundle format (`tar-gz`, `directory`, …).
+    pub format: Option<String>,
+    /// Entries read.
+    pub entries: usize,
+    /// Artifacts per outcome (`parsed`, `partial`, …).
+    pub outcome_counts: BTreeMap<&'static str, usize>,
+    /// Why the bundle could not be analyzed, when it could not (as `analyze` exits 2).
+    pub unanalyzable: Option<String>,
+    /// Findings, ranked, with evidence excerpts.
+    pub findings: Vec<Finding>,
+}
+
+impl SideSummary {
+    /// Findings at warning or above.
+    pub fn actionable(&self) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.severity >= rules::Severity::Warning)
+            .count()
+    }
+
+    /// A short label: the host name, else the bundle's file name.
+    pub fn label(&self) -> String {
+        self.hostname.clone().unwrap_or_else(|| {
+            Path::new(&self.path)
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_else(|| self.path.clone())
+        })
+    }
+}
+
+/// Reads, parses and analyzes the bundle at `path`. `keep_text` keeps the artifact texts for
+/// [`Side::excerpt`]. Errors: the bundle cannot be opened or its format is not supported.
+pub fn load(path: &Path, limits: &Limits, keep_text: bool) -> Result<Side, BundleError> {
+    let collected = artifacts::collect(path, limits)?;
+    let facts = HostFacts::from_collected(&collected);
+    let mut eval = rules::evaluate(&facts);
+    for f in &mut eval.findings {
+        analysis::cite(f, &collected);
+    }
+    let report = Report::new(path, collected, facts.clone(), eval);
+    let unanalyzable = analysis::unanalyzable(&report);
+    let texts = if keep_text {
+        report
+            .artifacts
+            .iter()
+            .map(|a| (a.path.clone(), a.text.clone()))
+            .collect()
+    } else {
+        HashMap::new()
+    };
+    let format = report.bundle.format.map(|f| f.label().to_string());
+    let summary = SideSummary {
+        path: path.display().to_string(),
+        hostname: facts.identity.hostname.clone(),
+        kernel_release: facts.identity.kernel_release.clone(),
+        os: facts.identity.os.clone(),
+        cpus: facts.identity.cpus,
+        format,
+        entries: report.bundle.entries,
+        outcome_counts: report.outcome_counts,
+        unanalyzable,
+        findings: report.findings,
+    };
+    Ok(Side {
+        summary,
+        facts,
+        texts,
+    })
+}
+
+impl Side {
+    /// A side made of facts alone (tests, and callers that built facts themselves).
+    pub fn from_facts(path: &str, facts: HostFacts, findings: Vec<Finding>) -> Side {
+        Side {
+            summary: SideSummary {
+                path: path.to_string(),
+                hostname: facts.identity.hostname.clone(),
+                kernel_release: facts.identity.kernel_release.clone(),
+                os: facts.identity.os.clone(),
+                cpus: facts.identity.cpus,
+                format: None,
+                entries: 0,
+                outcome_counts: BTreeMap::new(),
+                unanalyzable: None,
+                findings,
+            },
+            facts,
+            texts: HashMap::new(),
+        }
+    }
+
+    /// Drops the artifact texts.
+    pub fn drop_texts(&mut self) {
+        self.texts = HashMap::new();
+    }
+
+    /// The findings.
+    pub fn findings(&self) -> &[Finding] {
+        &self.summary.findings
+    }
+
+    /// The cited lines of `artifact` with their text (1-based; 0 marks an elision). At most
+    /// [`EXCERPT_MAX_LINES`] lines; empty when the text was not kept.
+    pub fn excerpt(&self, artifact: &str, lines: &[usize]) -> Vec<ExcerptLine> {
+        let Some(text) = self.texts.get(artifact) else {
+            return Vec::new();
+        };
+        let all: Vec<&str> = text.lines().collect();
+        let mut out = Vec::new();
+        let mut prev = 0;
+        for &l in lines.iter().take(EXCERPT_MAX_LINES) {
+            let Some(t) = all.get(l.wrapping_sub(1)) else {
+                continue;
+            };
+            if prev != 0 && l > prev + 1 {
+                out.push(ExcerptLine {
+                    line: 0,
+                    text: "…".into(),
+                });
+            }
+            let t = t.strip_suffix('\r').unwrap_or(t);
+            let t = if t.chars().count() > EXCERPT_LINE_CHARS {
+                let mut s: String = t.chars().take(EXCERPT_LINE_CHARS).collect();
+                s.push('…');
+                s
+            } else {
+                t.to_string()
+            };
+            out.push(ExcerptLine { line: l, text: t });
+            prev = l;
+        }
+        if lines.len() > EXCERPT_MAX_LINES {
+            out.push(ExcerptLine {
+                line: 0,
+                text: format!("… {} more lines", lines.len() - EXCERPT_MAX_LINES),
+            });
+        }
+        out
+    }
+}

@@ -1,0 +1,281 @@
+//! sysctl: every key of `sysctl -a`, compared by value.
+//!
+//! In: both sides' sysctl maps. Out: one difference per key whose value differs or that exists on
+//! one side only. Counters and identifiers are not compared ([`VOLATILE`]); keys compared
+//! elsewhere are skipped; per-interface and per-CPU keys of an interface or CPU that exists on
+//! one side only are noise. Keys known to matter ([`KNOWN`]) weigh more, and are linked when the
+//! suspect has a finding in the key's area.
+
+use super::score::SYSCTL;
+use super::{Difference, Out, Pair, Which};
+use regex::Regex;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
+
+/// Keys (or prefixes ending in `.`) that are counters, identifiers or state rather than settings.
+pub const VOLATILE: &[&str] = &[
+    "fs.dentry-state",
+    "fs.file-nr",
+    "fs.inode-nr",
+    "fs.inode-state",
+    "fs.aio-nr",
+    "fs.quota.",
+    "fs.binfmt_misc.",
+    "kernel.ns_last_pid",
+    "kernel.random.",
+    "kernel.pty.nr",
+    "kernel.perf_event_max_sample_rate",
+    "kernel.hostname",
+    "kernel.domainname",
+    "net.netfilter.nf_conntrack_count",
+    "net.netfilter.nf_conntrack_events",
+    "dev.cdrom.info",
+    "vm.stat_refresh",
+    "vm.drop_caches",
+    "kernel.sched_domain.",
+];
+
+/// Keys compared under another heading: the kernel release and taint.
+const COMPARED_ELSEWHERE: &[&str] = &["kernel.tainted", "kernel.osrelease", "kernel.version"];
+
+/// Weight of a key known to matter.
+const KNOWN_WEIGHT: f64 = 20.0;
+
+/// A subtree (first two components, `net.netfilter`) with at least this many keys, all on one
+/// side only, is one difference: a module or feature present on that side (connection tracking),
+/// not that many tunings.
+const SUBTREE_MIN_KEYS: usize = 5;
+
+/// Keys known to change performance, with the finding area they relate to.
+pub const KNOWN: &[(&str, &str)] = &[
+    ("net.core.somaxconn", "network"),
+    ("net.core.netdev_max_backlog", "network"),
+    ("net.core.netdev_budget", "network"),
+    ("net.core.netdev_budget_usecs", "network"),
+    ("net.core.dev_weight", "network"),
+    ("net.core.rmem_max", "network"),
+    ("net.core.wmem_max", "network"),
+    ("net.core.rmem_default", "network"),
+    ("net.core.wmem_default", "network"),
+    ("net.core.optmem_max", "network"),
+    ("net.core.busy_poll", "network"),
+    ("net.core.busy_read", "network"),
+    ("net.core.rps_sock_flow_entries", "network"),
+    ("net.core.default_qdisc", "network"),
+    ("net.ipv4.tcp_rmem", "network"),
+    ("net.ipv4.tcp_wmem", "network"),
+    ("net.ipv4.tcp_mem", "network"),
+    ("net.ipv4.tcp_max_syn_backlog", "network"),
+    ("net.ipv4.tcp_tw_reuse", "network"),
+    ("net.ipv4.tcp_fin_timeout", "network"),
+    ("net.ipv4.tcp_congestion_control", "network"),
+    ("net.ipv4.tcp_limit_output_bytes", "network"),
+    ("net.ipv4.tcp_slow_start_after_idle", "network"),
+    ("net.ipv4.tcp_timestamps", "network"),
+    ("net.ipv4.tcp_sack", "network"),
+    ("net.ipv4.tcp_syncookies", "network"),
+    ("net.ipv4.tcp_autocorking", "network"),
+    ("net.ipv4.tcp_notsent_lowat", "network"),
+    ("net.ipv4.ip_local_port_range", "network"),
+    ("net.netfilter.nf_conntrack_max", "network"),
+    ("net.nf_conntrack_max", "network"),
+    ("vm.swappiness", "memory"),
+    ("vm.zone_reclaim_mode", "memory"),
+    ("vm.min_free_kbytes", "memory"),
+    ("vm.overcommit_memory", "memory"),
+    ("vm.overcommit_ratio", "memory"),
+    ("vm.max_map_count", "memory"),
+    ("vm.nr_hugepages", "memory"),
+    ("vm.vfs_cache_pressure", "memory"),
+    ("vm.watermark_scale_factor", "memory"),
+    ("vm.dirty_ratio", "disk"),
+    ("vm.dirty_background_ratio", "disk"),
+    ("vm.dirty_bytes", "disk"),
+    ("vm.dirty_background_bytes", "disk"),
+    ("vm.dirty_expire_centisecs", "disk"),
+    ("vm.dirty_writeback_centisecs", "disk"),
+    ("kernel.numa_balancing", "cpu"),
+    ("kernel.sched_migration_cost_ns", "cpu"),
+    ("kernel.sched_min_granularity_ns", "cpu"),
+    ("kernel.sched_wakeup_granularity_ns", "cpu"),
+    ("kernel.sched_autogroup_enabled", "cpu"),
+    ("kernel.sched_rt_runtime_us", "cpu"),
+    ("kernel.timer_migration", "cpu"),
+    ("kernel.pid_max", "jvm"),
+    ("kernel.threads-max", "jvm"),
+    ("fs.file-max", "network"),
+    ("fs.nr_open", "network"),
+];
+
+fn entity_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"^net\.ipv[46]\.(?:conf|neigh)\.([^.]+)\.|\.(cpu\d+)(?:\.|$)")
+            .expect("valid regex")
+    })
+}
+
+/// The interface or CPU a key is specific to (`eth0` in `net.ipv4.conf.eth0.rp_filter`), not
+/// counting `all` and `default`.
+pub fn entity_of(key: &str) -> Option<&str> {
+    let c = entity_re().captures(key)?;
+    let e = c.get(1).or_else(|| c.get(2))?.as_str();
+    (!matches!(e, "all" | "default")).then_some(e)
+}
+
+/// The first two components of a key (`net.netfilter`).
+fn subtree(key: &str) -> &str {
+    match key.match_indices('.').nth(1) {
+        Some((i, _)) => &key[..i],
+        None => key,
+    }
+}
+
+fn matches(list: &[&str], key: &str) -> bool {
+    list.iter()
+        .any(|x| key == *x || (x.ends_with('.') && key.starts_with(x)))
+}
+
+/// Compares every sysctl key.
+pub fn compare(p: &Pair, out: &mut Out) {
+    let (b, s) = (
+        &p.baseline.facts.kernel.sysctl,
+        &p.suspect.facts.kernel.sysctl,
+    );
+    if !out.both(
+        "sysctl",
+        "sysctl (`sysctl -a`)",
+        !b.is_empty(),
+        !s.is_empty(),
+    ) {
+        return;
+    }
+    // Entities (interfaces, CPUs) each side has keys for.
+    let ents = |m: &std::collections::BTreeMap<String, _>| -> BTreeSet<String> {
+        m.keys()
+            .filter_map(|k: &String| entity_of(k).map(str::to_string))
+            .collect()
+    };
+    let (eb, es) = (ents(b), ents(s));
+    let keys: BTreeSet<&String> = b
+        .keys()
+        .chain(s.keys())
+        .filter(|k| !matches(VOLATILE, k) && !COMPARED_ELSEWHERE.contains(&k.as_str()))
+        .collect();
+    // Subtrees present on one side only.
+    let mut subtrees: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for k in &keys {
+        let e = subtrees.entry(subtree(k)).or_default();
+        e.0 += usize::from(b.contains_key(*k));
+        e.1 += usize::from(s.contains_key(*k));
+    }
+    subtrees.retain(|_, (nb, ns)| (*nb == 0) != (*ns == 0) && (*nb).max(*ns) >= SUBTREE_MIN_KEYS);
+    for (t, (nb, _)) in &subtrees {
+        let (side, m) = if *nb > 0 {
+            (Which::Baseline, b)
+        } else {
+            (Which::Suspect, s)
+        };
+        let members: Vec<&String> = m.keys().filter(|k| subtree(k) == *t).collect();
+        let known: Vec<(&str, &str)> = KNOWN
+            .iter()
+            .filter(|(k, _)| members.iter().any(|x| x == k))
+            .copied()
+            .collect();
+        let shown = Some(format!("{} keys", members.len()));
+        let (bv, sv) = match side {
+            Which::Baseline => (shown, None),
+            Which::Suspect => (None, shown),
+        };
+        let mut d = Difference::new(&SYSCTL, format!("sysctl {t}.*"))
+            .values(bv, sv)
+            .reason(format!(
+                "the whole `{t}` subtree exists on the {} only: a module or feature is loaded there{}",
+                side.label(),
+                if known.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; includes {}, known to change performance",
+                        known
+                            .iter()
+                            .map(|(k, _)| format!("`{k}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                }
+            ));
+        if let Some((_, area)) = known.first() {
+            d = d.weight(KNOWN_WEIGHT).link(p.symptoms.in_area(area));
+        }
+        for k in members.iter().take(8) {
+            d = d.cite(side, m.get(*k));
+        }
+        out.push(d);
+    }
+    for k in keys {
+        if subtrees.contains_key(subtree(k)) {
+            continue;
+        }
+        let (x, y) = (b.get(k), s.get(k));
+        let norm = |v: &str| v.split_whitespace().collect::<Vec<_>>().join(" ");
+        if x.map(|c| norm(&c.value)) == y.map(|c| norm(&c.value)) {
+            continue;
+        }
+        let known = KNOWN.iter().find(|(key, _)| key == k).map(|(_, a)| *a);
+        let one_sided_entity = entity_of(k).filter(|e| !(eb.contains(*e) && es.contains(*e)));
+        let mut d = Difference::new(&SYSCTL, format!("sysctl {k}"))
+            .values(x.map(|c| norm(&c.value)), y.map(|c| norm(&c.value)))
+            .cite(Which::Baseline, x)
+            .cite(Which::Suspect, y);
+        if let Some(e) = one_sided_entity {
+            d = d.magnitude(0.0).reason(format!(
+                "a key of `{e}`, which exists on one side only: follows the hardware, not tuning"
+            ));
+        } else {
+            let what = match (x, y) {
+                (Some(_), Some(_)) => "another value",
+                (Some(_), None) => "set on the baseline only",
+                _ => "set on the suspect only",
+            };
+            d = match known {
+                Some(area) => d
+                    .weight(KNOWN_WEIGHT)
+                    .reason(format!("{what}; a {area} key known to change performance"))
+                    .link(p.symptoms.in_area(area)),
+                None => d.reason(format!("{what}; sysctl differences rarely explain large performance gaps (case S2: +0–8 %)")),
+            };
+        }
+        out.push(d);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn per_interface_and_per_cpu_keys_name_their_entity() {
+        assert_eq!(entity_of("net.ipv4.conf.eth0.rp_filter"), Some("eth0"));
+        assert_eq!(
+            entity_of("net.ipv6.neigh.ens192.retrans_time"),
+            Some("ens192")
+        );
+        assert_eq!(entity_of("net.ipv4.conf.all.rp_filter"), None);
+        assert_eq!(entity_of("net.ipv4.conf.default.rp_filter"), None);
+        assert_eq!(entity_of("net.core.somaxconn"), None);
+    }
+
+    #[test]
+    fn subtrees_are_the_first_two_components() {
+        assert_eq!(subtree("net.netfilter.nf_conntrack_max"), "net.netfilter");
+        assert_eq!(subtree("vm.swappiness"), "vm.swappiness");
+    }
+
+    #[test]
+    fn volatile_keys_match_by_prefix() {
+        assert!(matches(VOLATILE, "kernel.random.uuid"));
+        assert!(matches(VOLATILE, "fs.file-nr"));
+        assert!(!matches(VOLATILE, "fs.file-max"));
+    }
+}

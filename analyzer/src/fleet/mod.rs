@@ -1,0 +1,594 @@
+//! Fleet view: peer hosts that should look alike, each compared with the rest (`rca fleet`).
+//!
+//! In: N bundles (any form `analyze` accepts), analyzed in parallel; only each host's features
+//! and findings are kept, never the artifacts' text. Out: [`FleetReport`]: hosts ranked by how
+//! much they deviate from their peers, each with its reasons, and the facts on which some host
+//! stands out.
+//!
+//! The pipeline: [`load`] (bundles → facts and findings, in parallel) → [`features::extract`]
+//! (facts → named numbers and categories) → [`compare`]: for each number, robust outliers by
+//! modified z-score ([`robust`]); for each category, the hosts that differ from a strict
+//! majority → each deviation scored with the weights of `rca diff`
+//! ([`crate::diff::score`]) → hosts ranked.
+//!
+//! A host's deviation is the sum of its reasons' scores with harmonic decay (the strongest counts
+//! fully, the second half, the third a third …): one strong reason outranks many weak ones, yet
+//! independent deviations still add up. Reasons under [`score::NOISE_SCORE`] are dropped.
+
+pub mod features;
+pub mod robust;
+
+use crate::bundle::Limits;
+use crate::diff::score::{self, Weight};
+use crate::diff::side::{self, SideSummary};
+use features::{Features, ABSENT, SET_FAMILIES};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Version of the fleet JSON document's shape; raised on any incompatible change.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Reasons shown per host before the rest are folded.
+pub const TOP_REASONS: usize = 5;
+
+/// One analyzed host: what the report shows about it and its features.
+#[derive(Debug)]
+pub struct Host {
+    /// Bundle, identity, findings.
+    pub summary: SideSummary,
+    /// Features for comparison.
+    pub features: Features,
+}
+
+/// A bundle that could not be read at all.
+#[derive(Debug, Clone, Serialize)]
+pub struct Failed {
+    /// The bundle path.
+    pub path: String,
+    /// Why.
+    pub error: String,
+}
+
+/// The bundles named by the command line: a single directory argument stands for every file
+/// or directory directly inside it (hidden entries skipped), in name order; otherwise each
+/// argument is a bundle.
+pub fn expand(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    if let [one] = args {
+        if one.is_dir() && !one.join("manifest.tsv").exists() {
+            let mut v: Vec<PathBuf> = std::fs::read_dir(one)
+                .map_err(|e| format!("cannot list {}: {e}", one.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| {
+                    !p.file_name()
+                        .and_then(|n| n.to_str())
+                        .is_some_and(|n| n.starts_with('.'))
+                })
+                .collect();
+            v.sort();
+            return Ok(v);
+        }
+    }
+    Ok(args.to_vec())
+}
+
+/// Analyzes every bundle in parallel. Bundles that cannot be opened are returned as [`Failed`].
+pub fn load(paths: &[PathBuf], limits: &Limits) -> (Vec<Host>, Vec<Failed>) {
+    let results: Vec<Result<Host, Failed>> = paths
+        .par_iter()
+        .map(|p| match side::load(p, limits, false) {
+            Ok(s) => {
+                let features = features::extract(&s.facts, s.findings());
+                Ok(Host {
+                    summary: s.summary,
+                    features,
+                })
+            }
+            Err(e) => Err(Failed {
+                path: p.display().to_string(),
+                error: e.to_string(),
+            }),
+        })
+        .collect();
+    let mut hosts = Vec::new();
+    let mut failed = Vec::new();
+    for r in results {
+        match r {
+            Ok(h) => hosts.push(h),
+            Err(f) => failed.push(f),
+        }
+    }
+    (hosts, failed)
+}
+
+/// Why one host stands out.
+#[derive(Debug, Clone, Serialize)]
+pub struct Reason {
+    /// The feature (`module: resguard_linux`, `cpu: mean %soft`).
+    pub fact: String,
+    /// Area of the kind.
+    pub area: &'static str,
+    /// Kind (a weight id of `rca diff`).
+    pub kind: &'static str,
+    /// This host's value.
+    pub value: String,
+    /// The fleet's value: the majority value, or the median.
+    pub fleet: String,
+    /// Modified z-score, for numbers.
+    pub z: Option<f64>,
+    /// Hosts sharing this host's value and hosts with the fact, for categories.
+    pub share: Option<(usize, usize)>,
+    /// Weight × magnitude.
+    pub score: f64,
+    /// One line.
+    pub reason: String,
+    /// Artifact and lines the value was read from on this host.
+    pub artifact: Option<String>,
+    /// Lines.
+    pub lines: Vec<usize>,
+}
+
+/// One host of the fleet, ranked.
+#[derive(Debug, Clone, Serialize)]
+pub struct HostReport {
+    /// 1-based rank (most deviant first).
+    pub rank: usize,
+    /// Display label (host name, else bundle file name), unique in the fleet.
+    pub label: String,
+    /// Bundle, identity and findings.
+    pub summary: SideSummary,
+    /// Sum of reason scores with harmonic decay.
+    pub deviation: f64,
+    /// Reasons above the noise threshold, strongest first.
+    pub reasons: Vec<Reason>,
+}
+
+/// A number on which some host is an outlier.
+#[derive(Debug, Clone, Serialize)]
+pub struct NumericFact {
+    /// Feature name.
+    pub fact: String,
+    /// Unit.
+    pub unit: &'static str,
+    /// Hosts with a value.
+    pub hosts: usize,
+    /// Median, MAD and mean absolute deviation.
+    pub spread: robust::Spread,
+    /// Outliers: `(label, value, modified z)`.
+    pub outliers: Vec<(String, f64, f64)>,
+}
+
+/// A category on which some host differs from the majority.
+#[derive(Debug, Clone, Serialize)]
+pub struct CategoricalFact {
+    /// Feature name.
+    pub fact: String,
+    /// Hosts with a value.
+    pub hosts: usize,
+    /// The majority value.
+    pub majority: String,
+    /// Hosts holding it.
+    pub majority_hosts: usize,
+    /// Hosts that differ: `(label, value)`.
+    pub deviants: Vec<(String, String)>,
+}
+
+/// How the fleet was compared (constants, for the report).
+#[derive(Debug, Clone, Serialize)]
+pub struct Method {
+    /// `|modified z| >` this marks a numeric outlier.
+    pub z_threshold: f64,
+    /// Fewest hosts with a fact before it is compared.
+    pub min_hosts: usize,
+    /// Reasons under this score are dropped.
+    pub noise_threshold: f64,
+}
+
+/// The fleet comparison, as written by `rca fleet --json`.
+///
+/// Fields:
+/// - `schema_version`: [`SCHEMA_VERSION`]; `tool`: `{name, version}`.
+/// - `method`: `{z_threshold, min_hosts, noise_threshold}`.
+/// - `hosts`: ranked, each `{rank, label, deviation, summary: {path, hostname, kernel_release,
+///   os, cpus, format, entries, outcome_counts, unanalyzable, findings[]}, reasons: [{fact, area,
+///   kind, value, fleet, z, share: [same, of], score, reason, artifact, lines[]}]}`; `z` is set
+///   for numbers, `share` for categories.
+/// - `numeric`: facts with outliers `{fact, unit, hosts, spread: {median, mad, mean_ad},
+///   outliers: [[label, value, z]]}`.
+/// - `categorical`: facts with deviants `{fact, hosts, majority, majority_hosts, deviants:
+///   [[label, value]]}`.
+/// - `failed`: bundles that could not be read `{path, error}`.
+/// - `deviating`: hosts whose deviation is at or above the noise threshold.
+#[derive(Debug, Serialize)]
+pub struct FleetReport {
+    pub schema_version: u32,
+    pub tool: crate::report::Tool,
+    pub method: Method,
+    pub hosts: Vec<HostReport>,
+    pub numeric: Vec<NumericFact>,
+    pub categorical: Vec<CategoricalFact>,
+    pub failed: Vec<Failed>,
+    pub deviating: usize,
+}
+
+impl FleetReport {
+    /// Why the fleet is incomplete: bundles that could not be read or analyzed.
+    pub fn incomplete(&self) -> Option<String> {
+        let mut why: Vec<String> = self
+            .failed
+            .iter()
+            .map(|f| format!("{}: {}", f.path, f.error))
+            .collect();
+        for h in &self.hosts {
+            if let Some(u) = &h.summary.unanalyzable {
+                why.push(format!("{}: {u}", h.summary.path));
+            }
+        }
+        (!why.is_empty()).then(|| why.join("; "))
+    }
+}
+
+/// Unique display labels: host names, else (or when repeated) bundle file names, numbered when
+/// still repeated.
+fn labels(hosts: &[Host]) -> Vec<String> {
+    let file = |h: &Host| {
+        Path::new(&h.summary.path)
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_else(|| h.summary.path.clone())
+    };
+    let mut v: Vec<String> = hosts
+        .iter()
+        .map(|h| h.summary.hostname.clone().unwrap_or_else(|| file(h)))
+        .collect();
+    for i in 0..v.len() {
+        if v.iter().filter(|x| **x == v[i]).count() > 1 {
+            let same: Vec<usize> = (0..v.len()).filter(|&j| v[j] == v[i]).collect();
+            for j in same {
+                v[j] = file(&hosts[j]);
+            }
+        }
+    }
+    for i in 0..v.len() {
+        let same: Vec<usize> = (0..v.len()).filter(|&j| v[j] == v[i]).collect();
+        if same.len() > 1 {
+            for (k, j) in same.into_iter().enumerate() {
+                v[j] = format!("{} #{}", v[j], k + 1);
+            }
+        }
+    }
+    v
+}
+
+fn fmt(v: f64, unit: &str) -> String {
+    let n = if v == v.trunc() && v.abs() < 1e12 {
+        format!("{}", v as i64)
+    } else if v.abs() >= 100.0 {
+        format!("{v:.0}")
+    } else if v.abs() >= 1.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.3}")
+    };
+    if unit.is_empty() {
+        n
+    } else {
+        format!("{n} {unit}")
+    }
+}
+
+/// Deviation of a host from its reasons' scores, strongest first: `Σ score_i / i`.
+pub fn deviation(scores_desc: &[f64]) -> f64 {
+    let d: f64 = scores_desc
+        .iter()
+        .enumerate()
+        .map(|(i, s)| s / (i + 1) as f64)
+        .sum();
+    // `+ 0.0` turns the empty sum's -0 into 0.
+    (d * 10.0).round() / 10.0 + 0.0
+}
+
+/// Compares the hosts with each other.
+pub fn compare(hosts: Vec<Host>, failed: Vec<Failed>) -> FleetReport {
+    let label = labels(&hosts);
+    let usable: Vec<usize> = (0..hosts.len())
+        .filter(|&i| hosts[i].summary.unanalyzable.is_none())
+        .collect();
+    let mut reasons: Vec<Vec<Reason>> = vec![Vec::new(); hosts.len()];
+    let mut numeric = Vec::new();
+    let mut categorical = Vec::new();
+
+    // Numbers: robust outliers.
+    let mut names: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for &i in &usable {
+        for k in hosts[i].features.numeric.keys() {
+            names.entry(k.as_str()).or_default().push(i);
+        }
+    }
+    for (name, who) in names {
+        let vals: Vec<f64> = who
+            .iter()
+            .map(|&i| hosts[i].features.numeric[name].value)
+            .collect();
+        let Some(spread) = robust::Spread::of(&vals) else {
+            continue;
+        };
+        let mut outliers = Vec::new();
+        for (&i, &v) in who.iter().zip(&vals) {
+            let n = &hosts[i].features.numeric[name];
+            let z = spread.z(v);
+            if z.abs() <= robust::Z_THRESHOLD {
+                continue;
+            }
+            let m = score::numeric_magnitude(spread.median, v, n.floor);
+            if m == 0.0 {
+                continue;
+            }
+            let sc = score::score(n.weight.value, m, false);
+            outliers.push((label[i].clone(), v, (z * 10.0).round() / 10.0));
+            if sc < score::NOISE_SCORE {
+                continue;
+            }
+            reasons[i].push(Reason {
+                fact: name.to_string(),
+                area: n.weight.area,
+                kind: n.weight.id,
+                value: fmt(v, n.unit),
+                fleet: format!("median {}", fmt(spread.median, n.unit)),
+                z: Some((z * 10.0).round() / 10.0),
+                share: None,
+                score: sc,
+                reason: format!(
+                    "{} here vs a fleet median of {} (modified z {:+.1}, {} hosts)",
+                    fmt(v, n.unit),
+                    fmt(spread.median, n.unit),
+                    z,
+                    who.len()
+                ),
+                artifact: n.cite.as_ref().map(|c| c.0.clone()),
+                lines: n.cite.as_ref().map(|c| c.1.clone()).unwrap_or_default(),
+            });
+        }
+        if !outliers.is_empty() {
+            numeric.push(NumericFact {
+                fact: name.to_string(),
+                unit: hosts[who[0]].features.numeric[name].unit,
+                hosts: who.len(),
+                spread,
+                outliers,
+            });
+        }
+    }
+
+    // Categories: deviations from a strict majority.
+    let mut cats: BTreeMap<&str, ()> = BTreeMap::new();
+    for &i in &usable {
+        for k in hosts[i].features.categorical.keys() {
+            cats.insert(k.as_str(), ());
+        }
+    }
+    for name in cats.keys() {
+        let family = name
+            .split_once(": ")
+            .map(|x| x.0)
+            .filter(|f| SET_FAMILIES.contains(f));
+        let mut vals: Vec<(usize, String)> = Vec::new();
+        let mut weight: Option<(&'static Weight, f64)> = None;
+        for &i in &usable {
+            let f = &hosts[i].features;
+            match f.categorical.get(*name) {
+                Some(c) => {
+                    let w = c.weight_value.unwrap_or(c.weight.value);
+                    if weight.is_none_or(|(_, x)| w > x) {
+                        weight = Some((c.weight, w));
+                    }
+                    vals.push((i, c.value.clone()));
+                }
+                None if family.is_some_and(|fam| f.families.contains(fam)) => {
+                    vals.push((i, ABSENT.to_string()));
+                }
+                None => {}
+            }
+        }
+        let Some((w, wv)) = weight else { continue };
+        if vals.len() < robust::MIN_HOSTS {
+            continue;
+        }
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        for (_, v) in &vals {
+            *counts.entry(v.as_str()).or_default() += 1;
+        }
+        let Some((majority, mcount)) = counts
+            .iter()
+            .max_by_key(|(_, c)| **c)
+            .map(|(v, c)| (v.to_string(), *c))
+        else {
+            continue;
+        };
+        if mcount * 2 <= vals.len() || mcount == vals.len() {
+            continue;
+        }
+        let n = vals.len();
+        let mut deviants = Vec::new();
+        for (i, v) in &vals {
+            if *v == majority {
+                continue;
+            }
+            let same = counts[v.as_str()];
+            let m = 1.0 - same as f64 / n as f64;
+            let sc = score::score(wv, m, false);
+            deviants.push((label[*i].clone(), v.clone()));
+            if sc < score::NOISE_SCORE {
+                continue;
+            }
+            let c = hosts[*i].features.categorical.get(*name);
+            let reason = if v == ABSENT {
+                format!("absent here; {mcount} of {n} hosts have `{name}` ({majority})")
+            } else if majority == ABSENT {
+                format!(
+                    "`{name}` is {v} here{}; {mcount} of {n} hosts do not have it",
+                    if same > 1 {
+                        format!(" and on {} other host(s)", same - 1)
+                    } else {
+                        " only".to_string()
+                    }
+                )
+            } else {
+                format!("{v} here; {majority} on {mcount} of {n} hosts")
+            };
+            reasons[*i].push(Reason {
+                fact: name.to_string(),
+                area: w.area,
+                kind: w.id,
+                value: v.clone(),
+                fleet: majority.clone(),
+                z: None,
+                share: Some((same, n)),
+                score: sc,
+                reason,
+                artifact: c.and_then(|c| c.cite.as_ref().map(|x| x.0.clone())),
+                lines: c
+                    .and_then(|c| c.cite.as_ref().map(|x| x.1.clone()))
+                    .unwrap_or_default(),
+            });
+        }
+        if !deviants.is_empty() {
+            categorical.push(CategoricalFact {
+                fact: name.to_string(),
+                hosts: n,
+                majority,
+                majority_hosts: mcount,
+                deviants,
+            });
+        }
+    }
+
+    let mut out: Vec<HostReport> = hosts
+        .into_iter()
+        .zip(reasons)
+        .zip(label)
+        .map(|((h, mut r), label)| {
+            r.sort_by(|a, b| {
+                b.score
+                    .partial_cmp(&a.score)
+                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .then_with(|| a.fact.cmp(&b.fact))
+            });
+            let scores: Vec<f64> = r.iter().map(|x| x.score).collect();
+            HostReport {
+                rank: 0,
+                label,
+                summary: h.summary,
+                deviation: deviation(&scores),
+                reasons: r,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.deviation
+            .partial_cmp(&a.deviation)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then_with(|| a.label.cmp(&b.label))
+    });
+    for (i, h) in out.iter_mut().enumerate() {
+        h.rank = i + 1;
+    }
+    numeric.sort_by(|a, b| {
+        b.outliers
+            .len()
+            .cmp(&a.outliers.len())
+            .then(a.fact.cmp(&b.fact))
+    });
+    categorical.sort_by(|a, b| {
+        a.deviants
+            .len()
+            .cmp(&b.deviants.len())
+            .then(a.fact.cmp(&b.fact))
+    });
+    FleetReport {
+        schema_version: SCHEMA_VERSION,
+        tool: crate::report::Tool {
+            name: "rca",
+            version: env!("CARGO_PKG_VERSION"),
+        },
+        method: Method {
+            z_threshold: robust::Z_THRESHOLD,
+            min_hosts: robust::MIN_HOSTS,
+            noise_threshold: score::NOISE_SCORE,
+        },
+        deviating: out
+            .iter()
+            .filter(|h| h.deviation >= score::NOISE_SCORE)
+            .count(),
+        hosts: out,
+        numeric,
+        categorical,
+        failed,
+    }
+}
+
+/// The short terminal summary: hosts ranked with their strongest reasons.
+pub fn terminal(r: &FleetReport) -> String {
+    use crate::report::terminal::clean;
+    use std::fmt::Write;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "rca {} — fleet of {} host(s), {} deviating above the noise threshold",
+        r.tool.version,
+        r.hosts.len(),
+        r.deviating
+    );
+    for f in &r.failed {
+        let _ = writeln!(s, "not read: {}: {}", clean(&f.path), clean(&f.error));
+    }
+    for h in &r.hosts {
+        let _ = writeln!(
+            s,
+            "  #{:<3} {:>7.1}  {}{}",
+            h.rank,
+            h.deviation,
+            clean(&h.label),
+            h.summary
+                .unanalyzable
+                .as_deref()
+                .map(|u| format!(" — could not be analyzed: {}", clean(u)))
+                .unwrap_or_default()
+        );
+        for x in h.reasons.iter().take(3) {
+            let _ = writeln!(
+                s,
+                "               {:>6.1}  {}: {}",
+                x.score,
+                clean(&x.fact),
+                clean(&x.reason)
+            );
+        }
+    }
+    s
+}
+
+/// Renders the fleet page. Errors: a template error (a defect in rca).
+pub fn render(report: &FleetReport) -> Result<String, minijinja::Error> {
+    let env = crate::diff::html::environment();
+    env.get_template("fleet.html")?.render(minijinja::context! {
+        r => report,
+        top => TOP_REASONS,
+        weights => score::WEIGHTS,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deviation_decays_harmonically() {
+        assert_eq!(deviation(&[60.0]), 60.0);
+        assert_eq!(deviation(&[60.0, 20.0, 9.0]), 73.0);
+        assert_eq!(deviation(&[]), 0.0);
+        // One strong reason outranks three weak ones.
+        assert!(deviation(&[70.0]) > deviation(&[20.0, 20.0, 20.0]));
+    }
+}
