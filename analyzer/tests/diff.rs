@@ -1,0 +1,673 @@
+//! `rca diff` end to end, on bundles made of real captures.
+//!
+//! Every bundle is a directory written from real outputs (`parsers/tests/fixtures/`, see
+//! PROVENANCE.md there, and the shipped healthy sample); the S2- and S4-shaped pairs change only
+//! the values their case is about, each change named where it is made.
+
+use rca::bundle::Limits;
+use rca::diff::{self, DiffReport, Difference};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
+}
+
+fn fixture(rel: &str) -> String {
+    let p = repo().join("parsers/tests/fixtures").join(rel);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn healthy_sample() -> PathBuf {
+    std::fs::read_dir(repo().join("sample-bundles/healthy"))
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.to_string_lossy().ends_with(".tar.gz"))
+        .expect("the healthy sample is shipped")
+}
+
+/// One file of the shipped healthy sample.
+fn sample_file(name: &str) -> String {
+    let f = std::fs::File::open(healthy_sample()).unwrap();
+    let mut a = tar::Archive::new(flate2::read::GzDecoder::new(f));
+    for e in a.entries().unwrap() {
+        let mut e = e.unwrap();
+        if e.path().unwrap().to_string_lossy().ends_with(name) {
+            let mut s = String::new();
+            std::io::Read::read_to_string(&mut e, &mut s).unwrap();
+            return s;
+        }
+    }
+    panic!("{name} not in the healthy sample");
+}
+
+/// `(path in bundle, kind, text, start epoch)`.
+type Entry = (String, &'static str, String, f64);
+
+const T0: f64 = 1_796_000_000.0;
+
+fn entry(path: &str, kind: &'static str, text: String) -> Entry {
+    let t = if path.ends_with(".end") {
+        T0 + 30.0
+    } else {
+        T0
+    };
+    (path.to_string(), kind, text, t)
+}
+
+fn set(entries: &mut Vec<Entry>, path: &str, kind: &'static str, text: String) {
+    entries.retain(|e| e.0 != path);
+    entries.push(entry(path, kind, text));
+}
+
+fn edit(entries: &mut [Entry], path: &str, f: impl Fn(&str) -> String) {
+    let e = entries.iter_mut().find(|e| e.0 == path).unwrap();
+    e.2 = f(&e.2);
+}
+
+fn write_bundle(root: &Path, name: &str, entries: &[Entry]) -> PathBuf {
+    let top = root.join(name);
+    let mut manifest = format!(
+        "# rca-manifest 1\nmeta\tstarted\t{T0}\nmeta\tended\t{}\nmeta\tinterval\t1\n",
+        T0 + 30.0
+    );
+    for (path, kind, text, start) in entries {
+        let p = top.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+        manifest.push_str(&format!(
+            "artifact\t{path}\t{kind}\t0\t0\t{start}\t{start}\t{}\t0\t\tcat {path}\n",
+            text.len()
+        ));
+    }
+    std::fs::write(top.join("manifest.tsv"), manifest).unwrap();
+    top
+}
+
+/// The outputs both hosts of a pair share: real captures from one machine.
+fn base(host: &str) -> Vec<Entry> {
+    vec![
+        entry(
+            "system/uname.txt",
+            "uname",
+            fixture("captured/uname-a.txt").replacen(" vm ", &format!(" {host} "), 1),
+        ),
+        entry(
+            "system/ps.txt",
+            "ps",
+            fixture("captured-b/ps-eo-custom.txt"),
+        ),
+        entry("net/ss-tanp.end", "ss", fixture("captured-b/ss-tanp.txt")),
+        entry(
+            "kernel/sysctl-a.txt",
+            "sysctl",
+            fixture("captured-b/sysctl-a-root.txt"),
+        ),
+        entry(
+            "system/ulimit-a.txt",
+            "ulimit",
+            fixture("captured-b/ulimit-a-bash.txt"),
+        ),
+        entry("cpu/lscpu.txt", "lscpu", fixture("captured-b/lscpu.txt")),
+        entry(
+            "kernel/tainted",
+            "tainted",
+            fixture("captured-b/proc-sys-kernel-tainted.txt"),
+        ),
+        entry(
+            "proc/modules",
+            "proc-modules",
+            fixture("proc-modules/jc__jc-proc-modules.txt"),
+        ),
+        entry(
+            "net/ethtool/eth0/ethtool-i.txt",
+            "ethtool-i",
+            fixture("captured-b/ethtool-i-virtio-eth0.txt"),
+        ),
+        entry(
+            "net/ethtool/eth0/ethtool-l.txt",
+            "ethtool-l",
+            fixture("captured-b/ethtool-l-virtio-eth0.txt"),
+        ),
+        entry(
+            "net/ethtool/eth0/ethtool-k.txt",
+            "ethtool-k",
+            fixture("captured-b/ethtool-k-virtio-eth0.txt"),
+        ),
+        entry(
+            "net/ip-s-link.txt",
+            "ip-link",
+            fixture("captured-b/ip-s-link.txt"),
+        ),
+        entry(
+            "mem/meminfo",
+            "meminfo",
+            fixture("captured-a/proc-meminfo-1.txt"),
+        ),
+        entry(
+            "time/chronyc-tracking.txt",
+            "chronyc-tracking",
+            fixture("captured-b/chronyc-tracking-chrony4-synced.txt"),
+        ),
+    ]
+}
+
+/// `n` ESTABLISHED sockets in `ss -tanp`'s layout, owned by `comm`, to `peers` distinct hosts.
+fn ss_lines(comm: &str, pid: u32, n: usize, peers: usize, port: u16) -> String {
+    (0..n)
+        .map(|i| {
+            format!(
+                "ESTAB  0      0               10.0.1.5:{:<5}         10.0.2.{}:{port} users:((\"{comm}\",pid={pid},fd={}))\n",
+                30000 + i,
+                1 + i % peers,
+                10 + i
+            )
+        })
+        .collect()
+}
+
+/// A `jstack` dump (real JDK 8 layout) with Undertow's XNIO pools added: `io` I/O threads and
+/// `task` worker threads, each block copied from the dump's own thread format.
+fn dump_with_xnio(io: usize, task: usize) -> String {
+    let real = fixture("jstack/jifa__jstack-jdk8-style-format.txt");
+    let (head, rest) = real.split_once("\n\n").unwrap();
+    let mut threads = String::new();
+    for (name, n, state) in [
+        ("XNIO-1 I/O-", io, "RUNNABLE"),
+        ("XNIO-1 task-", task, "WAITING (parking)"),
+    ] {
+        for i in 1..=n {
+            threads.push_str(&format!(
+                "\"{name}{i}\" #{} prio=5 os_prio=0 tid=0x00007fc1c4{:06x} nid=0x{:x} runnable [0x0000000000000000]\n   java.lang.Thread.State: {state}\n\n",
+                100 + i,
+                i,
+                0x4000 + i
+            ));
+        }
+    }
+    format!("{head}\n\n{threads}{rest}")
+}
+
+/// `java -version` of a JDK 8 build, in the layout of the real capture.
+fn java_version(vendor_tag: &str, build: &str) -> String {
+    let real = fixture("captured-jvm/java-version-jdk17.txt");
+    let tag = if vendor_tag.is_empty() {
+        String::new()
+    } else {
+        format!(" {vendor_tag}")
+    };
+    real.replace("\"17.0.15\" 2025-04-15", "\"1.8.0_342\"")
+        .replace(
+            "OpenJDK Runtime Environment (build 17.0.15+6-Debian-1deb12u1)",
+            &format!("OpenJDK Runtime Environment{tag} (build 1.8.0_342-{build})"),
+        )
+        .replace(
+            "OpenJDK 64-Bit Server VM (build 17.0.15+6-Debian-1deb12u1, mixed mode, sharing)",
+            &format!("OpenJDK 64-Bit Server VM{tag} (build 25.342-{build}, mixed mode)"),
+        )
+}
+
+/// Case S2: the baseline (the fast VM) runs `bootstrap` next to the application, owning most
+/// ESTABLISHED connections, on a BiSheng JDK; the suspect (the slow physical host) runs OpenJDK
+/// with 4× the XNIO threads, extra sysctl keys and another pending-signals limit.
+fn s2_pair(root: &Path) -> (PathBuf, PathBuf) {
+    let mut b = base("s2-vm");
+    let mut s = base("s2-phys");
+    // The application JVM (pid 27054 in the real `ps`) on both.
+    for (e, tag, build, io, task) in [
+        (&mut b, "BiSheng", "b11", 32, 256),
+        (&mut s, "", "b07", 128, 1024),
+    ] {
+        set(
+            e,
+            "jvm/27054/java-version.txt",
+            "java-version",
+            java_version(tag, build),
+        );
+        set(
+            e,
+            "jvm/27054/threads.2.txt",
+            "thread-dump",
+            dump_with_xnio(io, task),
+        );
+    }
+    // Baseline: `bootstrap` owns 400 ESTABLISHED connections to 8 peers; the application
+    // (`java`) serves 60 client connections on both hosts.
+    edit(&mut b, "net/ss-tanp.end", |t| {
+        format!(
+            "{t}{}{}",
+            ss_lines("bootstrap", 1505, 400, 8, 20880),
+            ss_lines("java", 27054, 60, 3, 8080)
+        )
+    });
+    // Suspect: no `bootstrap` process, none of its sockets.
+    edit(&mut s, "system/ps.txt", |t| {
+        t.lines()
+            .filter(|l| !l.contains(" bootstrap "))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    });
+    edit(&mut s, "net/ss-tanp.end", |t| {
+        let kept: String = t
+            .lines()
+            .filter(|l| !l.contains("\"bootstrap\""))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        format!("{kept}{}", ss_lines("java", 27054, 60, 3, 8080))
+    });
+    // The baseline has no connection tracking loaded: none of the real capture's
+    // `net.netfilter.nf_conntrack_*` keys. The suspect keeps them, with tuned values, and tuned
+    // net.core buffers and budget.
+    edit(&mut b, "kernel/sysctl-a.txt", |t| {
+        t.lines()
+            .filter(|l| !l.starts_with("net.netfilter.") && !l.starts_with("net.nf_conntrack"))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    });
+    edit(&mut s, "kernel/sysctl-a.txt", |t| {
+        t.lines()
+            .map(|l| {
+                let v = match l.split_once(" = ") {
+                    Some(("net.core.rmem_max", _)) => "net.core.rmem_max = 16777216",
+                    Some(("net.core.wmem_max", _)) => "net.core.wmem_max = 16777216",
+                    Some(("net.core.netdev_budget", _)) => "net.core.netdev_budget = 600",
+                    Some(("net.netfilter.nf_conntrack_max", _)) => {
+                        "net.netfilter.nf_conntrack_max = 1048576"
+                    }
+                    _ => l,
+                };
+                format!("{v}\n")
+            })
+            .collect()
+    });
+    // Pending signals: 254060 on the baseline, 2088097 on the suspect.
+    edit(&mut b, "system/ulimit-a.txt", |t| {
+        t.replace("(-i) 96365", "(-i) 254060")
+    });
+    edit(&mut s, "system/ulimit-a.txt", |t| {
+        t.replace("(-i) 96365", "(-i) 2088097")
+    });
+    (
+        write_bundle(root, "s2-baseline", &b),
+        write_bundle(root, "s2-suspect", &s),
+    )
+}
+
+/// The healthy sample's `mpstat -P ALL` with CPU 0 at `soft` % soft-IRQ in every interval.
+fn mpstat_soft_on_cpu0(soft: f64) -> String {
+    let text = sample_file("sysstat/mpstat-P-ALL.txt");
+    let mut cols: Vec<String> = Vec::new();
+    let mut out = String::new();
+    for l in text.lines() {
+        let w: Vec<&str> = l.split_whitespace().collect();
+        if w.contains(&"CPU") && w.contains(&"%soft") {
+            cols = w.iter().map(|s| s.to_string()).collect();
+        }
+        let cpu = cols.iter().position(|c| c == "CPU");
+        if let Some(ci) = cpu {
+            if w.len() == cols.len() && w[ci] == "0" {
+                let mut v: Vec<String> = w.iter().map(|s| s.to_string()).collect();
+                for (i, c) in cols.iter().enumerate() {
+                    v[i] = match c.as_str() {
+                        "%soft" => format!("{soft:.2}"),
+                        "%idle" => format!("{:.2}", 100.0 - soft - 1.0),
+                        "%usr" | "%sys" => "0.50".into(),
+                        c if c.starts_with('%') => "0.00".into(),
+                        _ => v[i].clone(),
+                    };
+                }
+                out.push_str(&v.join("  "));
+                out.push('\n');
+                continue;
+            }
+        }
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
+}
+
+/// `/proc/interrupts` with every interrupt of the NIC's queue lines moved to CPU 0.
+fn interrupts_on_cpu0(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            let queue = [
+                "virtio2-input",
+                "virtio2-output",
+                "virtio3-rx",
+                "virtio3-tx",
+            ]
+            .iter()
+            .any(|q| l.contains(q));
+            if !queue {
+                return format!("{l}\n");
+            }
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let total: u64 = w[1].parse::<u64>().unwrap() + w[2].parse::<u64>().unwrap();
+            let rest = w[3..].join("   ");
+            format!("{:>4} {:>10} {:>10} {rest}\n", w[0], total, 0)
+        })
+        .collect()
+}
+
+/// Case S4: the suspect (slow pool) has a security agent's out-of-tree modules
+/// `resguard_linux` (used by `secmodel_linux`) tainting its kernel `OE`, CPU 0 at 95 % soft-IRQ,
+/// other NIC firmware and every NIC interrupt on CPU 0.
+fn s4_pair(root: &Path) -> (PathBuf, PathBuf) {
+    let mut b = base("s4-pool-b");
+    let mut s = base("s4-pool-a");
+    for e in [&mut b, &mut s] {
+        set(
+            e,
+            "proc/interrupts.start",
+            "interrupts",
+            fixture("captured-a/proc-interrupts-1.txt"),
+        );
+        set(
+            e,
+            "proc/interrupts.end",
+            "interrupts",
+            fixture("captured-a/proc-interrupts-2.txt"),
+        );
+        set(
+            e,
+            "net/irq-affinity.tsv",
+            "irq-affinity",
+            fixture("captured-b/irq-affinity.txt"),
+        );
+        set(
+            e,
+            "sysstat/mpstat-P-ALL.txt",
+            "mpstat",
+            sample_file("sysstat/mpstat-P-ALL.txt"),
+        );
+    }
+    edit(&mut s, "proc/modules", |t| {
+        format!(
+            "resguard_linux 364544 2 secmodel_linux, Live 0xffffffffc0b00000 (OE)\nsecmodel_linux 45056 1 - Live 0xffffffffc0a90000 (OE)\n{t}"
+        )
+    });
+    edit(&mut s, "kernel/tainted", |_| "12288\n".into());
+    edit(&mut b, "net/ethtool/eth0/ethtool-i.txt", |t| {
+        t.replace("firmware-version: ", "firmware-version: 1.0.11")
+    });
+    edit(&mut s, "net/ethtool/eth0/ethtool-i.txt", |t| {
+        t.replace("firmware-version: ", "firmware-version: 1.2.7")
+    });
+    edit(&mut s, "proc/interrupts.start", interrupts_on_cpu0);
+    edit(&mut s, "proc/interrupts.end", interrupts_on_cpu0);
+    edit(&mut s, "sysstat/mpstat-P-ALL.txt", |_| {
+        mpstat_soft_on_cpu0(95.0)
+    });
+    (
+        write_bundle(root, "s4-baseline", &b),
+        write_bundle(root, "s4-suspect", &s),
+    )
+}
+
+fn run_diff(b: &Path, s: &Path) -> DiffReport {
+    let l = Limits::default();
+    let b = diff::load(b, &l, true).unwrap();
+    let s = diff::load(s, &l, true).unwrap();
+    diff::compare(&b, &s)
+}
+
+fn top(r: &DiffReport) -> Vec<&Difference> {
+    r.differences.iter().filter(|d| !d.noise).collect()
+}
+
+fn show(r: &DiffReport) -> String {
+    top(r)
+        .iter()
+        .take(15)
+        .map(|d| format!("{:6.1} [{}] {} — {}", d.score, d.kind, d.subject, d.reason))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn position(r: &DiffReport, pred: impl Fn(&Difference) -> bool) -> Option<usize> {
+    r.differences.iter().position(pred)
+}
+
+#[test]
+fn s2_the_colocated_process_owning_the_connections_ranks_first_then_the_jdk() {
+    let d = tempfile::tempdir().unwrap();
+    let (b, s) = s2_pair(d.path());
+    let r = run_diff(&b, &s);
+    println!("{}", show(&r));
+    let t = top(&r);
+    assert!(t.len() >= 5, "{}", show(&r));
+    assert_eq!(t[0].kind, "process-with-connections", "{}", show(&r));
+    assert_eq!(t[0].subject, "process `bootstrap`");
+    // 400 added to the 4 the real capture already shows.
+    assert!(t[0]
+        .baseline
+        .as_deref()
+        .unwrap()
+        .contains("404 ESTABLISHED"));
+    assert_eq!(t[0].suspect, None);
+    assert!(
+        t[0].link.is_some(),
+        "owns most of the baseline's connections"
+    );
+    assert!(
+        t[0].evidence.iter().any(|e| e.side == diff::Which::Baseline
+            && e.artifact.ends_with("ss-tanp.end")
+            && e.excerpt.iter().any(|l| l.text.contains("bootstrap"))),
+        "cites the baseline's ss lines: {:?}",
+        t[0].evidence
+    );
+    assert_eq!(t[1].kind, "jvm-runtime", "{}", show(&r));
+    assert!(t[1]
+        .baseline
+        .as_deref()
+        .unwrap()
+        .starts_with("BiSheng 1.8.0_342"));
+    assert!(t[1]
+        .suspect
+        .as_deref()
+        .unwrap()
+        .starts_with("OpenJDK 1.8.0_342"));
+    assert!(!t[1].evidence.is_empty());
+    // Thread pools rank above every sysctl and ulimit difference, which rank below the JDK.
+    let pool = position(&r, |d| {
+        d.kind == "jvm-thread-pool" && d.subject.contains("XNIO-1 task-")
+    })
+    .expect("the XNIO task pool differs");
+    let first_tuning = position(&r, |d| d.kind == "sysctl" || d.kind == "ulimit")
+        .expect("sysctl and ulimit differences are listed");
+    assert!(pool < first_tuning, "{}", show(&r));
+    assert!(first_tuning > 1);
+    let sig = r
+        .differences
+        .iter()
+        .find(|d| d.subject.contains("RLIMIT_SIGPENDING"))
+        .expect("pending signals differ");
+    assert_eq!(sig.baseline.as_deref(), Some("254060"));
+    assert_eq!(sig.suspect.as_deref(), Some("2088097"));
+    // The connection-tracking subtree, on the suspect only, is one difference, not 54.
+    let ct = r
+        .differences
+        .iter()
+        .find(|d| d.subject == "sysctl net.netfilter.*")
+        .expect("one difference for the subtree");
+    assert_eq!(ct.baseline, None);
+    assert!(ct.reason.contains("nf_conntrack_max"), "{}", ct.reason);
+    assert!(!r
+        .differences
+        .iter()
+        .any(|d| d.subject.contains("nf_conntrack_buckets")));
+    // Counters such as fs.file-nr are never compared.
+    assert!(!r.differences.iter().any(|d| d.subject.contains("file-nr")));
+}
+
+#[test]
+fn s4_the_tainting_module_on_the_suspect_outranks_nic_and_irq_differences() {
+    let d = tempfile::tempdir().unwrap();
+    let (b, s) = s4_pair(d.path());
+    let r = run_diff(&b, &s);
+    println!("{}", show(&r));
+    let t = top(&r);
+    assert_eq!(t[0].kind, "module-tainting", "{}", show(&r));
+    let module = position(&r, |d| d.subject == "module `resguard_linux`").expect("listed");
+    assert!(r.differences[module]
+        .suspect
+        .as_deref()
+        .unwrap()
+        .contains("(OE)"));
+    assert!(
+        r.differences[module].link.is_some(),
+        "linked to the suspect's soft-IRQ saturation: {}",
+        r.differences[module].reason
+    );
+    let firmware = position(&r, |d| d.kind == "nic-firmware").expect("firmware differs");
+    let irq = position(&r, |d| d.kind == "irq-spread").expect("IRQ spread differs");
+    assert!(module < firmware && module < irq, "{}", show(&r));
+    for (i, d) in r.differences.iter().enumerate() {
+        if matches!(d.area, "nic" | "irq") {
+            assert!(i > module, "{}", show(&r));
+        }
+    }
+    assert!(r
+        .differences
+        .iter()
+        .any(|d| d.kind == "kernel-taint" && !d.noise));
+    assert!(r
+        .differences
+        .iter()
+        .any(|d| d.subject == "busiest CPU's mean %soft" && !d.noise));
+}
+
+#[test]
+fn identical_bundles_give_no_difference() {
+    let d = tempfile::tempdir().unwrap();
+    let (b, _) = s2_pair(d.path());
+    let r = run_diff(&b, &b);
+    assert!(r.differences.is_empty(), "{}", show(&r));
+    assert_eq!(r.above_noise, 0);
+    assert!(r.not_compared.is_empty());
+}
+
+#[test]
+fn the_healthy_sample_compared_with_itself_is_quiet_through_the_command_line() {
+    let out = tempfile::tempdir().unwrap();
+    let (html, json) = (out.path().join("d.html"), out.path().join("d.json"));
+    let b = healthy_sample();
+    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
+        .arg("diff")
+        .arg(&b)
+        .arg(&b)
+        .arg("-o")
+        .arg(&html)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(doc["schema_version"], 1);
+    assert_eq!(doc["above_noise"], 0);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("Content-Security-Policy"));
+    assert!(!page.contains("http://") && !page.contains("https://"));
+}
+
+/// Two healthy runs differ by a few percent of utilisation and latency: nothing above noise.
+#[test]
+fn a_few_percent_of_run_to_run_variation_stays_below_the_noise_threshold() {
+    let d = tempfile::tempdir().unwrap();
+    let f = std::fs::File::open(healthy_sample()).unwrap();
+    tar::Archive::new(flate2::read::GzDecoder::new(f))
+        .unpack(d.path().join("b"))
+        .unwrap();
+    tar::Archive::new(flate2::read::GzDecoder::new(
+        std::fs::File::open(healthy_sample()).unwrap(),
+    ))
+    .unpack(d.path().join("s"))
+    .unwrap();
+    let top_dir = |p: PathBuf| {
+        std::fs::read_dir(p)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path()
+    };
+    let (b, s) = (top_dir(d.path().join("b")), top_dir(d.path().join("s")));
+    // The second run: every utilisation and latency value 4 % higher (idle adjusted down).
+    for name in ["sysstat/mpstat-P-ALL.txt", "sysstat/iostat-x.txt"] {
+        let p = s.join(name);
+        let text = std::fs::read_to_string(&p).unwrap();
+        let bumped: String = text
+            .lines()
+            .map(|l| {
+                l.split(' ')
+                    .map(|w| match w.parse::<f64>() {
+                        Ok(v) if w.contains('.') && v < 60.0 => format!("{:.2}", v * 1.04),
+                        Ok(v) if w.contains('.') && (60.0..=100.0).contains(&v) => {
+                            format!("{:.2}", v - (100.0 - v) * 0.04)
+                        }
+                        _ => w.to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    + "\n"
+            })
+            .collect();
+        assert_ne!(text, bumped);
+        std::fs::write(&p, bumped).unwrap();
+    }
+    let r = run_diff(&b, &s);
+    assert_eq!(r.above_noise, 0, "{}", show(&r));
+    assert!(
+        r.differences.iter().any(|d| d.area == "cpu" && d.noise),
+        "the variation is found, and listed as noise"
+    );
+}
+
+#[test]
+fn the_html_page_leads_with_the_top_differences_and_folds_the_rest() {
+    let d = tempfile::tempdir().unwrap();
+    let (b, s) = s2_pair(d.path());
+    let r = run_diff(&b, &s);
+    let page = diff::html::render(&r).unwrap();
+    let top = page.find("id=\"top\"").unwrap();
+    let all = page.find("id=\"all\"").unwrap();
+    let first = page.find("process <code>bootstrap</code>").unwrap();
+    assert!(top < first && first < all);
+    assert!(page[all..].contains("<details"));
+    assert!(page.contains("Content-Security-Policy"));
+    assert!(!page.contains("http://") && !page.contains("https://"));
+}
+
+#[test]
+fn the_command_line_exits_1_on_differences_and_2_on_an_unreadable_bundle() {
+    let d = tempfile::tempdir().unwrap();
+    let (b, s) = s4_pair(d.path());
+    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
+        .args(["diff", "-q"])
+        .arg(&b)
+        .arg(&s)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
+        .arg("diff")
+        .arg(&b)
+        .arg(d.path().join("missing.tar.gz"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let help = Command::new(env!("CARGO_BIN_EXE_rca"))
+        .args(["diff", "--help"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&help.stdout).contains("Exit status"));
+}

@@ -1,0 +1,265 @@
+//! `rca fleet` end to end: copies of the shipped healthy sample (a real collection) as peer hosts,
+//! each with a little run-to-run variation, and one host with a planted difference.
+
+use rca::bundle::Limits;
+use rca::fleet::{self, FleetReport};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
+}
+
+fn fixture(rel: &str) -> String {
+    let p = repo().join("parsers/tests/fixtures").join(rel);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+fn healthy_sample() -> PathBuf {
+    std::fs::read_dir(repo().join("sample-bundles/healthy"))
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.to_string_lossy().ends_with(".tar.gz"))
+        .expect("the healthy sample is shipped")
+}
+
+/// Unpacks the healthy sample as host `name` under `root`; returns the bundle directory.
+fn host(root: &Path, name: &str) -> PathBuf {
+    let dir = root.join(name);
+    let f = std::fs::File::open(healthy_sample()).unwrap();
+    tar::Archive::new(flate2::read::GzDecoder::new(f))
+        .unpack(&dir)
+        .unwrap();
+    let top = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    rewrite(&top, "system/uname.txt", |t| {
+        t.replacen(" vm ", &format!(" {name} "), 1)
+    });
+    top
+}
+
+fn rewrite(top: &Path, path: &str, f: impl Fn(&str) -> String) {
+    let p = top.join(path);
+    let t = std::fs::read_to_string(&p).unwrap();
+    std::fs::write(&p, f(&t)).unwrap();
+}
+
+/// Adds a file with its manifest record, as the collector would have.
+fn add(top: &Path, path: &str, kind: &str, text: &str) {
+    std::fs::write(top.join(path), text).unwrap();
+    let m = top.join("manifest.tsv");
+    let mut manifest = std::fs::read_to_string(&m).unwrap();
+    manifest.push_str(&format!(
+        "artifact\t{path}\t{kind}\t0\t0\t1796006929.98\t1796006929.98\t{}\t0\t\tcat /{path}\n",
+        text.len()
+    ));
+    std::fs::write(m, manifest).unwrap();
+}
+
+/// Scales the utilisation columns of `mpstat` by `f` (a run-to-run variation of a few %).
+fn vary(top: &Path, f: f64) {
+    rewrite(top, "sysstat/mpstat-P-ALL.txt", |t| {
+        t.lines()
+            .map(|l| {
+                l.split(' ')
+                    .map(|w| match w.parse::<f64>() {
+                        Ok(v) if w.contains('.') && v < 60.0 => format!("{:.2}", v * f),
+                        _ => w.to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+                    + "\n"
+            })
+            .collect()
+    });
+}
+
+/// Five peers; `plant` changes host `node-3`.
+fn fleet_of_five(root: &Path, plant: impl Fn(&Path)) -> Vec<PathBuf> {
+    let factors = [0.97, 0.99, 1.0, 1.02, 1.03];
+    (1..=5)
+        .map(|i| {
+            let top = host(root, &format!("node-{i}"));
+            vary(&top, factors[i - 1]);
+            add(
+                &top,
+                "proc/modules",
+                "proc-modules",
+                &fixture("proc-modules/jc__jc-proc-modules.txt"),
+            );
+            if i == 3 {
+                plant(&top);
+            }
+            top
+        })
+        .collect()
+}
+
+fn run(paths: &[PathBuf]) -> FleetReport {
+    let (hosts, failed) = fleet::load(paths, &Limits::default());
+    fleet::compare(hosts, failed)
+}
+
+fn show(r: &FleetReport) -> String {
+    r.hosts
+        .iter()
+        .map(|h| {
+            format!(
+                "#{} {} {}: {}",
+                h.rank,
+                h.label,
+                h.deviation,
+                h.reasons
+                    .iter()
+                    .take(3)
+                    .map(|x| format!("{} ({}) {}", x.fact, x.score, x.reason))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn a_host_with_an_extra_tainting_module_ranks_first_with_that_reason() {
+    let d = tempfile::tempdir().unwrap();
+    let paths = fleet_of_five(d.path(), |top| {
+        rewrite(top, "proc/modules", |t| {
+            format!("resguard_linux 364544 2 - Live 0xffffffffc0b00000 (OE)\n{t}")
+        });
+        rewrite(top, "kernel/tainted", |_| "12288\n".into());
+    });
+    let r = run(&paths);
+    println!("{}", show(&r));
+    assert_eq!(r.hosts.len(), 5);
+    assert!(r.failed.is_empty());
+    assert_eq!(r.hosts[0].label, "node-3", "{}", show(&r));
+    assert_eq!(
+        r.hosts[0].reasons[0].fact,
+        "module: resguard_linux",
+        "{}",
+        show(&r)
+    );
+    assert_eq!(r.hosts[0].reasons[0].kind, "module-tainting");
+    assert_eq!(r.hosts[0].reasons[0].share, Some((1, 5)));
+    assert!(r.hosts[0].reasons.iter().any(|x| x.fact == "kernel taint"));
+    // The others vary by a few percent only: nothing sets them apart.
+    for h in &r.hosts[1..] {
+        assert!(h.reasons.is_empty(), "{}", show(&r));
+    }
+    assert_eq!(r.deviating, 1);
+    assert!(r
+        .categorical
+        .iter()
+        .any(|c| c.fact == "module: resguard_linux" && c.majority == "absent"));
+}
+
+#[test]
+fn a_single_queue_nic_among_four_queue_peers_ranks_first() {
+    let d = tempfile::tempdir().unwrap();
+    let paths = fleet_of_five(d.path(), |_| {});
+    for (i, top) in paths.iter().enumerate() {
+        let q = if i == 2 { 1 } else { 4 };
+        rewrite(top, "net/ethtool/eth0/ethtool-l.txt", |t| {
+            let (max, cur) = t.split_once("Current hardware settings:").unwrap();
+            format!(
+                "{}Current hardware settings:{}",
+                max.replace("Combined:\t1", "Combined:\t4"),
+                cur.replace("Combined:\t1", &format!("Combined:\t{q}"))
+            )
+        });
+    }
+    let r = run(&paths);
+    println!("{}", show(&r));
+    assert_eq!(r.hosts[0].label, "node-3", "{}", show(&r));
+    let x = &r.hosts[0].reasons[0];
+    assert_eq!(x.fact, "eth0: queues", "{}", show(&r));
+    assert_eq!((x.value.as_str(), x.fleet.as_str()), ("1", "4"));
+    assert!(x.artifact.as_deref().unwrap().ends_with("ethtool-l.txt"));
+    assert_eq!(r.deviating, 1);
+}
+
+#[test]
+fn a_directory_of_identical_peers_exits_0_and_a_planted_outlier_exits_1() {
+    let d = tempfile::tempdir().unwrap();
+    let same = d.path().join("same");
+    std::fs::create_dir(&same).unwrap();
+    for i in 1..=4 {
+        std::fs::copy(healthy_sample(), same.join(format!("host-{i}.tar.gz"))).unwrap();
+    }
+    let out = d.path().join("f.json");
+    let html = d.path().join("f.html");
+    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
+        .arg("fleet")
+        .arg(&same)
+        .arg("--json")
+        .arg(&out)
+        .arg("-o")
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(doc["schema_version"], 1);
+    assert_eq!(doc["hosts"].as_array().unwrap().len(), 4);
+    assert_eq!(doc["deviating"], 0);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("Content-Security-Policy"));
+    assert!(!page.contains("http://") && !page.contains("https://"));
+
+    // A directory mixing archives and unpacked bundles, one of them with a tainting module.
+    let mixed = d.path().join("mixed");
+    std::fs::create_dir(&mixed).unwrap();
+    let paths = fleet_of_five(&d.path().join("work"), |top| {
+        rewrite(top, "proc/modules", |t| {
+            format!("resguard_linux 364544 2 - Live 0xffffffffc0b00000 (OE)\n{t}")
+        });
+    });
+    for (i, p) in paths.iter().enumerate() {
+        std::fs::rename(p, mixed.join(format!("node-{}", i + 1))).unwrap();
+    }
+    std::fs::copy(healthy_sample(), mixed.join("node-6.tar.gz")).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
+        .arg("fleet")
+        .arg(&mixed)
+        .arg("--json")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(doc["hosts"].as_array().unwrap().len(), 6);
+    assert_eq!(doc["hosts"][0]["label"], "node-3");
+
+    // An unreadable bundle makes the fleet incomplete: exit 2, the rest still compared.
+    std::fs::write(mixed.join("broken.tar.gz"), b"not an archive").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
+        .arg("fleet")
+        .arg(&mixed)
+        .arg("--json")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(doc["hosts"][0]["label"], "node-3");
+}
