@@ -362,6 +362,94 @@ fn modules(p: &Pair, out: &mut Out) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diff::{Side, Symptoms};
+    use crate::facts::Cited;
+    use parsers::modules::Module;
+
+    fn host(modules: &[(&str, Option<&str>)], source: &str, taint: (u64, &str)) -> Side {
+        let mut f = HostFacts {
+            modules: modules
+                .iter()
+                .enumerate()
+                .map(|(i, (n, t))| Module {
+                    name: n.to_string(),
+                    size_bytes: 16384,
+                    refcount: Some(0),
+                    used_by: Vec::new(),
+                    state: None,
+                    address: None,
+                    taint: t.map(str::to_string),
+                    line: i + 1,
+                })
+                .collect(),
+            modules_source: Some(source.to_string()),
+            ..Default::default()
+        };
+        f.kernel.taint = Some(Cited::new(
+            (taint.0, taint.1.to_string()),
+            "kernel/tainted",
+            1,
+        ));
+        Side::from_facts("x", f, Vec::new())
+    }
+
+    fn run(b: &Side, s: &Side) -> Vec<Difference> {
+        let symptoms = Symptoms::default();
+        let p = Pair {
+            baseline: b,
+            suspect: s,
+            symptoms: &symptoms,
+        };
+        let mut out = Out::default();
+        modules(&p, &mut out);
+        taint(&p, &mut out);
+        out.diffs
+    }
+
+    #[test]
+    fn a_module_with_taint_letters_on_one_side_weighs_most() {
+        let b = host(&[("xfs", None)], "proc/modules", (0, ""));
+        let s = host(
+            &[("xfs", None), ("resguard_linux", Some("OE"))],
+            "proc/modules",
+            (12288, "OE"),
+        );
+        let d = run(&b, &s);
+        let m = d
+            .iter()
+            .find(|x| x.subject == "module `resguard_linux`")
+            .unwrap();
+        assert_eq!(
+            (m.kind, m.score),
+            ("module-tainting", MODULE_TAINTING.value)
+        );
+        let t = d.iter().find(|x| x.kind == "kernel-taint").unwrap();
+        assert_eq!(t.suspect.as_deref(), Some("12288 (OE)"));
+        assert!(t.reason.contains("`OE`"), "{}", t.reason);
+    }
+
+    #[test]
+    fn with_lsmod_a_module_on_the_tainted_side_only_is_a_candidate() {
+        let b = host(
+            &[("xfs", None), ("nf_nat", None)],
+            "kernel/lsmod.txt",
+            (0, ""),
+        );
+        let s = host(
+            &[("xfs", None), ("agent_hook", None)],
+            "kernel/lsmod.txt",
+            (4096, "O"),
+        );
+        let d = run(&b, &s);
+        let m = d
+            .iter()
+            .find(|x| x.subject == "module `agent_hook`")
+            .unwrap();
+        assert_eq!(m.kind, "module-tainting");
+        assert!(m.magnitude < 1.0 && m.reason.contains("/proc/modules"));
+        let n = d.iter().find(|x| x.subject == "module `nf_nat`").unwrap();
+        assert_eq!(n.kind, "module-one-side");
+    }
 
     #[test]
     fn parameters_group_repeated_keys() {

@@ -424,10 +424,10 @@ pub fn compare(hosts: Vec<Host>, failed: Vec<Failed>) -> FleetReport {
             }
             let c = hosts[*i].features.categorical.get(*name);
             let reason = if v == ABSENT {
-                format!("absent here; {mcount} of {n} hosts have `{name}` ({majority})")
+                format!("absent here; {mcount} of {n} hosts have it ({majority})")
             } else if majority == ABSENT {
                 format!(
-                    "`{name}` is {v} here{}; {mcount} of {n} hosts do not have it",
+                    "{v} here{}; {mcount} of {n} hosts do not have it",
                     if same > 1 {
                         format!(" and on {} other host(s)", same - 1)
                     } else {
