@@ -160,6 +160,10 @@ pub enum Data {
     Jps(parsers::jps::Jps),
     /// Thread counts by name of one JVM (collector's `threads.tsv`).
     JvmThreads(parsers::jvm_threads::JvmThreads),
+    /// `perf script`, read into a profile (samples are not kept).
+    PerfScript(Box<crate::facts::profile::Profile>),
+    /// `perf report --stdio` / `perf top` text.
+    PerfReport(parsers::perf_report::PerfReport),
     /// A text artifact kept as lines (the collector's own log).
     Text,
 }
@@ -742,17 +746,21 @@ pub static KINDS: &[KindSpec] = &[
     },
     KindSpec {
         name: "perf-report",
-        source: "`perf report --stdio`",
-        paths: &[],
-        sniff: None,
-        parse: None,
+        source: "`perf report --stdio` (perf ≥ 3.x), `perf top --stdio`",
+        paths: &[r"(^|/)perf[-_]report[^/]*\.(txt|out|log)$", r"(^|/)perf[-_]top[^/]*\.txt$"],
+        sniff: Some(parsers::perf_report::sniff),
+        parse: Some(|t| wrap(parsers::perf_report::parse(t), Data::PerfReport)),
     },
     KindSpec {
         name: "perf-script",
-        source: "`perf script`",
-        paths: &[],
-        sniff: None,
-        parse: None,
+        source: "`perf script` (perf ≥ 4.8 layout)",
+        paths: &[r"(^|/)perf[-_]script[^/]*\.(txt|out|log)?$", r"(^|/)out\.perf$"],
+        sniff: Some(parsers::perf_script::sniff),
+        parse: Some(|t| {
+            wrap(crate::facts::profile::from_script(t), |p| {
+                Data::PerfScript(Box::new(p))
+            })
+        }),
     },
     KindSpec {
         name: "softnet-stat",

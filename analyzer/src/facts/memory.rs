@@ -22,6 +22,9 @@ pub struct Memory {
     pub swap_in_kib_per_s: Option<Cited<f64>>,
     /// KiB swapped out per second over the window.
     pub swap_out_kib_per_s: Option<Cited<f64>>,
+    /// Context switches per second over the window, all CPUs (`vmstat` `cs`, first report
+    /// excluded). Kept here because it comes from the same `vmstat` samples.
+    pub context_switches_per_s: Option<Cited<f64>>,
     /// `vm.swappiness`.
     pub swappiness: Option<Cited<u64>>,
     /// The VMware balloon driver (`vmw_balloon`) is loaded.
@@ -85,6 +88,12 @@ pub fn build(
             let mut lines: Vec<usize> = worst.iter().take(4).map(|s| s.line).collect();
             if lines.is_empty() {
                 lines = samples.iter().take(2).map(|s| s.line).collect();
+            }
+            let cs: Vec<u64> = samples.iter().filter_map(|s| s.cs).collect();
+            if !cs.is_empty() {
+                let mean = cs.iter().sum::<u64>() as f64 / cs.len() as f64;
+                let cite: Vec<usize> = samples.iter().take(3).map(|s| s.line).collect();
+                m.context_switches_per_s = Some(Cited::lines(mean, &a.path, cite));
             }
             m.swap_in_kib_per_s = Some(Cited::lines(si, &a.path, lines.clone()));
             m.swap_out_kib_per_s = Some(Cited::lines(so, &a.path, lines));

@@ -17,6 +17,7 @@ pub mod memory;
 pub mod net;
 pub mod platform;
 pub mod process;
+pub mod profile;
 pub mod snapshots;
 mod softirq;
 pub mod timesync;
@@ -84,6 +85,8 @@ pub struct HostFacts {
     pub zookeeper: Vec<ZkServer>,
     /// Hadoop and YARN settings (`*-site.xml`).
     pub hadoop: hadoop::Hadoop,
+    /// CPU profiles (`perf script`, else `perf report`).
+    pub profiles: Vec<profile::Profile>,
     /// Resource limits (`ulimit -a`, `/proc/<pid>/limits`).
     pub limits: limits::Limits,
     /// CPU model and topology (`lscpu`), kernel command line.
@@ -135,6 +138,7 @@ impl HostFacts {
         f.jvms = jvm::build(c, f.interval_s, &f.processes);
         f.zookeeper = zookeeper::build(c, &f.jvms);
         f.hadoop = hadoop::build(c);
+        f.profiles = profile::build(c);
         f.limits = limits::build(c, &f.processes);
         f.platform = platform::build(c);
         if f.identity.cpus.is_none() {

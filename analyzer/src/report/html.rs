@@ -62,8 +62,19 @@ pub(crate) fn md(text: &str) -> Value {
 pub fn render(report: &Report) -> Result<String, minijinja::Error> {
     let env = environment();
     let docs: Vec<_> = RULES.iter().map(|r| r.meta).collect();
+    // One entry per profile: the inline SVG (inferno's escaped output, marked safe), or why
+    // there is none.
+    let flames: Vec<Value> = report
+        .profiles
+        .iter()
+        .map(|p| match super::flame::svg(p) {
+            Some(Ok(svg)) => context! { svg => Value::from_safe_string(svg) },
+            Some(Err(e)) => context! { error => e },
+            None => context! { error => "no stacks in this profile (perf report only)" },
+        })
+        .collect();
     env.get_template("report.html")?
-        .render(context! { r => report, rule_docs => docs })
+        .render(context! { r => report, rule_docs => docs, flames => flames })
 }
 
 #[cfg(test)]

@@ -1,11 +1,13 @@
 //! Rendering an analysis: the [`Report`] document (serialised as the JSON output), the HTML page
 //! and the terminal summary all come from it.
 
+pub mod flame;
 pub mod html;
 pub mod terminal;
 
 use crate::artifacts::{Artifact, Collected};
 use crate::bundle::{Format, Refused};
+use crate::facts::profile::Profile;
 use crate::facts::{HostFacts, Identity, Jvm, ZkServer};
 use crate::rules::{Evaluation, Finding, RuleResult, Severity, RULES};
 use serde::Serialize;
@@ -31,6 +33,12 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// - `zookeeper`: per server `{endpoint, client_port, version, watch_count, znode_count,
 ///   connections, wchs_total, wchs_summary, data_dir, data_log_dir, snap_count, jvm}` (`jvm` indexes
 ///   `jvms`).
+/// - `profiles`: per CPU profile `{artifact, source_kind (perf script|perf report), event,
+///   samples, idle_samples, busy_samples, kernel_pct, user_pct, top_symbols[], top_dsos[],
+///   top_comms[] ({name, dso, samples, pct, lines[]}), modules[] ({module, self_samples,
+///   inclusive_samples, self_pct, inclusive_pct, functions[], called_from[], lines[]}), locks,
+///   sched, softirq ({samples, pct, lines[], by[]}), folded_dropped}`; shares are % of busy
+///   (non-idle) samples.
 /// - `window`: collection window `{start_utc, end_utc, duration_s, interval_s}` from the manifest.
 /// - `findings`: ranked, each `{rule_id, area, title, severity (info|warning|critical), confidence
 ///   (low|medium|high), why, details[], score, time_range [first, last], evidence: [{artifact,
@@ -50,6 +58,7 @@ pub struct Report {
     pub host: Identity,
     pub jvms: Vec<Jvm>,
     pub zookeeper: Vec<ZkServer>,
+    pub profiles: Vec<Profile>,
     pub window: Option<Window>,
     pub findings: Vec<Finding>,
     pub rules: Vec<RuleStatus>,
@@ -184,6 +193,7 @@ impl Report {
             host: facts.identity.clone(),
             jvms: facts.jvms,
             zookeeper: facts.zookeeper,
+            profiles: facts.profiles,
             window,
             findings: eval.findings,
             rules,

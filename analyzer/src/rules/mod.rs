@@ -15,6 +15,7 @@ mod kernel;
 mod memory;
 mod netstack;
 mod nic;
+mod profile;
 mod softirq;
 #[cfg(test)]
 mod testkit;
@@ -265,6 +266,22 @@ pub static RULES: &[Rule] = &[
     Rule {
         meta: &kernel::TAINT,
         check: kernel::check_taint,
+    },
+    Rule {
+        meta: &profile::MODULE_HOT,
+        check: profile::check_module_hot,
+    },
+    Rule {
+        meta: &profile::LOCKS,
+        check: profile::check_locks,
+    },
+    Rule {
+        meta: &profile::SCHED,
+        check: profile::check_sched,
+    },
+    Rule {
+        meta: &profile::SOFTIRQ_COST,
+        check: profile::check_softirq,
     },
     Rule {
         meta: &zookeeper::WATCH_MANAGER,

@@ -1,0 +1,580 @@
+//! CPU profile facts: what the CPUs were doing, from `perf script` (preferred) or `perf report`.
+//!
+//! In: `perf script` text (Linux perf ≥ 4.8 layout), read sample by sample without keeping
+//! samples; `perf report --stdio`. Out: [`Profile`]: busy and idle samples, the kernel/user
+//! split, top symbols, DSOs and commands by self samples, per kernel module its own and
+//! inclusive samples, spin-lock slow-path samples and the callers that take the lock, scheduler
+//! and soft-IRQ samples, and the folded stacks a flame graph is drawn from.
+//!
+//! Shares are taken over busy samples: idle-loop samples of the `swapper` tasks (`perf record
+//! -a` samples idle CPUs too) are counted apart, so a mostly idle host does not hide a hot path.
+
+use parsers::common::{LineIssue, ParseError, Parsed};
+use parsers::perf_script::{self, CollapseOptions, Collapser, DsoKind, Sample, Weight};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// How many rows the top tables keep.
+pub const TOP: usize = 25;
+/// How many sample lines a category keeps for citing.
+const CITE: usize = 5;
+/// How many samples a module cites with their frames.
+const CITE_SAMPLES: usize = 3;
+
+/// One row of a top table: a name and its samples.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Share {
+    /// Symbol, DSO or command.
+    pub name: String,
+    /// The DSO of a symbol (`[kernel.kallsyms]`, `[nf_conntrack]`, `libc.so.6`).
+    pub dso: Option<String>,
+    /// Samples.
+    pub samples: u64,
+    /// Share of busy samples, % (0–100).
+    pub pct: f64,
+    /// Input lines of the first samples (sample header lines), for citing.
+    pub lines: Vec<usize>,
+}
+
+/// Samples in one kernel module.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ModuleHeat {
+    /// Module name (`nf_conntrack`).
+    pub module: String,
+    /// Samples whose leaf frame is in the module (self).
+    pub self_samples: u64,
+    /// Samples with any frame in the module (its code is on the stack).
+    pub inclusive_samples: u64,
+    /// `self_samples` over busy samples, %.
+    pub self_pct: f64,
+    /// `inclusive_samples` over busy samples, %.
+    pub inclusive_pct: f64,
+    /// Its functions seen on stacks, most frequent first (at most 5).
+    pub functions: Vec<String>,
+    /// Kernel functions directly above it on the stacks (its callers), most frequent first.
+    pub called_from: Vec<String>,
+    /// First sample lines with a frame in the module.
+    pub lines: Vec<usize>,
+}
+
+/// A category of samples (lock slow path, scheduler, soft-IRQ) with the lines of a few.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Category {
+    /// Samples in the category.
+    pub samples: u64,
+    /// Share of busy samples, %.
+    pub pct: f64,
+    /// First sample lines.
+    pub lines: Vec<usize>,
+    /// Breakdown: for locks, the functions that take the lock (first frame above the lock
+    /// functions); for soft-IRQs, the functions below `net_rx_action` (what the handler runs).
+    pub by: Vec<Share>,
+}
+
+/// One CPU profile.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Profile {
+    /// Bundle path of the artifact.
+    pub artifact: String,
+    /// `perf script` or `perf report`.
+    pub source_kind: &'static str,
+    /// Event sampled (`cpu-clock:ppp`, `cycles`).
+    pub event: Option<String>,
+    /// Samples of that event.
+    pub samples: u64,
+    /// Idle-loop samples of the `swapper` tasks.
+    pub idle_samples: u64,
+    /// `samples − idle_samples`.
+    pub busy_samples: u64,
+    /// Busy samples whose leaf is in the kernel or a module, %.
+    pub kernel_pct: f64,
+    /// Busy samples whose leaf is in user space, %.
+    pub user_pct: f64,
+    /// Leaf symbols by samples.
+    pub top_symbols: Vec<Share>,
+    /// Leaf DSOs by samples.
+    pub top_dsos: Vec<Share>,
+    /// Commands by samples.
+    pub top_comms: Vec<Share>,
+    /// Kernel modules seen on stacks, by inclusive samples.
+    pub modules: Vec<ModuleHeat>,
+    /// Spin-lock slow paths (leaf), with the callers that take the lock.
+    pub locks: Category,
+    /// Scheduler context-switch paths (leaf).
+    pub sched: Category,
+    /// Stacks under `net_rx_action` / `__do_softirq` (`handle_softirqs` on Linux ≥ 6.8).
+    pub softirq: Category,
+    /// Folded stacks (`comm;root;…;leaf` → samples), sorted, for the flame graph. Not in the
+    /// JSON report (its size).
+    #[serde(skip)]
+    pub folded: Vec<(String, u64)>,
+    /// Samples dropped by the folding's caps.
+    pub folded_dropped: u64,
+}
+
+/// Spin-lock slow paths: a CPU spinning or queueing for a contended lock (the qspinlock fast
+/// path is one inlined compare-and-swap: Linux `Documentation/locking`, `kernel/locking/
+/// qspinlock.c`).
+pub const LOCK_FUNCTIONS: &[&str] = &[
+    "native_queued_spin_lock_slowpath",
+    "queued_spin_lock_slowpath",
+    "__pv_queued_spin_lock_slowpath",
+    "pv_queued_spin_lock_slowpath",
+    "_raw_spin_lock",
+    "_raw_spin_lock_bh",
+    "_raw_spin_lock_irq",
+    "_raw_spin_lock_irqsave",
+    "osq_lock",
+    "queued_read_lock_slowpath",
+    "queued_write_lock_slowpath",
+];
+
+/// Context-switch paths.
+pub const SCHED_FUNCTIONS: &[&str] = &[
+    "finish_task_switch",
+    "__schedule",
+    "schedule",
+    "__switch_to",
+    "__switch_to_asm",
+    "context_switch",
+];
+
+/// Soft-IRQ entry points.
+pub const SOFTIRQ_FUNCTIONS: &[&str] = &["net_rx_action", "__do_softirq", "handle_softirqs"];
+
+/// `finish_task_switch.isra.0` → `finish_task_switch`.
+pub fn base_symbol(s: &str) -> &str {
+    let s = s.split("+0x").next().unwrap_or(s);
+    match s.find('.') {
+        Some(i) if i > 0 => &s[..i],
+        _ => s,
+    }
+}
+
+fn is_idle_leaf(sym: &str) -> bool {
+    let s = base_symbol(sym);
+    s.contains("idle")
+        || s.contains("safe_halt")
+        || s.contains("mwait")
+        || s == "cpu_do_idle"
+        || s == "arch_cpu_idle"
+        || s == "poll_idle"
+}
+
+fn is_kernel(k: DsoKind) -> bool {
+    matches!(k, DsoKind::Kernel | DsoKind::KernelModule)
+}
+
+#[derive(Default)]
+struct Tally {
+    samples: u64,
+    lines: Vec<usize>,
+    dso: Option<String>,
+}
+
+impl Tally {
+    fn add(&mut self, line: usize) {
+        self.samples += 1;
+        if self.lines.len() < CITE {
+            self.lines.push(line);
+        }
+    }
+}
+
+#[derive(Default)]
+struct ModTally {
+    cited: usize,
+    own: u64,
+    incl: u64,
+    functions: HashMap<String, u64>,
+    callers: HashMap<String, u64>,
+    lines: Vec<usize>,
+}
+
+#[derive(Default)]
+struct Acc {
+    event: Option<String>,
+    samples: u64,
+    idle: u64,
+    kernel: u64,
+    user: u64,
+    symbols: HashMap<String, Tally>,
+    dsos: HashMap<String, Tally>,
+    comms: HashMap<String, Tally>,
+    modules: HashMap<String, ModTally>,
+    locks: Tally,
+    lock_callers: HashMap<String, Tally>,
+    sched: Tally,
+    softirq: Tally,
+    softirq_work: HashMap<String, Tally>,
+}
+
+impl Acc {
+    fn add(&mut self, s: &Sample) {
+        match &self.event {
+            Some(e) if *e != s.event => return,
+            None => self.event = Some(s.event.clone()),
+            _ => {}
+        }
+        let Some(leaf) = s.frames.first() else {
+            return;
+        };
+        self.samples += 1;
+        if s.comm.starts_with("swapper") && is_idle_leaf(&leaf.symbol) {
+            self.idle += 1;
+            return;
+        }
+        let leaf_sym = base_symbol(&leaf.symbol);
+        if is_kernel(leaf.dso_kind()) {
+            self.kernel += 1;
+        } else {
+            self.user += 1;
+        }
+        let t = self.symbols.entry(leaf_sym.to_string()).or_default();
+        t.add(s.line);
+        if t.dso.is_none() {
+            t.dso = Some(leaf.dso.clone());
+        }
+        self.dsos.entry(leaf.dso.clone()).or_default().add(s.line);
+        self.comms.entry(s.comm.clone()).or_default().add(s.line);
+        // Modules: own (leaf) and inclusive (anywhere on the stack, once per sample).
+        let mut seen: Vec<&str> = Vec::new();
+        for (i, f) in s.frames.iter().enumerate() {
+            let Some(m) = f.module() else { continue };
+            let mt = self.modules.entry(m.to_string()).or_default();
+            *mt.functions
+                .entry(base_symbol(&f.symbol).to_string())
+                .or_default() += 1;
+            // The caller: the next frame towards the root that is not in this module.
+            if let Some(up) = s.frames[i + 1..].iter().find(|u| u.module() != Some(m)) {
+                *mt.callers
+                    .entry(base_symbol(&up.symbol).to_string())
+                    .or_default() += 1;
+            }
+            if !seen.contains(&m) {
+                seen.push(m);
+                mt.incl += 1;
+                // Cite the first samples whole enough to read: their header, the module's
+                // frames and the frame that called into it.
+                if mt.cited < CITE_SAMPLES {
+                    mt.cited += 1;
+                    mt.lines.push(s.line);
+                    let mut last_in = 0;
+                    for (j, g) in s.frames.iter().enumerate() {
+                        if g.module() == Some(m) {
+                            mt.lines.push(g.line);
+                            last_in = j;
+                        }
+                    }
+                    if let Some(up) = s.frames.get(last_in + 1) {
+                        mt.lines.push(up.line);
+                    }
+                }
+                if i == 0 {
+                    mt.own += 1;
+                }
+            }
+        }
+        if LOCK_FUNCTIONS.contains(&leaf_sym) {
+            if self.locks.samples < CITE_SAMPLES as u64 {
+                // Header and the frames up to the lock's caller.
+                self.locks.lines.push(s.line);
+                for g in &s.frames {
+                    self.locks.lines.push(g.line);
+                    if !LOCK_FUNCTIONS.contains(&base_symbol(&g.symbol)) {
+                        break;
+                    }
+                }
+            }
+            self.locks.samples += 1;
+            let caller = s
+                .frames
+                .iter()
+                .find(|f| !LOCK_FUNCTIONS.contains(&base_symbol(&f.symbol)));
+            if let Some(c) = caller {
+                let name = match c.module() {
+                    Some(m) => format!("{} [{m}]", base_symbol(&c.symbol)),
+                    None => base_symbol(&c.symbol).to_string(),
+                };
+                self.lock_callers.entry(name).or_default().add(s.line);
+            }
+        }
+        if SCHED_FUNCTIONS.contains(&leaf_sym) {
+            self.sched.add(s.line);
+        }
+        if let Some(pos) = s
+            .frames
+            .iter()
+            .position(|f| SOFTIRQ_FUNCTIONS.contains(&base_symbol(&f.symbol)))
+        {
+            self.softirq.add(s.line);
+            // What the soft-IRQ runs: the frame right below the entry point (leaf side).
+            if pos > 0 {
+                let below = &s.frames[pos - 1];
+                let name = match below.module() {
+                    Some(m) => format!("{} [{m}]", base_symbol(&below.symbol)),
+                    None => base_symbol(&below.symbol).to_string(),
+                };
+                self.softirq_work.entry(name).or_default().add(s.line);
+            }
+        }
+    }
+
+    fn finish(self, folded: Vec<(String, u64)>, dropped: u64) -> Profile {
+        let busy = self.samples - self.idle;
+        let pct = |n: u64| {
+            if busy == 0 {
+                0.0
+            } else {
+                n as f64 * 100.0 / busy as f64
+            }
+        };
+        let top = |m: HashMap<String, Tally>| -> Vec<Share> {
+            let mut v: Vec<Share> = m
+                .into_iter()
+                .map(|(name, t)| Share {
+                    name,
+                    dso: t.dso,
+                    samples: t.samples,
+                    pct: pct(t.samples),
+                    lines: t.lines,
+                })
+                .collect();
+            v.sort_by(|a, b| b.samples.cmp(&a.samples).then_with(|| a.name.cmp(&b.name)));
+            v.truncate(TOP);
+            v
+        };
+        let ranked = |m: HashMap<String, u64>| -> Vec<String> {
+            let mut v: Vec<(String, u64)> = m.into_iter().collect();
+            v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            v.into_iter().take(5).map(|(k, _)| k).collect()
+        };
+        let mut modules: Vec<ModuleHeat> = self
+            .modules
+            .into_iter()
+            .map(|(module, t)| ModuleHeat {
+                module,
+                self_samples: t.own,
+                inclusive_samples: t.incl,
+                self_pct: pct(t.own),
+                inclusive_pct: pct(t.incl),
+                functions: ranked(t.functions),
+                called_from: ranked(t.callers),
+                lines: t.lines,
+            })
+            .collect();
+        modules.sort_by(|a, b| {
+            b.inclusive_samples
+                .cmp(&a.inclusive_samples)
+                .then_with(|| a.module.cmp(&b.module))
+        });
+        let cat = |t: Tally, by: Vec<Share>| Category {
+            samples: t.samples,
+            pct: pct(t.samples),
+            lines: t.lines,
+            by,
+        };
+        Profile {
+            artifact: String::new(),
+            source_kind: "perf script",
+            event: self.event,
+            samples: self.samples,
+            idle_samples: self.idle,
+            busy_samples: busy,
+            kernel_pct: pct(self.kernel),
+            user_pct: pct(self.user),
+            top_symbols: top(self.symbols),
+            top_dsos: top(self.dsos),
+            top_comms: top(self.comms),
+            modules,
+            locks: cat(self.locks, top(self.lock_callers)),
+            sched: cat(self.sched, Vec::new()),
+            softirq: cat(self.softirq, top(self.softirq_work)),
+            folded,
+            folded_dropped: dropped,
+        }
+    }
+}
+
+/// The host's profiles: every `perf script`; without one, the `perf report` with symbols.
+pub fn build(c: &crate::artifacts::Collected) -> Vec<Profile> {
+    use crate::kinds::Data;
+    let mut out: Vec<Profile> = c
+        .parsed("perf-script")
+        .filter_map(|(a, d)| match d {
+            Data::PerfScript(p) => {
+                let mut p = (**p).clone();
+                p.artifact = a.path.clone();
+                Some(p)
+            }
+            _ => None,
+        })
+        .collect();
+    if out.is_empty() {
+        let mut reports: Vec<Profile> = c
+            .parsed("perf-report")
+            .filter_map(|(a, d)| match d {
+                Data::PerfReport(r) => from_report(r).map(|mut p| {
+                    p.artifact = a.path.clone();
+                    p
+                }),
+                _ => None,
+            })
+            .collect();
+        // The report sorted by symbol says the most.
+        reports.sort_by_key(|p| std::cmp::Reverse(p.top_symbols.len()));
+        out.extend(reports.into_iter().take(1));
+    }
+    out
+}
+
+/// Reads a `perf script` output into a [`Profile`], one sample at a time.
+///
+/// Errors: [`ParseError::Unusable`] when no sample is found. Lines the reader skips and folding
+/// caps become issues.
+pub fn from_script(text: &str) -> Result<Parsed<Profile>, ParseError> {
+    let mut acc = Acc::default();
+    let mut collapser = Collapser::new(CollapseOptions {
+        weight: Weight::Samples,
+        annotate_kernel: true,
+        ..Default::default()
+    });
+    let summary = perf_script::for_each_sample(text.as_bytes(), |s| {
+        acc.add(s);
+        collapser.add(s);
+    })?;
+    let folded = collapser.finish();
+    if acc.samples == 0 {
+        return Err(ParseError::unusable(
+            None,
+            "no sample with a call chain or a leaf frame",
+        ));
+    }
+    let mut issues: Vec<LineIssue> = summary.issues;
+    issues.extend(folded.issues);
+    let dropped = folded.value.dropped_samples;
+    let stacks = folded
+        .value
+        .sorted()
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+    Ok(Parsed {
+        value: acc.finish(stacks, dropped),
+        issues,
+    })
+}
+
+/// A [`Profile`] from `perf report --stdio` when there is no `perf script`: top symbols, DSOs
+/// and commands from the first event's entries (self %), module self shares, and the lock
+/// slow-path share. No stacks: no callers, no flame graph, no inclusive module share.
+pub fn from_report(r: &parsers::perf_report::PerfReport) -> Option<Profile> {
+    let ev = r.events.first()?;
+    let total = ev.samples.unwrap_or(0);
+    let mut p = Profile {
+        source_kind: "perf report",
+        event: ev.event.clone(),
+        samples: total,
+        busy_samples: total,
+        ..Default::default()
+    };
+    let mut syms: HashMap<String, Share> = HashMap::new();
+    let mut dsos: HashMap<String, Share> = HashMap::new();
+    let mut comms: HashMap<String, Share> = HashMap::new();
+    let mut mods: HashMap<String, ModuleHeat> = HashMap::new();
+    for e in &ev.entries {
+        let pct = e.self_pct.or(e.children_pct).unwrap_or(0.0);
+        let add = |m: &mut HashMap<String, Share>, k: &str, dso: Option<&String>| {
+            let s = m.entry(k.to_string()).or_insert_with(|| Share {
+                name: k.to_string(),
+                dso: dso.cloned(),
+                ..Default::default()
+            });
+            s.pct += pct;
+            if s.lines.len() < CITE {
+                s.lines.push(e.line);
+            }
+        };
+        if let Some(sym) = &e.symbol {
+            let b = base_symbol(sym);
+            add(&mut syms, b, e.dso.as_ref());
+            if LOCK_FUNCTIONS.contains(&b) {
+                p.locks.pct += pct;
+                if p.locks.lines.len() < CITE {
+                    p.locks.lines.push(e.line);
+                }
+            }
+            if SCHED_FUNCTIONS.contains(&b) {
+                p.sched.pct += pct;
+                if p.sched.lines.len() < CITE {
+                    p.sched.lines.push(e.line);
+                }
+            }
+        }
+        if let Some(d) = &e.dso {
+            add(&mut dsos, d, None);
+            if e.dso_kind().is_some_and(is_kernel) {
+                p.kernel_pct += pct;
+            } else {
+                p.user_pct += pct;
+            }
+            if let Some(m) = perf_script::module_name(d) {
+                let h = mods.entry(m.to_string()).or_insert_with(|| ModuleHeat {
+                    module: m.to_string(),
+                    ..Default::default()
+                });
+                h.self_pct += pct;
+                h.inclusive_pct += pct;
+                if let Some(sym) = &e.symbol {
+                    if h.functions.len() < 5 {
+                        h.functions.push(base_symbol(sym).to_string());
+                    }
+                }
+                if h.lines.len() < CITE {
+                    h.lines.push(e.line);
+                }
+            }
+        }
+        if let Some(c) = &e.comm {
+            add(&mut comms, c, None);
+        }
+    }
+    let finish = |m: HashMap<String, Share>| {
+        let mut v: Vec<Share> = m
+            .into_values()
+            .map(|mut s| {
+                s.samples = (s.pct * total as f64 / 100.0).round() as u64;
+                s
+            })
+            .collect();
+        v.sort_by(|a, b| b.pct.total_cmp(&a.pct).then_with(|| a.name.cmp(&b.name)));
+        v.truncate(TOP);
+        v
+    };
+    p.top_symbols = finish(syms);
+    p.top_dsos = finish(dsos);
+    p.top_comms = finish(comms);
+    let mut modules: Vec<ModuleHeat> = mods.into_values().collect();
+    modules.sort_by(|a, b| b.self_pct.total_cmp(&a.self_pct));
+    p.modules = modules;
+    Some(p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symbol_suffixes_are_dropped_for_matching() {
+        assert_eq!(base_symbol("finish_task_switch.isra.0"), "finish_task_switch");
+        assert_eq!(base_symbol("_raw_spin_lock+0x1a"), "_raw_spin_lock");
+        assert_eq!(base_symbol("[unknown]"), "[unknown]");
+        assert_eq!(base_symbol(".hidden"), ".hidden");
+    }
+
+    #[test]
+    fn garbage_is_unusable_not_a_panic() {
+        assert!(from_script("").is_err());
+        assert!(from_script("hello\nworld\n").is_err());
+    }
+}

@@ -1,0 +1,107 @@
+//! Flame graphs of CPU profiles, drawn by inferno as static SVG.
+//!
+//! In: a [`Profile`]'s folded stacks (`comm;root;…;leaf` → samples). Out: an `<svg>` element to
+//! inline in the report. inferno's interactive script (search, zoom) is left out: the report's
+//! Content-Security-Policy allows no script, and the script relies on an inline `onload` handler
+//! that a hash cannot allow. Each frame keeps its `<title>` tooltip (name, samples, share), which
+//! needs no script. inferno escapes frame names, which come from the untrusted bundle.
+
+use crate::facts::profile::Profile;
+use inferno::flamegraph::{self, Options, Palette};
+
+/// Frames narrower than this many pixels are left out (inferno's default is 0.1): keeps the SVG
+/// of a profile with hundreds of thousands of stacks to a size a browser opens at once.
+pub const MIN_WIDTH_PX: f64 = 0.5;
+
+/// The flame graph of `p`, or `None` when it has no stacks (a `perf report` profile) or inferno
+/// fails (reported as `Err` text for the page).
+pub fn svg(p: &Profile) -> Option<Result<String, String>> {
+    if p.folded.is_empty() {
+        return None;
+    }
+    let mut opts = Options::default();
+    opts.no_javascript = true;
+    opts.deterministic = true;
+    opts.hash = true;
+    opts.colors = Palette::Basic(flamegraph::color::BasicPalette::Hot);
+    opts.title = format!("CPU flame graph: {}", p.artifact);
+    opts.subtitle = Some(format!(
+        "{} samples of {}, {} busy; kernel frames end in _[k]",
+        p.samples,
+        p.event.as_deref().unwrap_or("?"),
+        p.busy_samples
+    ));
+    opts.count_name = "samples".into();
+    opts.min_width = MIN_WIDTH_PX;
+    opts.image_width = Some(1200);
+    let lines: Vec<String> = p.folded.iter().map(|(s, n)| format!("{s} {n}")).collect();
+    let mut out = Vec::new();
+    Some(
+        flamegraph::from_lines(&mut opts, lines.iter().map(String::as_str), &mut out)
+            .map_err(|e| format!("flame graph not drawn: {e}"))
+            .and_then(|()| String::from_utf8(out).map_err(|e| e.to_string()))
+            .map(|s| without_script(strip_prolog(&s))),
+    )
+}
+
+/// Removes inferno's `<script>` elements (with `no_javascript` it still writes one holding its
+/// settings) and the root's `onload` handler: under the report's CSP both would only be blocked,
+/// with an error in the browser console. Frame names cannot contain `<script`: inferno escapes
+/// `<` in them.
+fn without_script(svg: &str) -> String {
+    let mut out = String::with_capacity(svg.len());
+    let mut rest = svg;
+    while let Some(i) = rest.find("<script") {
+        out.push_str(&rest[..i]);
+        match rest[i..].find("</script>") {
+            Some(j) => rest = &rest[i + j + "</script>".len()..],
+            None => {
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out.replace(" onload=\"init(evt)\"", "")
+}
+
+/// The `<svg …>…</svg>` element without the XML declaration and DOCTYPE, for inlining in HTML.
+fn strip_prolog(s: &str) -> &str {
+    match s.find("<svg") {
+        Some(i) => &s[i..],
+        None => s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn profile(stacks: &[(&str, u64)]) -> Profile {
+        Profile {
+            artifact: "perf/perf-script.txt".into(),
+            samples: stacks.iter().map(|s| s.1).sum(),
+            folded: stacks.iter().map(|(s, n)| (s.to_string(), *n)).collect(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn hostile_frame_names_are_escaped_and_no_script_is_emitted() {
+        let p = profile(&[
+            ("nc;<script>alert(1)</script>;ip_output_[k]", 5),
+            ("nc;\"onload=x\";tcp_sendmsg_[k]", 3),
+        ]);
+        let s = svg(&p).expect("stacks").expect("drawn");
+        assert!(s.starts_with("<svg"), "{}", &s[..40]);
+        assert!(!s.contains(" onload=\""), "inline handler left in the SVG");
+        assert!(!s.contains("<script"), "script element in the SVG");
+        assert!(s.contains("&lt;script&gt;"), "frame name not escaped");
+        assert!(!s.contains("\"onload=x\""));
+        assert!(s.contains("ip_output"));
+    }
+
+    #[test]
+    fn no_stacks_no_graph() {
+        assert!(svg(&profile(&[])).is_none());
+    }
+}
