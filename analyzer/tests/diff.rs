@@ -671,3 +671,72 @@ fn the_command_line_exits_1_on_differences_and_2_on_an_unreadable_bundle() {
         .unwrap();
     assert!(String::from_utf8_lossy(&help.stdout).contains("Exit status"));
 }
+
+#[test]
+fn s4_the_module_hot_in_the_suspects_profile_ranks_first() {
+    // The S4 pair plus real perf 6.1 profiles: the baseline's unchanged, the suspect's with the
+    // resguard_linux frames (see parsers/tests/fixtures/PROVENANCE.md).
+    let d = tempfile::tempdir().unwrap();
+    let (b, s) = s4_pair(d.path());
+    std::fs::create_dir_all(b.join("perf")).unwrap();
+    std::fs::create_dir_all(s.join("perf")).unwrap();
+    std::fs::write(
+        b.join("perf/perf-script.txt"),
+        fixture("perf/perf6.1-script-loopback-300.txt"),
+    )
+    .unwrap();
+    std::fs::write(
+        s.join("perf/perf-script.txt"),
+        fixture("perf/perf6.1-script-loopback-300-resguard-derived.txt"),
+    )
+    .unwrap();
+    let r = run_diff(&b, &s);
+    println!("{}", show(&r));
+    let t = top(&r);
+    let module = |d: &&Difference| d.subject.contains("resguard_linux");
+    assert!(module(&t[0]), "{}", show(&r));
+    let hot = position(&r, |d| d.kind == "profile-module" && d.subject.contains("resguard_linux"))
+        .expect("profile difference for the module");
+    assert!(r.differences[hot].link.is_some(), "{}", show(&r));
+    assert!(r.differences[hot]
+        .evidence
+        .iter()
+        .any(|e| e.side == diff::Which::Suspect
+            && e.excerpt.iter().any(|l| l.text.contains("[resguard_linux]"))));
+    // The resguard module difference in the kernel comparison is linked to the hot profile.
+    let k = position(&r, |d| d.kind == "module-tainting" && d.subject.contains("resguard_linux"))
+        .unwrap();
+    assert!(r.differences[k]
+        .link
+        .as_deref()
+        .unwrap_or("")
+        .contains("CPU profile"));
+    // NIC firmware and IRQ differences rank below both.
+    for kind in ["nic-firmware", "irq-spread"] {
+        if let Some(p) = position(&r, |d| d.kind == kind) {
+            assert!(p > hot && p > k, "{kind} at {p}: {}", show(&r));
+        }
+    }
+}
+
+#[test]
+fn the_diff_page_draws_a_differential_flame_graph_when_both_sides_have_stacks() {
+    let d = tempfile::tempdir().unwrap();
+    let (b, s) = s4_pair(d.path());
+    for (dir, f) in [
+        (&b, "perf/perf6.1-script-loopback-300.txt"),
+        (&s, "perf/perf6.1-script-loopback-300-resguard-derived.txt"),
+    ] {
+        std::fs::create_dir_all(dir.join("perf")).unwrap();
+        std::fs::write(dir.join("perf/perf-script.txt"), fixture(f)).unwrap();
+    }
+    let r = run_diff(&b, &s);
+    let html = diff::html::render(&r).unwrap();
+    let i = html.find("<div class=\"flame\"><svg").expect("differential flame graph");
+    assert!(html[i..].contains("secmodel_check"));
+    assert!(!html.contains("<script"));
+    // Without stacks on one side the page says why.
+    let (b2, s2) = s4_pair(&d.path().join("plain"));
+    let html = diff::html::render(&run_diff(&b2, &s2)).unwrap();
+    assert!(html.contains("no stack profile"));
+}

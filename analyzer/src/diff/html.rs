@@ -29,8 +29,13 @@ pub(crate) fn environment() -> Environment<'static> {
 pub fn render(report: &DiffReport) -> Result<String, minijinja::Error> {
     let env = environment();
     let areas = areas(report);
+    let flame = match &report.flame {
+        Some(Ok(svg)) => context! { svg => minijinja::Value::from_safe_string(svg.clone()) },
+        Some(Err(e)) => context! { error => e },
+        None => context! { error => "no stack profile (`perf script`) on both sides" },
+    };
     env.get_template("diff.html")?
-        .render(context! { r => report, areas => areas })
+        .render(context! { r => report, areas => areas, flame => flame })
 }
 
 /// Differences grouped by area for the folded listing: `(area, above noise, below noise)`, areas

@@ -103,6 +103,23 @@ fn taint_text(v: u64, letters: &str) -> String {
 }
 
 /// Symptoms a kernel-side difference on the suspect may explain.
+/// Magnitude of a tainting module that the same side's stack profile never shows.
+pub const COLD_IN_PROFILE: f64 = 0.7;
+
+/// The side's `perf script` profile, when it has one.
+fn side_profile(f: &HostFacts) -> Option<&crate::facts::profile::Profile> {
+    f.profiles.iter().find(|p| p.source_kind == "perf script")
+}
+
+/// The suspect's profile puts `module` in the hot path (its `profile.module-hot-path` finding).
+fn hot_in_profile(p: &Pair, module: &str) -> Option<String> {
+    p.suspect
+        .findings()
+        .iter()
+        .find(|f| f.rule_id == "profile.module-hot-path" && f.title.contains(&format!("`{module}`")))
+        .map(|f| format!("hot in the suspect's CPU profile: {}", f.title))
+}
+
 fn kernel_symptom(p: &Pair) -> Option<String> {
     p.symptoms
         .any(symptoms::NETWORK_PATH)
@@ -321,7 +338,7 @@ fn modules(p: &Pair, out: &mut Out) {
                 Which::Suspect => (None, Some(shown)),
             };
             let link = if side == Which::Suspect {
-                kernel_symptom(p)
+                hot_in_profile(p, name).or_else(|| kernel_symptom(p))
             } else {
                 None
             };
@@ -330,10 +347,17 @@ fn modules(p: &Pair, out: &mut Out) {
                     .and_then(|i| i.value.author.clone().or(i.value.description.clone()))
                     .map(|a| format!(" ({a})"))
                     .unwrap_or_default();
+                // A stack profile of that side that does not show the module at all makes it a
+                // weaker candidate than one that is hot.
+                let cold = side_profile(f).is_some_and(|pr| {
+                    !pr.modules.iter().any(|x| x.module == *name && x.inclusive_samples > 0)
+                });
                 Difference::new(&MODULE_TAINTING, format!("module `{name}`"))
+                    .magnitude(if cold { COLD_IN_PROFILE } else { 1.0 })
                     .reason(format!(
-                        "loaded on the {} only and taints the kernel (`{t}`: out-of-tree, unsigned or proprietary){who}: third-party code in the kernel, often in the network or syscall path (case S4)",
-                        side.label()
+                        "loaded on the {} only and taints the kernel (`{t}`: out-of-tree, unsigned or proprietary){who}: third-party code in the kernel, often in the network or syscall path (case S4){}",
+                        side.label(),
+                        if cold { "; not on any stack of its CPU profile" } else { "" }
                     ))
                     .link(link)
             } else if !letters_known && foreign(f) && !foreign(other) {

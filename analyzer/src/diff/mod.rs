@@ -20,6 +20,7 @@ pub mod limits;
 pub mod memory;
 pub mod nic;
 pub mod process;
+pub mod profile;
 pub mod score;
 pub mod side;
 pub mod symptoms;
@@ -242,6 +243,10 @@ pub struct DiffReport {
     pub not_compared: Vec<Gap>,
     pub weights: &'static [&'static Weight],
     pub floors: &'static [&'static score::Floor],
+    /// Differential flame graph (inline SVG) of the two sides' `perf script` profiles, or why
+    /// there is none. Not in the JSON (its size).
+    #[serde(skip)]
+    pub flame: Option<Result<String, String>>,
 }
 
 impl DiffReport {
@@ -330,6 +335,7 @@ pub fn compare(baseline: &Side, suspect: &Side) -> DiffReport {
     disk::compare(&pair, &mut out);
     memory::compare(&pair, &mut out);
     time::compare(&pair, &mut out);
+    profile::compare(&pair, &mut out);
     findings::compare(&pair, &mut out);
     let mut diffs = out.diffs;
     diffs.sort_by(|a, b| {
@@ -363,6 +369,13 @@ pub fn compare(baseline: &Side, suspect: &Side) -> DiffReport {
         not_compared: out.gaps,
         weights: score::WEIGHTS,
         floors: score::FLOORS,
+        flame: match (
+            profile::script(&baseline.facts.profiles),
+            profile::script(&suspect.facts.profiles),
+        ) {
+            (Some(b), Some(s)) => crate::report::flame::differential_svg(b, s),
+            _ => None,
+        },
     }
 }
 

@@ -356,6 +356,7 @@ pub const FINDING: Weight = Weight {
 pub const WEIGHTS: &[&Weight] = &[
     &PROCESS_WITH_CONNECTIONS,
     &MODULE_TAINTING,
+    &super::profile::PROFILE_MODULE,
     &JVM_RUNTIME,
     &KERNEL_TAINT,
     &KERNEL_RELEASE,
@@ -371,6 +372,8 @@ pub const WEIGHTS: &[&Weight] = &[
     &CPU_COUNT,
     &CPU_MODEL,
     &CPU_PROFILE,
+    &super::profile::PROFILE_PATH,
+    &super::profile::PROFILE_SYMBOL,
     &DISK,
     &JVM_THREAD_POOL,
     &NIC_FIRMWARE,
@@ -480,6 +483,7 @@ pub const FLOORS: &[&Floor] = &[
     &SWAP_RATE,
     &OFFSET_S,
     &PAUSE_PCT,
+    &super::profile::SHARE_PCT,
 ];
 
 /// Symmetric relative change `|a − b| / max(|a|, |b|)`, 0–1; 0 when both are 0.

@@ -44,9 +44,54 @@ pub fn svg(p: &Profile) -> Option<Result<String, String>> {
     )
 }
 
-/// Removes inferno's `<script>` elements (with `no_javascript` it still writes one holding its
-/// settings) and the root's `onload` handler: under the report's CSP both would only be blocked,
-/// with an error in the browser console. Frame names cannot contain `<script`: inferno escapes
+/// The differential flame graph of two profiles (inferno `differential`, normalised): the
+/// suspect's stacks, red where they take a larger share than on the baseline, blue where smaller.
+/// `None` when either side has no stacks.
+pub fn differential_svg(baseline: &Profile, suspect: &Profile) -> Option<Result<String, String>> {
+    if baseline.folded.is_empty() || suspect.folded.is_empty() {
+        return None;
+    }
+    let fold = |p: &Profile| {
+        let mut v = Vec::new();
+        for (st, n) in &p.folded {
+            v.extend_from_slice(format!("{st} {n}\n").as_bytes());
+        }
+        v
+    };
+    let (b, s) = (fold(baseline), fold(suspect));
+    let mut both = Vec::new();
+    let diff_opts = inferno::differential::Options {
+        normalize: true,
+        strip_hex: true,
+    };
+    if let Err(e) = inferno::differential::from_readers(diff_opts, &b[..], &s[..], &mut both) {
+        return Some(Err(format!("differential flame graph not drawn: {e}")));
+    }
+    let mut opts = Options::default();
+    opts.no_javascript = true;
+    opts.deterministic = true;
+    opts.title = "Differential CPU flame graph: suspect vs baseline".into();
+    opts.subtitle = Some(
+        "Suspect's stacks; red: larger share than on the baseline, blue: smaller (normalised)"
+            .into(),
+    );
+    opts.count_name = "samples".into();
+    opts.min_width = MIN_WIDTH_PX;
+    opts.image_width = Some(1200);
+    let text = String::from_utf8_lossy(&both).into_owned();
+    let mut out = Vec::new();
+    Some(
+        flamegraph::from_lines(&mut opts, text.lines(), &mut out)
+            .map_err(|e| format!("differential flame graph not drawn: {e}"))
+            .and_then(|()| String::from_utf8(out).map_err(|e| e.to_string()))
+            .map(|s| without_script(strip_prolog(&s))),
+    )
+}
+
+/// Makes inferno's SVG fit for inlining under the report's CSP: removes its `<script>` elements
+/// (with `no_javascript` it still writes one holding its settings) and the root's `onload`
+/// handler, which the CSP would block with an error in the browser console, plus namespace
+/// declarations and comments. Frame names cannot contain `<script` or `<!--`: inferno escapes
 /// `<` in them.
 fn without_script(svg: &str) -> String {
     let mut out = String::with_capacity(svg.len());
@@ -61,7 +106,27 @@ fn without_script(svg: &str) -> String {
         }
     }
     out.push_str(rest);
-    out.replace(" onload=\"init(evt)\"", "")
+    // Inline SVG in HTML needs no namespace declarations (the HTML parser assigns the SVG
+    // namespace), and inferno's comments only carry links: drop both, so the page names no URL.
+    let mut out = out.replace(" onload=\"init(evt)\"", "");
+    for attr in [
+        " xmlns=\"http://www.w3.org/2000/svg\"",
+        " xmlns:xlink=\"http://www.w3.org/1999/xlink\"",
+        " xmlns:fg=\"http://github.com/jonhoo/inferno\"",
+    ] {
+        out = out.replace(attr, "");
+    }
+    let mut clean = String::with_capacity(out.len());
+    let mut rest = out.as_str();
+    while let Some(i) = rest.find("<!--") {
+        clean.push_str(&rest[..i]);
+        rest = match rest[i..].find("-->") {
+            Some(j) => &rest[i + j + 3..],
+            None => "",
+        };
+    }
+    clean.push_str(rest);
+    clean
 }
 
 /// The `<svg …>…</svg>` element without the XML declaration and DOCTYPE, for inlining in HTML.
@@ -98,6 +163,17 @@ mod tests {
         assert!(s.contains("&lt;script&gt;"), "frame name not escaped");
         assert!(!s.contains("\"onload=x\""));
         assert!(s.contains("ip_output"));
+        assert!(!s.contains("http://") && !s.contains("https://") && !s.contains("<!--"));
+    }
+
+    #[test]
+    fn differential_graph_of_two_profiles() {
+        let b = profile(&[("nc;ip_output_[k]", 10), ("nc;tcp_sendmsg_[k]", 10)]);
+        let s = profile(&[("nc;ip_output_[k];secmodel_check_[k]", 15), ("nc;tcp_sendmsg_[k]", 5)]);
+        let svg = differential_svg(&b, &s).expect("stacks").expect("drawn");
+        assert!(svg.starts_with("<svg") && !svg.contains("<script"));
+        assert!(svg.contains("secmodel_check"));
+        assert!(differential_svg(&b, &profile(&[])).is_none());
     }
 
     #[test]

@@ -1,0 +1,209 @@
+//! CPU profiles compared: where each host's busy CPU time goes.
+//!
+//! In: both sides' [`Profile`]s (the first `perf script` profile of each, else `perf report`).
+//! Out: differences in the share of busy samples per kernel module (inclusive), per leaf symbol
+//! and per DSO, and in the spin-lock slow-path and soft-IRQ shares. A module hot only on the
+//! suspect is linked to the suspect's `profile.module-hot-path` finding (case S4).
+
+use super::score::{self, Floor, Weight};
+use super::{num, Difference, Out, Pair, Which};
+use crate::facts::profile::{Profile, Share};
+use std::collections::BTreeMap;
+
+/// A kernel module's share of busy stacks differs.
+pub const PROFILE_MODULE: Weight = Weight {
+    id: "profile-module",
+    area: "profile",
+    value: 85.0,
+    rationale: "A kernel module's share of busy CPU stacks differs: code in the kernel that one host runs much more than the other, usually third-party (case S4: `resguard_linux` above `ip_local_out` on the slow pool only). Magnitude: the difference in points over 20 (capped at 1). Linked to the suspect's module-in-hot-path finding.",
+};
+
+/// The share of a leaf symbol or DSO differs.
+pub const PROFILE_SYMBOL: Weight = Weight {
+    id: "profile-symbol",
+    area: "profile",
+    value: 40.0,
+    rationale: "A function or shared object takes a different share of busy CPU samples: where the time goes changed. Magnitude: the difference in points over 20 (capped at 1).",
+};
+
+/// The spin-lock slow-path or soft-IRQ share differs.
+pub const PROFILE_PATH: Weight = Weight {
+    id: "profile-path",
+    area: "profile",
+    value: 50.0,
+    rationale: "The share of busy samples spinning in kernel lock slow paths, or running under the soft-IRQ handler, differs (case S4). Magnitude: the difference in points over 20 (capped at 1). Linked to the suspect's matching profile or soft-IRQ finding.",
+};
+
+/// Share differences below 5 points (or 25 % of the larger share) are noise: two profiles of the
+/// same healthy host taken minutes apart move by a few points.
+pub const SHARE_PCT: Floor = Floor {
+    metric: "share of busy CPU samples, % (points)",
+    abs: 5.0,
+    rel: 0.25,
+};
+
+/// Points of share that make a full-magnitude difference.
+const FULL_SCALE_PCT: f64 = 20.0;
+
+fn magnitude(b: f64, s: f64) -> f64 {
+    if score::numeric_magnitude(b, s, SHARE_PCT) == 0.0 {
+        0.0
+    } else {
+        ((b - s).abs() / FULL_SCALE_PCT).min(1.0)
+    }
+}
+
+/// The first `perf script` profile (the one with stacks).
+pub fn script(p: &[Profile]) -> Option<&Profile> {
+    p.iter().find(|p| p.source_kind == "perf script")
+}
+
+fn first(p: &[Profile]) -> Option<&Profile> {
+    p.iter()
+        .find(|p| p.source_kind == "perf script")
+        .or_else(|| p.first())
+}
+
+/// Pushes the profile differences.
+pub fn compare(p: &Pair, out: &mut Out) {
+    let (b, s) = (
+        first(&p.baseline.facts.profiles),
+        first(&p.suspect.facts.profiles),
+    );
+    if !out.both("profile", "CPU profile (`perf script`, `perf report`)", b.is_some(), s.is_some()) {
+        return;
+    }
+    let (Some(b), Some(s)) = (b, s) else { return };
+    let hot_finding = |module: &str| {
+        p.suspect
+            .findings()
+            .iter()
+            .find(|f| f.rule_id == "profile.module-hot-path" && f.title.contains(&format!("`{module}`")))
+            .map(|f| format!("the suspect shows {} (`{}`)", f.title, f.rule_id))
+    };
+    // Modules, inclusive share.
+    let mut mods: BTreeMap<&str, (f64, f64, Vec<usize>, Vec<usize>)> = BTreeMap::new();
+    for m in &b.modules {
+        let e = mods.entry(m.module.as_str()).or_default();
+        e.0 = m.inclusive_pct;
+        e.2 = m.lines.clone();
+    }
+    for m in &s.modules {
+        let e = mods.entry(m.module.as_str()).or_default();
+        e.1 = m.inclusive_pct;
+        e.3 = m.lines.clone();
+    }
+    for (name, (bp, sp, bl, sl)) in mods {
+        push_share(
+            out,
+            &PROFILE_MODULE,
+            format!("module `{name}` on busy stacks"),
+            (bp, sp),
+            if sp > bp { hot_finding(name) } else { None },
+            (&b.artifact, &bl, &s.artifact, &sl),
+        );
+    }
+    // Leaf symbols and DSOs among either side's top entries.
+    for (what, bt, st) in [
+        ("function", &b.top_symbols, &s.top_symbols),
+        ("DSO", &b.top_dsos, &s.top_dsos),
+    ] {
+        let find = |v: &Vec<Share>, n: &str| v.iter().find(|x| x.name == n).cloned();
+        let mut names: Vec<&str> = bt.iter().chain(st.iter()).map(|x| x.name.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        for n in names {
+            let (x, y) = (find(bt, n), find(st, n));
+            let bp = x.as_ref().map(|v| v.pct).unwrap_or(0.0);
+            let sp = y.as_ref().map(|v| v.pct).unwrap_or(0.0);
+            push_share(
+                out,
+                &PROFILE_SYMBOL,
+                format!("{what} `{n}` (self)"),
+                (bp, sp),
+                None,
+                (
+                    &b.artifact,
+                    &x.map(|v| v.lines).unwrap_or_default(),
+                    &s.artifact,
+                    &y.map(|v| v.lines).unwrap_or_default(),
+                ),
+            );
+        }
+    }
+    let symptom = |rules: &[&str]| {
+        p.suspect
+            .findings()
+            .iter()
+            .find(|f| rules.contains(&f.rule_id))
+            .map(|f| format!("the suspect shows {} (`{}`)", f.title, f.rule_id))
+    };
+    push_share(
+        out,
+        &PROFILE_PATH,
+        "spin-lock slow paths".into(),
+        (b.locks.pct, s.locks.pct),
+        symptom(&["profile.lock-contention"]),
+        (&b.artifact, &b.locks.lines, &s.artifact, &s.locks.lines),
+    );
+    push_share(
+        out,
+        &PROFILE_PATH,
+        "stacks under the soft-IRQ handler".into(),
+        (b.softirq.pct, s.softirq.pct),
+        symptom(&["profile.softirq-cost", "softirq.saturation"]),
+        (&b.artifact, &b.softirq.lines, &s.artifact, &s.softirq.lines),
+    );
+}
+
+fn push_share(
+    out: &mut Out,
+    w: &'static Weight,
+    subject: String,
+    (bp, sp): (f64, f64),
+    link: Option<String>,
+    (ba, bl, sa, sl): (&str, &[usize], &str, &[usize]),
+) {
+    if (bp - sp).abs() < 0.05 {
+        return;
+    }
+    let m = magnitude(bp, sp);
+    let reason = if m == 0.0 {
+        format!(
+            "{} % vs {} % of busy samples: below the noise floor ({} points and {:.0} %)",
+            num(bp),
+            num(sp),
+            num(SHARE_PCT.abs),
+            SHARE_PCT.rel * 100.0
+        )
+    } else {
+        format!(
+            "{} on the suspect: {} % vs {} % of busy samples",
+            if sp > bp { "more" } else { "less" },
+            num(sp),
+            num(bp)
+        )
+    };
+    out.push(
+        Difference::new(w, subject)
+            .values(Some(format!("{} %", num(bp))), Some(format!("{} %", num(sp))))
+            .magnitude(m)
+            .reason(reason)
+            .link(if m > 0.0 { link } else { None })
+            .cite_lines(Which::Baseline, ba, bl)
+            .cite_lines(Which::Suspect, sa, sl),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn share_magnitude_has_a_floor_and_a_scale() {
+        assert_eq!(magnitude(10.0, 13.0), 0.0);
+        assert_eq!(magnitude(0.0, 4.9), 0.0);
+        assert!((magnitude(0.0, 10.0) - 0.5).abs() < 1e-9);
+        assert_eq!(magnitude(0.0, 30.0), 1.0);
+    }
+}
