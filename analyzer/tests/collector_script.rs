@@ -37,6 +37,7 @@ fn collector_script_suite() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     let out = Command::new("bash")
         .arg(repo.join("tests/collector/run.sh"))
+        .env("RCA_BIN", env!("CARGO_BIN_EXE_rca"))
         .current_dir(repo)
         .output()
         .unwrap();

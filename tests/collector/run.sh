@@ -790,6 +790,16 @@ if [ -z "$real_why" ]; then
             check "$run: meta perf = recorded" [ "$(meta "$run" perf)" = recorded ]
             check "$run: perf report names the samples' event" \
                 grep -q '^# Samples: ' "$(extract "$run")/perf/perf-report-dso.txt"
+            # The analyzer reads the real profile: perf script parsed into a profile with a
+            # flame graph in the HTML report (RCA_BIN is set by the Rust test driver).
+            if [ "$run" = real-bash ] && [ -n "${RCA_BIN:-}" ]; then
+                "$RCA_BIN" analyze "$(tarball "$run")" -o "$work/$run/report.html" \
+                    --json "$work/$run/report.json" >/dev/null 2>&1
+                check "$run: rca parses the real perf script into a profile" \
+                    grep -q '"source_kind": *"perf script"' "$work/$run/report.json"
+                check "$run: rca's report holds a flame graph of it" \
+                    grep -q '<div class="flame"><svg' "$work/$run/report.html"
+            fi
         else
             check "$run: perf-record carries the reason it failed" \
                 bash -c "[ -n \"$(field "$run" perf/perf-record.log 10)\" ]"

@@ -218,6 +218,20 @@ fn module_finding(f: &HostFacts, p: &Profile, m: &ModuleHeat) -> Finding {
     if in_locks {
         details.push("It takes a contended spin lock (see the lock-contention finding).".into());
     }
+    if let Some(info) = f.kernel.tainting_modules.iter().find(|t| t.value.name == m.module) {
+        let i = &info.value;
+        let parts: Vec<String> = [
+            i.description.as_ref().map(|d| format!("description: {d}")),
+            i.author.as_ref().map(|a| format!("author: {a}")),
+            i.license.as_ref().map(|l| format!("license: {l}")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if !parts.is_empty() {
+            details.push(format!("`modinfo`: {}.", parts.join("; ")));
+        }
+    }
     let who = match (third, &taint) {
         (Some(true), Some(t)) => format!("third-party module (taint `{t}`)"),
         (Some(true), None) => "third-party module".to_string(),
