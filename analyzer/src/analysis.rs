@@ -29,12 +29,9 @@ pub fn cite(f: &mut Finding, c: &Collected) {
         let Some(a) = c.artifacts.iter().find(|a| a.path == ev.artifact) else {
             continue;
         };
-        let lines: Vec<&str> = a.text.lines().collect();
+        let lines = a.lines();
         if let (Some(prefix), Some(&first)) = (ev.header_prefix, ev.lines.first()) {
-            let header = (1..first.min(lines.len() + 1))
-                .rev()
-                .find(|&l| lines[l - 1].trim_start().starts_with(prefix));
-            if let Some(h) = header {
+            if let Some(h) = lines.header_above(first, prefix) {
                 ev.lines.insert(0, h);
                 ev.lines.sort_unstable();
                 ev.lines.dedup();
@@ -42,7 +39,7 @@ pub fn cite(f: &mut Finding, c: &Collected) {
         }
         let mut prev = 0;
         for &l in &ev.lines {
-            let Some(text) = lines.get(l.wrapping_sub(1)) else {
+            let Some(text) = lines.get(l) else {
                 continue;
             };
             if prev != 0 && l > prev + 1 {

@@ -88,9 +88,14 @@ pub struct Artifact {
     pub issues: Vec<LineIssue>,
     /// The collector's record for this artifact, if the bundle has a manifest.
     pub record: Option<ManifestRecord>,
-    /// The text (lossy UTF-8), kept for evidence excerpts.
+    /// The text (lossy UTF-8), kept for evidence excerpts. For an artifact parsed while read
+    /// (`kept_lines` set) only the lines kept for citing, one per text line.
     #[serde(skip)]
     pub text: Arc<str>,
+    /// For an artifact parsed while read (a large `perf script`): the input line number of each
+    /// line of `text`, ascending. `None`: `text` is the whole artifact.
+    #[serde(skip)]
+    pub kept_lines: Option<Arc<Vec<usize>>>,
     /// The parsed record.
     #[serde(skip)]
     pub data: Option<Data>,
@@ -165,6 +170,7 @@ pub fn collect(path: &Path, limits: &Limits) -> Result<Collected, bundle::Bundle
                 issues: m.issues.clone(),
                 record: None,
                 text: Arc::from(text),
+                kept_lines: None,
                 data: None,
             });
             (Some(p), Some(m))
@@ -207,7 +213,13 @@ fn reconcile(
         seen[idx] = true;
         let rec = &m.artifacts[idx];
         match kinds::by_name(&rec.kind) {
-            Some(spec) if a.kind != Some(spec.name) && !matches!(a.outcome, Outcome::TooLarge { .. }) => {
+            // A streamed artifact keeps only some lines: it cannot be parsed again as another
+            // kind, and keeps the kind its path gave it.
+            Some(spec)
+                if a.kind != Some(spec.name)
+                    && !matches!(a.outcome, Outcome::TooLarge { .. })
+                    && a.kept_lines.is_none() =>
+            {
                 let looked_like = a.kind;
                 let mut redone = parse_with(spec, KindSource::Manifest, &a.path, a.text.clone(), a.bytes);
                 redone.issues.splice(0..0, a.issues.iter().filter(|i| i.message.contains("UTF-8")).cloned());
@@ -322,6 +334,7 @@ fn reconcile(
             issues: Vec::new(),
             record: Some(rec.clone()),
             text: Arc::from(""),
+            kept_lines: None,
             data: None,
         });
     }
@@ -342,9 +355,11 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
                 issues: Vec::new(),
                 record: None,
                 text: Arc::from(""),
+                kept_lines: None,
                 data: None,
             }
         }
+        EntryContent::Streamed(st) => return streamed(path, *st),
         EntryContent::ReadError(e) => {
             return Artifact {
                 path,
@@ -357,6 +372,7 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
                 issues: Vec::new(),
                 record: None,
                 text: Arc::from(""),
+                kept_lines: None,
                 data: None,
             }
         }
@@ -402,6 +418,88 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
     a
 }
 
+/// The artifact of an entry parsed while it was read: its kept lines stand in for the text.
+fn streamed(path: String, st: kinds::Streamed) -> Artifact {
+    let numbers: Vec<usize> = st.kept.iter().map(|(n, _)| *n).collect();
+    let mut text = String::new();
+    for (_, t) in &st.kept {
+        text.push_str(t);
+        text.push('\n');
+    }
+    let (outcome, issues, data) = match st.parsed {
+        Ok((d, issues)) => (
+            if issues.is_empty() {
+                Outcome::Parsed
+            } else {
+                Outcome::Partial
+            },
+            issues,
+            Some(d),
+        ),
+        Err(e) => (
+            Outcome::Unusable {
+                reason: e.to_string(),
+            },
+            Vec::new(),
+            None,
+        ),
+    };
+    Artifact {
+        path,
+        kind: Some(st.kind),
+        kind_source: Some(KindSource::Path),
+        bytes: st.bytes,
+        outcome,
+        issues,
+        record: None,
+        text: Arc::from(text),
+        kept_lines: Some(Arc::new(numbers)),
+        data,
+    }
+}
+
+/// Lines of an artifact by their 1-based input number, whether its whole text was kept or only
+/// some lines of it.
+pub struct Lines<'a> {
+    text: Vec<&'a str>,
+    numbers: Option<&'a [usize]>,
+}
+
+impl<'a> Lines<'a> {
+    /// Line `n` (1-based), if kept.
+    pub fn get(&self, n: usize) -> Option<&'a str> {
+        match self.numbers {
+            None => self.text.get(n.wrapping_sub(1)).copied(),
+            Some(nums) => nums.binary_search(&n).ok().and_then(|i| self.text.get(i).copied()),
+        }
+    }
+
+    /// The nearest line above `n` whose text, without leading blanks, starts with `prefix`.
+    pub fn header_above(&self, n: usize, prefix: &str) -> Option<usize> {
+        match self.numbers {
+            None => (1..n.min(self.text.len() + 1))
+                .rev()
+                .find(|&l| self.text[l - 1].trim_start().starts_with(prefix)),
+            Some(nums) => nums
+                .iter()
+                .zip(self.text.iter())
+                .filter(|(k, t)| **k < n && t.trim_start().starts_with(prefix))
+                .map(|(k, _)| *k)
+                .last(),
+        }
+    }
+}
+
+impl Artifact {
+    /// Its lines, addressable by input line number.
+    pub fn lines(&self) -> Lines<'_> {
+        Lines {
+            text: self.text.lines().collect(),
+            numbers: self.kept_lines.as_deref().map(|v| v.as_slice()),
+        }
+    }
+}
+
 /// Names a compressed or archive format from the magic bytes that survived lossy decoding.
 fn nested_archive(text: &str) -> Option<&'static str> {
     let b = text.as_bytes();
@@ -430,6 +528,7 @@ fn unrecognised(path: String, bytes: u64, text: Arc<str>, reason: String) -> Art
         issues: Vec::new(),
         record: None,
         text,
+        kept_lines: None,
         data: None,
     }
 }
@@ -451,6 +550,7 @@ fn parse_with(
         issues: Vec::new(),
         record: None,
         text: text.clone(),
+        kept_lines: None,
         data: None,
     };
     let Some(parse) = spec.parse else {

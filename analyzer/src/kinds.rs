@@ -170,6 +170,41 @@ pub enum Data {
 
 type ParseFn = fn(&str) -> Result<(Data, Vec<LineIssue>), ParseError>;
 
+/// What a streaming parser made of an entry it read without holding it.
+#[derive(Debug)]
+pub struct Streamed {
+    /// Kind name (`perf-script`).
+    pub kind: &'static str,
+    /// Bytes read.
+    pub bytes: u64,
+    /// The parse result.
+    pub parsed: Result<(Data, Vec<LineIssue>), ParseError>,
+    /// The input lines kept for citing, `(1-based line, text)`, ascending.
+    pub kept: Vec<(usize, String)>,
+}
+
+/// A parser that reads its input as a stream (a `perf script` of a gigabyte).
+pub type StreamFn = fn(&mut dyn std::io::BufRead) -> Streamed;
+
+/// The streaming parser for an entry at `path`, if its kind has one: `perf-script` paths.
+pub fn streamer(path: &str) -> Option<StreamFn> {
+    let spec = by_path(path)?;
+    (spec.name == "perf-script").then_some(stream_perf_script as StreamFn)
+}
+
+fn stream_perf_script(r: &mut dyn std::io::BufRead) -> Streamed {
+    let (parsed, kept) = match crate::facts::profile::from_reader(r) {
+        Ok((p, kept)) => (Ok((Data::PerfScript(Box::new(p.value)), p.issues)), kept),
+        Err(e) => (Err(e), Vec::new()),
+    };
+    Streamed {
+        kind: "perf-script",
+        bytes: 0,
+        parsed,
+        kept,
+    }
+}
+
 /// One artifact kind.
 pub struct KindSpec {
     /// Stable kind name, as written in the manifest (`iostat`).

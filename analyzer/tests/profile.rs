@@ -53,8 +53,9 @@ fn a_real_perf_script_becomes_a_profile_with_a_flame_graph() {
     assert!(!p.top_symbols.is_empty());
     // The flame graph is inline SVG, without inferno's script (the CSP allows none).
     let i = html.find("<div class=\"flame\"><svg").expect("flame graph in the report");
-    assert!(html[i..].contains("ip_output"));
-    assert!(!html.contains("<script"));
+    let flame = &html[i..i + html[i..].find("</svg></div>").expect("flame graph ends")];
+    assert!(flame.contains("ip_output"));
+    assert!(!flame.contains("<script"), "inferno's script is left out");
     // The control profile has no module: the rule runs and finds nothing.
     let st = r
         .rules
@@ -126,4 +127,47 @@ fn perf_report_alone_still_gives_top_symbols_but_no_flame_graph() {
     assert!(p.top_symbols[0].pct > 0.0);
     assert!(!html.contains("<div class=\"flame\">"));
     assert!(html.contains("no stacks in this profile"));
+}
+
+#[test]
+fn a_large_perf_script_is_parsed_while_read_and_its_cited_lines_kept() {
+    // Above the streaming threshold (64 MiB): the text is never held; only the cited samples'
+    // lines are kept for excerpts, at their real line numbers.
+    let one = fixture(DERIVED);
+    let copies = (65 << 20) / one.len() + 1;
+    let d = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(d.path().join("perf")).unwrap();
+    {
+        use std::io::Write;
+        let mut f = std::io::BufWriter::new(
+            std::fs::File::create(d.path().join("perf/perf-script.txt")).unwrap(),
+        );
+        for _ in 0..copies {
+            f.write_all(one.as_bytes()).unwrap();
+            if !one.ends_with("\n\n") {
+                f.write_all(b"\n").unwrap();
+            }
+        }
+    }
+    let r = rca::analysis::analyze(d.path(), &Limits::default()).unwrap();
+    let a = &r.artifacts[0];
+    assert_eq!(a.outcome.label(), "parsed", "{:?}", a.outcome);
+    assert!(a.bytes >= 64 << 20);
+    let kept = a.kept_lines.as_ref().expect("streamed, not held");
+    assert!(kept.len() <= rca::facts::profile::KEPT_LINES, "{} lines kept", kept.len());
+    assert!(a.text.len() < 1 << 20);
+    let p = &r.profiles[0];
+    assert_eq!(p.samples, 300 * copies as u64);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule_id == "profile.module-hot-path")
+        .expect("module finding");
+    // Excerpts come from the kept lines, with the numbers of the input.
+    let ev = &f.evidence[0];
+    assert!(ev
+        .excerpt
+        .iter()
+        .any(|l| l.line > 0 && l.text.contains("[resguard_linux]")));
+    assert_eq!(ev.excerpt[0].line, ev.lines[0]);
 }

@@ -34,7 +34,7 @@ pub fn read(
                         cap
                     },
                 },
-                Ok(len) => limits::read_bounded(f, cap, len, None),
+                Ok(len) => limits::read_entry(&rel, f, cap, len, None),
                 Err(e) => EntryContent::ReadError(e.to_string()),
             },
             Err(e) => EntryContent::ReadError(e.to_string()),

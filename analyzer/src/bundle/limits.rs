@@ -143,6 +143,96 @@ pub fn read_bounded(
     EntryContent::Bytes(out)
 }
 
+/// Entries of a streamed kind at least this large (by the archive's claimed size) are parsed
+/// while they are read instead of being held in memory.
+pub const STREAM_MIN_BYTES: u64 = 64 << 20;
+
+/// Reads one entry: like [`read_bounded`], except that an entry at `path` whose kind is parsed
+/// while read ([`crate::kinds::streamer`]) and that claims at least [`STREAM_MIN_BYTES`] is fed to
+/// that parser through the same bounds (at most `max` bytes, the ratio alarm every 8 MiB).
+pub fn read_entry(
+    path: &str,
+    r: impl Read,
+    max: u64,
+    size_hint: u64,
+    ratio: Option<RatioCheck<'_>>,
+) -> EntryContent {
+    match crate::kinds::streamer(path) {
+        Some(stream) if size_hint >= STREAM_MIN_BYTES => {
+            let mut guarded = Guarded {
+                inner: r.take(max.saturating_add(1)),
+                read: 0,
+                max,
+                ratio,
+                next_check: 8 << 20,
+                stop: None,
+            };
+            let mut buffered = io::BufReader::with_capacity(1 << 20, &mut guarded);
+            let out = stream(&mut buffered);
+            drop(buffered);
+            match guarded.stop {
+                Some(Stop::TooLarge) => EntryContent::TooLarge { limit: max },
+                Some(Stop::Error(e)) => EntryContent::ReadError(e),
+                None => {
+                    let mut st = out;
+                    st.bytes = guarded.read;
+                    EntryContent::Streamed(Box::new(st))
+                }
+            }
+        }
+        _ => read_bounded(r, max, size_hint, ratio),
+    }
+}
+
+enum Stop {
+    TooLarge,
+    Error(String),
+}
+
+/// A reader that enforces the entry bound and the ratio alarm, and remembers why it stopped (the
+/// streaming parser only sees an end of input or an I/O error).
+struct Guarded<'a, R> {
+    inner: io::Take<R>,
+    read: u64,
+    max: u64,
+    ratio: Option<RatioCheck<'a>>,
+    next_check: u64,
+    stop: Option<Stop>,
+}
+
+impl<R: Read> Read for Guarded<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.stop.is_some() {
+            return Ok(0);
+        }
+        let n = match self.inner.read(buf) {
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => return Err(e),
+            Err(e) => {
+                self.stop = Some(Stop::Error(describe_io(&e)));
+                return Ok(0);
+            }
+        };
+        self.read += n as u64;
+        if self.read > self.max {
+            self.stop = Some(Stop::TooLarge);
+            return Ok(0);
+        }
+        if self.read >= self.next_check {
+            self.next_check = self.read + (8 << 20);
+            if let Some(rc) = &self.ratio {
+                let total = rc.before + self.read;
+                let comp = rc.compressed.get().max(1);
+                if total > rc.limits.ratio_floor_bytes && total / comp > rc.limits.max_ratio {
+                    self.stop = Some(Stop::Error(ratio_alarm(total, comp, rc.limits)));
+                    return Ok(0);
+                }
+            }
+        }
+        Ok(n)
+    }
+}
+
 /// The limit to report for an entry cut at `cap`: the total limit when the remaining total
 /// budget was the smaller bound, else the entry limit.
 pub fn reported_limit(cap: u64, limits: &Limits) -> u64 {

@@ -46,6 +46,9 @@ pub enum EntryContent {
     },
     /// Reading the entry failed part-way (corrupt or truncated archive).
     ReadError(String),
+    /// A large entry of a kind that is parsed while it is read (see [`crate::kinds::streamer`]):
+    /// its text was never held whole.
+    Streamed(Box<crate::kinds::Streamed>),
 }
 
 /// Archive formats recognised by their magic bytes.
@@ -144,8 +147,10 @@ pub fn read(
             });
             return;
         }
-        if let EntryContent::Bytes(b) = &e.content {
-            s.bytes_read += b.len() as u64;
+        match &e.content {
+            EntryContent::Bytes(b) => s.bytes_read += b.len() as u64,
+            EntryContent::Streamed(st) => s.bytes_read += st.bytes,
+            _ => {}
         }
         s.entries += 1;
         on_entry(e)

@@ -113,7 +113,7 @@ pub fn read<R: Read>(
                 } else {
                     match limits::read_bounded(&mut entry, limits.max_meta_bytes, claimed, None) {
                         EntryContent::Bytes(b) => Ok(b),
-                        EntryContent::TooLarge { .. } => {
+                        EntryContent::TooLarge { .. } | EntryContent::Streamed(_) => {
                             Err("tar metadata header over the limit".into())
                         }
                         EntryContent::ReadError(e) => {
@@ -234,7 +234,7 @@ pub fn read<R: Read>(
             limits,
             before: summary.bytes_read,
         });
-        let mut content = limits::read_bounded(&mut entry, cap, claimed, ratio);
+        let mut content = limits::read_entry(&path, &mut entry, cap, claimed, ratio);
         if let EntryContent::TooLarge { limit } = &mut content {
             *limit = limits::reported_limit(cap, limits);
         }

@@ -28,8 +28,9 @@ pub struct Side {
     pub summary: SideSummary,
     /// Its facts.
     pub facts: HostFacts,
-    /// Artifact texts by bundle path; empty when not kept.
-    texts: HashMap<String, Arc<str>>,
+    /// Artifact texts by bundle path, with the line numbers of a partly kept text; empty when
+    /// not kept.
+    texts: HashMap<String, (Arc<str>, Option<Arc<Vec<usize>>>)>,
 }
 
 /// A host's identity, how its bundle read, and its findings.
@@ -92,7 +93,7 @@ pub fn load(path: &Path, limits: &Limits, keep_text: bool) -> Result<Side, Bundl
         report
             .artifacts
             .iter()
-            .map(|a| (a.path.clone(), a.text.clone()))
+            .map(|a| (a.path.clone(), (a.text.clone(), a.kept_lines.clone())))
             .collect()
     } else {
         HashMap::new()
@@ -151,14 +152,18 @@ impl Side {
     /// The cited lines of `artifact` with their text (1-based; 0 marks an elision). At most
     /// [`EXCERPT_MAX_LINES`] lines; empty when the text was not kept.
     pub fn excerpt(&self, artifact: &str, lines: &[usize]) -> Vec<ExcerptLine> {
-        let Some(text) = self.texts.get(artifact) else {
+        let Some((text, numbers)) = self.texts.get(artifact) else {
             return Vec::new();
         };
         let all: Vec<&str> = text.lines().collect();
+        let get = |l: usize| match numbers {
+            None => all.get(l.wrapping_sub(1)).copied(),
+            Some(n) => n.binary_search(&l).ok().and_then(|i| all.get(i).copied()),
+        };
         let mut out = Vec::new();
         let mut prev = 0;
         for &l in lines.iter().take(EXCERPT_MAX_LINES) {
-            let Some(t) = all.get(l.wrapping_sub(1)) else {
+            let Some(t) = get(l) else {
                 continue;
             };
             if prev != 0 && l > prev + 1 {

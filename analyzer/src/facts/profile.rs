@@ -173,10 +173,14 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, line: usize) {
+    /// Counts a sample; true when its line was kept for citing.
+    fn add(&mut self, line: usize) -> bool {
         self.samples += 1;
         if self.lines.len() < CITE {
             self.lines.push(line);
+            true
+        } else {
+            false
         }
     }
 }
@@ -193,6 +197,8 @@ struct ModTally {
 
 #[derive(Default)]
 struct Acc {
+    /// Bumped whenever this sample's lines are cited somewhere (streamed reads keep them).
+    cited: u64,
     event: Option<String>,
     samples: u64,
     idle: u64,
@@ -231,12 +237,12 @@ impl Acc {
             self.user += 1;
         }
         let t = self.symbols.entry(leaf_sym.to_string()).or_default();
-        t.add(s.line);
+        self.cited += u64::from(t.add(s.line));
         if t.dso.is_none() {
             t.dso = Some(leaf.dso.clone());
         }
-        self.dsos.entry(leaf.dso.clone()).or_default().add(s.line);
-        self.comms.entry(s.comm.clone()).or_default().add(s.line);
+        self.cited += u64::from(self.dsos.entry(leaf.dso.clone()).or_default().add(s.line));
+        self.cited += u64::from(self.comms.entry(s.comm.clone()).or_default().add(s.line));
         // Modules: own (leaf) and inclusive (anywhere on the stack, once per sample).
         let mut seen: Vec<&str> = Vec::new();
         for (i, f) in s.frames.iter().enumerate() {
@@ -258,6 +264,7 @@ impl Acc {
                 // frames and the frame that called into it.
                 if mt.cited < CITE_SAMPLES {
                     mt.cited += 1;
+                    self.cited += 1;
                     mt.lines.push(s.line);
                     let mut last_in = 0;
                     for (j, g) in s.frames.iter().enumerate() {
@@ -278,6 +285,7 @@ impl Acc {
         if LOCK_FUNCTIONS.contains(&leaf_sym) {
             if self.locks.samples < CITE_SAMPLES as u64 {
                 // Header and the frames up to the lock's caller.
+                self.cited += 1;
                 self.locks.lines.push(s.line);
                 for g in &s.frames {
                     self.locks.lines.push(g.line);
@@ -296,18 +304,18 @@ impl Acc {
                     Some(m) => format!("{} [{m}]", base_symbol(&c.symbol)),
                     None => base_symbol(&c.symbol).to_string(),
                 };
-                self.lock_callers.entry(name).or_default().add(s.line);
+                self.cited += u64::from(self.lock_callers.entry(name).or_default().add(s.line));
             }
         }
         if SCHED_FUNCTIONS.contains(&leaf_sym) {
-            self.sched.add(s.line);
+            self.cited += u64::from(self.sched.add(s.line));
         }
         if let Some(pos) = s
             .frames
             .iter()
             .position(|f| SOFTIRQ_FUNCTIONS.contains(&base_symbol(&f.symbol)))
         {
-            self.softirq.add(s.line);
+            self.cited += u64::from(self.softirq.add(s.line));
             // What the soft-IRQ runs: the frame right below the entry point (leaf side).
             if pos > 0 {
                 let below = &s.frames[pos - 1];
@@ -315,7 +323,7 @@ impl Acc {
                     Some(m) => format!("{} [{m}]", base_symbol(&below.symbol)),
                     None => base_symbol(&below.symbol).to_string(),
                 };
-                self.softirq_work.entry(name).or_default().add(s.line);
+                self.cited += u64::from(self.softirq_work.entry(name).or_default().add(s.line));
             }
         }
     }
@@ -428,6 +436,142 @@ pub fn build(c: &crate::artifacts::Collected) -> Vec<Profile> {
     out
 }
 
+/// Lines of a streamed `perf script` kept for citing, at most.
+pub const KEPT_LINES: usize = 20_000;
+/// Bytes of recent input a streamed read remembers (a whole sample is always among them).
+const RECENT_BYTES: usize = 8 << 20;
+/// A remembered line is cut to this many bytes.
+const LINE_BYTES: usize = 4096;
+
+/// What the streamed read remembers: recent lines, the kept ones, and the line ranges of cited
+/// samples still to copy.
+#[derive(Default)]
+struct Memory {
+    recent: std::collections::VecDeque<(usize, String)>,
+    recent_bytes: usize,
+    kept: std::collections::BTreeMap<usize, String>,
+    pending: Vec<(usize, usize)>,
+}
+
+impl Memory {
+    /// Copies the pending ranges' lines from the recent ones into the kept ones.
+    fn settle(&mut self) {
+        for (from, to) in std::mem::take(&mut self.pending) {
+            for (n, t) in self.recent.iter().filter(|(n, _)| *n >= from && *n <= to) {
+                if self.kept.len() >= KEPT_LINES {
+                    return;
+                }
+                self.kept.entry(*n).or_insert_with(|| t.clone());
+            }
+        }
+    }
+}
+
+/// A [`BufRead`](std::io::BufRead) that numbers the lines passing through it and remembers the
+/// most recent ones, so that the lines of a sample can be kept after the sample was parsed.
+struct Recorder<'a> {
+    inner: &'a mut dyn std::io::BufRead,
+    line: usize,
+    current: Vec<u8>,
+    mem: std::rc::Rc<std::cell::RefCell<Memory>>,
+}
+
+impl Recorder<'_> {
+    fn record(&mut self, bytes: &[u8]) {
+        let mut mem = self.mem.borrow_mut();
+        mem.settle();
+        for &b in bytes {
+            if b == b'\n' {
+                self.line += 1;
+                let text = String::from_utf8_lossy(&self.current)
+                    .trim_end_matches('\r')
+                    .to_string();
+                self.current.clear();
+                mem.recent_bytes += text.len() + 16;
+                mem.recent.push_back((self.line, text));
+                while mem.recent_bytes > RECENT_BYTES && mem.recent.len() > 1 {
+                    if let Some((_, t)) = mem.recent.pop_front() {
+                        mem.recent_bytes -= t.len() + 16;
+                    }
+                }
+            } else if self.current.len() < LINE_BYTES {
+                self.current.push(b);
+            }
+        }
+    }
+}
+
+impl std::io::Read for Recorder<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        use std::io::BufRead;
+        let avail = self.fill_buf()?;
+        let n = avail.len().min(buf.len());
+        buf[..n].copy_from_slice(&avail[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl std::io::BufRead for Recorder<'_> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        let chunk = match self.inner.fill_buf() {
+            Ok(b) => b[..amt.min(b.len())].to_vec(),
+            Err(_) => Vec::new(),
+        };
+        self.record(&chunk);
+        self.inner.consume(amt);
+    }
+}
+
+/// Reads a `perf script` output from a stream into a [`Profile`] without holding it: memory
+/// stays bounded by the folding caps and the 8 MiB of recent lines kept to copy cited samples
+/// from. Returns the profile and the input lines its citations point at (`(line, text)`,
+/// ascending, at most [`KEPT_LINES`]), which stand in for the text in evidence excerpts.
+///
+/// Errors: as [`from_script`].
+pub fn from_reader(
+    r: &mut dyn std::io::BufRead,
+) -> Result<(Parsed<Profile>, Vec<(usize, String)>), ParseError> {
+    let mem = std::rc::Rc::new(std::cell::RefCell::new(Memory::default()));
+    let mut rec = Recorder {
+        inner: r,
+        line: 0,
+        current: Vec::new(),
+        mem: mem.clone(),
+    };
+    let mut acc = Acc::default();
+    let mut collapser = Collapser::new(CollapseOptions {
+        weight: Weight::Samples,
+        annotate_kernel: true,
+        ..Default::default()
+    });
+    let summary = perf_script::for_each_sample(&mut rec, |smp| {
+        let before = acc.cited;
+        acc.add(smp);
+        collapser.add(smp);
+        if acc.cited > before {
+            let last = smp.frames.last().map(|f| f.line).unwrap_or(smp.line);
+            mem.borrow_mut().pending.push((smp.line, last));
+        }
+    })?;
+    // The last line may lack its newline.
+    if !rec.current.is_empty() {
+        rec.record(b"\n");
+    }
+    drop(rec);
+    let kept: Vec<(usize, String)> = {
+        let mut m = mem.borrow_mut();
+        m.settle();
+        std::mem::take(&mut m.kept).into_iter().collect()
+    };
+    let p = finish_parse(acc, collapser, summary)?;
+    Ok((p, kept))
+}
+
 /// Reads a `perf script` output into a [`Profile`], one sample at a time.
 ///
 /// Errors: [`ParseError::Unusable`] when no sample is found. Lines the reader skips and folding
@@ -443,6 +587,14 @@ pub fn from_script(text: &str) -> Result<Parsed<Profile>, ParseError> {
         acc.add(s);
         collapser.add(s);
     })?;
+    finish_parse(acc, collapser, summary)
+}
+
+fn finish_parse(
+    acc: Acc,
+    collapser: Collapser,
+    summary: Parsed<perf_script::Summary>,
+) -> Result<Parsed<Profile>, ParseError> {
     let folded = collapser.finish();
     if acc.samples == 0 {
         return Err(ParseError::unusable(
