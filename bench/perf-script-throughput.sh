@@ -7,7 +7,9 @@
 #   - `cat FILE > /dev/null` (the floor: reading the file once, from the page cache),
 #   - `wc -l < FILE` (finding every line end, which any line reader must do), and
 #   - the `collapse_perf_script` example (parsers/examples/), which streams the file through
-#     `parsers::perf_script::collapse` and writes the folded stacks.
+#     `parsers::perf_script::collapse` and writes the folded stacks, and
+#   - `rca analyze` of a folder bundle holding the file as perf/perf-script.txt, with the HTML
+#     report (the profile is read while streamed; the flame graph is drawn from folded stacks).
 # The product target is a rate close to cat's and a peak RSS that does not grow with the input.
 #
 # Usage: bench/perf-script-throughput.sh [SIZE_MB]   (builds the example in release mode first)
@@ -24,8 +26,10 @@ if ! "$gnu_time" -v true > /dev/null 2>&1; then
   exit 1
 fi
 
-(cd "$here" && cargo build --release -q -p rca-parsers --example collapse_perf_script) || exit 1
+(cd "$here" && cargo build --release -q -p rca-parsers --example collapse_perf_script &&
+  cargo build --release -q -p rca) || exit 1
 bin="${CARGO_TARGET_DIR:-$here/target}/release/examples/collapse_perf_script"
+rca="${CARGO_TARGET_DIR:-$here/target}/release/rca"
 capture="$here/parsers/tests/fixtures/perf/perf6.1-script-callchains.txt"
 
 # Double the capture up to a 16 MiB chunk, then append chunks up to SIZE_MB.
@@ -67,7 +71,18 @@ read -r fold_s fold_rss <<EOF
 $(measure sh -c '"$1" "$2" > "$3" 2> "$4"' sh "$bin" "$work/input" "$work/folded" "$work/summary")
 EOF
 
+# The whole product: `rca analyze` on a folder bundle holding the file as perf/perf-script.txt
+# (parsed while read: the text is never held), HTML report with the flame graph included.
+mkdir -p "$work/bundle/perf"
+ln "$work/input" "$work/bundle/perf/perf-script.txt" 2>/dev/null ||
+  cp "$work/input" "$work/bundle/perf/perf-script.txt"
+# shellcheck disable=SC2016 # same
+read -r rca_s rca_rss <<EOF
+$(measure sh -c '"$1" analyze "$2" -o "$3" > /dev/null 2>&1; [ "$?" -le 2 ]' sh "$rca" "$work/bundle" "$work/report.html")
+EOF
+
 awk -v size="$size" -v copies="$copies" -v cs="$cat_s" -v cr="$cat_rss" -v fs="$fold_s" -v fr="$fold_rss" \
+  -v rs="$rca_s" -v rr="$rca_rss" \
   -v ws="$wc_s" -v wr="$wc_rss" \
   -v stacks="$(wc -l < "$work/folded")" 'BEGIN {
   mib = size / 1048576
@@ -75,6 +90,7 @@ awk -v size="$size" -v copies="$copies" -v cs="$cat_s" -v cr="$cat_rss" -v fs="$
   printf "cat > /dev/null:          %6.2f s  (%5.0f MiB/s), peak RSS %6.1f MiB\n", cs, (cs > 0 ? mib / cs : 0), cr / 1024
   printf "wc -l (finds every line): %6.2f s  (%5.0f MiB/s), peak RSS %6.1f MiB\n", ws, (ws > 0 ? mib / ws : 0), wr / 1024
   printf "collapse_perf_script:     %6.2f s  (%5.0f MiB/s), peak RSS %6.1f MiB, %d folded stacks\n", fs, (fs > 0 ? mib / fs : 0), fr / 1024, stacks
-  if (cs > 0) printf "ratio collapse/cat: %.1f\n", fs / cs
+  printf "rca analyze (+ report):  %6.2f s  (%5.0f MiB/s), peak RSS %6.1f MiB\n", rs, (rs > 0 ? mib / rs : 0), rr / 1024
+  if (cs > 0) printf "ratio collapse/cat: %.1f, rca/cat: %.1f\n", fs / cs, rs / cs
 }'
 sed 's/^/  /' "$work/summary"

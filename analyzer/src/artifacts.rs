@@ -470,7 +470,10 @@ impl<'a> Lines<'a> {
     pub fn get(&self, n: usize) -> Option<&'a str> {
         match self.numbers {
             None => self.text.get(n.wrapping_sub(1)).copied(),
-            Some(nums) => nums.binary_search(&n).ok().and_then(|i| self.text.get(i).copied()),
+            Some(nums) => nums
+                .binary_search(&n)
+                .ok()
+                .and_then(|i| self.text.get(i).copied()),
         }
     }
 

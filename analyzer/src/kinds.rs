@@ -782,14 +782,20 @@ pub static KINDS: &[KindSpec] = &[
     KindSpec {
         name: "perf-report",
         source: "`perf report --stdio` (perf ≥ 3.x), `perf top --stdio`",
-        paths: &[r"(^|/)perf[-_]report[^/]*\.(txt|out|log)$", r"(^|/)perf[-_]top[^/]*\.txt$"],
+        paths: &[
+            r"(^|/)perf[-_]report[^/]*\.(txt|out|log)$",
+            r"(^|/)perf[-_]top[^/]*\.txt$",
+        ],
         sniff: Some(parsers::perf_report::sniff),
         parse: Some(|t| wrap(parsers::perf_report::parse(t), Data::PerfReport)),
     },
     KindSpec {
         name: "perf-script",
         source: "`perf script` (perf ≥ 4.8 layout)",
-        paths: &[r"(^|/)perf[-_]script[^/]*\.(txt|out|log)?$", r"(^|/)out\.perf$"],
+        paths: &[
+            r"(^|/)perf[-_]script[^/]*\.(txt|out|log)?$",
+            r"(^|/)out\.perf$",
+        ],
         sniff: Some(parsers::perf_script::sniff),
         parse: Some(|t| {
             wrap(crate::facts::profile::from_script(t), |p| {

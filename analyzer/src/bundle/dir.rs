@@ -27,14 +27,21 @@ pub fn read(
         let content = match fs::File::open(root.join(&rel)) {
             // The size is known before reading: an oversize file is refused without reading it.
             Ok(f) => match f.metadata().map(|m| m.len()) {
-                Ok(len) if len > cap => EntryContent::TooLarge {
-                    limit: if cap < limits.max_entry_bytes {
-                        limits.max_total_bytes
-                    } else {
-                        cap
-                    },
-                },
-                Ok(len) => limits::read_entry(&rel, f, cap, len, None),
+                Ok(len)
+                    if len > cap
+                        && !(crate::kinds::streamer(&rel).is_some()
+                            && len <= remaining_total
+                            && len >= limits::STREAM_MIN_BYTES) =>
+                {
+                    EntryContent::TooLarge {
+                        limit: if cap < limits.max_entry_bytes {
+                            limits.max_total_bytes
+                        } else {
+                            cap
+                        },
+                    }
+                }
+                Ok(len) => limits::read_entry(&rel, f, (cap, remaining_total), len, None),
                 Err(e) => EntryContent::ReadError(e.to_string()),
             },
             Err(e) => EntryContent::ReadError(e.to_string()),

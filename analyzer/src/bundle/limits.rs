@@ -149,16 +149,18 @@ pub const STREAM_MIN_BYTES: u64 = 64 << 20;
 
 /// Reads one entry: like [`read_bounded`], except that an entry at `path` whose kind is parsed
 /// while read ([`crate::kinds::streamer`]) and that claims at least [`STREAM_MIN_BYTES`] is fed to
-/// that parser through the same bounds (at most `max` bytes, the ratio alarm every 8 MiB).
+/// that parser under `stream_max` (the remaining total budget: the per-entry limit guards memory,
+/// which a streamed entry does not use) with the ratio alarm checked every 8 MiB.
 pub fn read_entry(
     path: &str,
     r: impl Read,
-    max: u64,
+    (max, stream_max): (u64, u64),
     size_hint: u64,
     ratio: Option<RatioCheck<'_>>,
 ) -> EntryContent {
     match crate::kinds::streamer(path) {
-        Some(stream) if size_hint >= STREAM_MIN_BYTES => {
+        Some(stream) if size_hint >= STREAM_MIN_BYTES && size_hint <= stream_max => {
+            let max = stream_max;
             let mut guarded = Guarded {
                 inner: r.take(max.saturating_add(1)),
                 read: 0,

@@ -5,6 +5,12 @@
 //! that changed, and instance counts that changed.
 
 use super::score::{self, CONNECTIONS, PROCESS_COUNT, PROCESS_ONE_SIDE, PROCESS_WITH_CONNECTIONS};
+
+/// A process without connections that started less than this many seconds before the collection
+/// (`ps` `etimes`) is a passing command (a build, a shell tool), not a service of the host.
+pub const TRANSIENT_S: u64 = 600;
+/// Magnitude of such a process: its difference stays below the noise threshold.
+pub const TRANSIENT_MAGNITUDE: f64 = 0.2;
 use super::{num, Difference, Out, Pair, Which};
 use crate::facts::{Cited, ConnectionCount, ProcessInfo, Processes};
 use std::collections::{BTreeMap, BTreeSet};
@@ -192,15 +198,32 @@ pub fn compare(p: &Pair, out: &mut Out) {
                         .cite(side, Some(*c))
                 }
                 None => {
-                    Difference::new(&PROCESS_ONE_SIDE, format!("process `{name}`")).reason(format!(
-                        "runs on the {} only{}",
-                        side.label(),
-                        if v.has_conns {
-                            ", owning no ESTABLISHED connection"
-                        } else {
-                            " (no ESTABLISHED connection listed there)"
-                        }
-                    ))
+                    // Started shortly before the collection (all its instances): a command that
+                    // came and went, not a service the host runs.
+                    let youngest_old = v
+                        .procs
+                        .get(name)
+                        .and_then(|ps| ps.iter().map(|p| p.value.elapsed_s).max().flatten());
+                    let transient = youngest_old.is_some_and(|e| e < TRANSIENT_S);
+                    Difference::new(&PROCESS_ONE_SIDE, format!("process `{name}`"))
+                        .magnitude(if transient { TRANSIENT_MAGNITUDE } else { 1.0 })
+                        .reason(format!(
+                            "runs on the {} only{}{}",
+                            side.label(),
+                            if v.has_conns {
+                                ", owning no ESTABLISHED connection"
+                            } else {
+                                " (no ESTABLISHED connection listed there)"
+                            },
+                            if transient {
+                                format!(
+                                    "; started {} s before the collection: a passing command",
+                                    youngest_old.unwrap_or(0)
+                                )
+                            } else {
+                                String::new()
+                            }
+                        ))
                 }
             };
             let d = cite_procs(d.values(bv, sv), side, v.procs.get(name));
@@ -281,6 +304,7 @@ mod tests {
                     pid: 100 + i as u32,
                     comm: comm.to_string(),
                     args: args.to_string(),
+                    elapsed_s: None,
                 },
                 "system/ps.txt",
                 2 + i,
@@ -327,6 +351,25 @@ mod tests {
         assert_eq!(d[0].kind, "process-with-connections");
         assert!(d[0].link.is_some());
         assert!(d[0].score > score::PROCESS_WITH_CONNECTIONS.value);
+    }
+
+    #[test]
+    fn a_process_started_minutes_before_the_collection_is_noise() {
+        let b = side(&[("java", "java")], &[("java", 10)]);
+        let mut s = side(
+            &[("java", "java"), ("rustc", "rustc --crate-name x")],
+            &[("java", 10)],
+        );
+        s.facts.processes.list[1].value.elapsed_s = Some(42);
+        let d = run(&b, &s);
+        let r = d.iter().find(|x| x.subject == "process `rustc`").unwrap();
+        assert!(r.score < score::NOISE_SCORE, "{r:?}");
+        assert!(r.reason.contains("started 42 s before"));
+        // The same process running for hours is a service of the host: above noise.
+        s.facts.processes.list[1].value.elapsed_s = Some(7200);
+        let d = run(&b, &s);
+        let r = d.iter().find(|x| x.subject == "process `rustc`").unwrap();
+        assert!(r.score >= score::NOISE_SCORE, "{r:?}");
     }
 
     #[test]

@@ -56,7 +56,7 @@ pub const PROCESS_ONE_SIDE: Weight = Weight {
     id: "process-one-side",
     area: "process",
     value: 15.0,
-    rationale: "A process running on one side only, owning no connections: agents and helpers differ between hosts for many harmless reasons, but a security or monitoring agent can matter (case S4). Kernel threads, shells and the collector's own tools are ignored.",
+    rationale: "A process running on one side only, owning no connections: agents and helpers differ between hosts for many harmless reasons, but a security or monitoring agent can matter (case S4). Kernel threads, shells and the collector's own tools are ignored; a process started less than 10 minutes before the collection (`ps` `etimes`) is a passing command and weighs a fifth (below noise).",
 };
 
 /// The same command owns a different number of ESTABLISHED connections.

@@ -23,6 +23,8 @@ pub struct ProcessInfo {
     pub comm: String,
     /// Full command line, when shown.
     pub args: String,
+    /// Time since the process started, seconds (`ps` `etimes`), when shown.
+    pub elapsed_s: Option<u64>,
 }
 
 /// Established connections of one command.
@@ -77,6 +79,7 @@ pub fn build(c: &Collected) -> Processes {
                     pid,
                     comm: name.to_string(),
                     args: p.args.clone().unwrap_or_default(),
+                    elapsed_s: p.elapsed_s,
                 },
                 &a.path,
                 p.line,

@@ -718,7 +718,10 @@ mod tests {
 
     #[test]
     fn symbol_suffixes_are_dropped_for_matching() {
-        assert_eq!(base_symbol("finish_task_switch.isra.0"), "finish_task_switch");
+        assert_eq!(
+            base_symbol("finish_task_switch.isra.0"),
+            "finish_task_switch"
+        );
         assert_eq!(base_symbol("_raw_spin_lock+0x1a"), "_raw_spin_lock");
         assert_eq!(base_symbol("[unknown]"), "[unknown]");
         assert_eq!(base_symbol(".hidden"), ".hidden");

@@ -11,6 +11,7 @@ pub fn with_process(mut f: HostFacts, comm: &str) -> HostFacts {
         pid: 4242,
         comm: comm.into(),
         args: comm.into(),
+        elapsed_s: None,
     }));
     f
 }
