@@ -1,23 +1,59 @@
-//! The HTML report: one self-contained file rendered from `templates/` (embedded at build time).
+//! The HTML pages: the analysis report, and the diff and fleet pages, rendered from
+//! `templates/` (embedded at build time) with shared components (`components.html`), one
+//! stylesheet and one script.
 //!
 //! Auto-escaping is forced to HTML for every template whatever its name (minijinja only escapes
 //! `.html`/`.htm`/`.xml` by default), and undefined values are errors, so a template typo fails
 //! the tests instead of printing nothing. The page loads nothing: a Content-Security-Policy meta
-//! tag forbids every network fetch.
+//! tag forbids every network fetch and allows one script, `templates/report.js`, by its sha256
+//! hash (computed here from the exact text inlined). The script only enhances: filters, search,
+//! unfolding an artifact a link points into; every page reads completely without it.
 
 use super::Report;
 use crate::rules::RULES;
+use base64::Engine as _;
 use minijinja::{context, AutoEscape, Environment, HtmlEscape, UndefinedBehavior, Value};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
 
 const TEMPLATES: &[(&str, &str)] = &[
     (
         "report.html",
         include_str!("../../../templates/report.html"),
     ),
+    ("diff.html", include_str!("../../../templates/diff.html")),
+    ("fleet.html", include_str!("../../../templates/fleet.html")),
+    (
+        "components.html",
+        include_str!("../../../templates/components.html"),
+    ),
     ("style.css", include_str!("../../../templates/style.css")),
 ];
 
-fn environment() -> Environment<'static> {
+/// The pages' script, inlined in a `<script>` element and allowed by its hash.
+pub const SCRIPT: &str = include_str!("../../../templates/report.js");
+
+/// `'sha256-…'`: the CSP source that allows exactly [`SCRIPT`].
+pub fn script_hash() -> String {
+    let digest = Sha256::digest(SCRIPT.as_bytes());
+    format!(
+        "'sha256-{}'",
+        base64::engine::general_purpose::STANDARD.encode(digest)
+    )
+}
+
+/// The Content-Security-Policy of every page: nothing from the network, inline styles, `data:`
+/// images, and the one script by hash.
+pub fn csp() -> String {
+    format!(
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src {}; base-uri 'none'; form-action 'none'",
+        script_hash()
+    )
+}
+
+/// The environment of every page: templates, the `md` filter, and the globals `csp` and
+/// `script` (safe strings: the policy and the script text, inlined verbatim).
+pub(crate) fn environment() -> Environment<'static> {
     let mut env = Environment::new();
     env.set_auto_escape_callback(|_| AutoEscape::Html);
     env.set_undefined_behavior(UndefinedBehavior::Strict);
@@ -26,6 +62,12 @@ fn environment() -> Environment<'static> {
         env.add_template(name, src)
             .expect("embedded templates are valid");
     }
+    assert!(
+        !SCRIPT.contains("</"),
+        "the inline script must not contain `</`"
+    );
+    env.add_global("csp", Value::from_safe_string(csp()));
+    env.add_global("script", Value::from_safe_string(SCRIPT.to_string()));
     env
 }
 
@@ -73,8 +115,67 @@ pub fn render(report: &Report) -> Result<String, minijinja::Error> {
             None => context! { error => "no stacks in this profile (perf report only)" },
         })
         .collect();
-    env.get_template("report.html")?
-        .render(context! { r => report, rule_docs => docs, flames => flames })
+    // Charts: plotters' SVG holds numbers and labels it escaped itself.
+    let charts: Vec<Value> = super::charts::draw(report)
+        .into_iter()
+        .map(|d| {
+            context! {
+                id => d.id,
+                title => d.title,
+                caption => d.caption,
+                legend => d.legend,
+                marks => d.marks,
+                svg => Value::from_safe_string(d.svg),
+            }
+        })
+        .collect();
+    // The artifact viewer: escaped in viewer.rs, marked safe here.
+    let views = super::viewer::build(report);
+    let mut viewers: BTreeMap<usize, Value> = BTreeMap::new();
+    for v in &views.views {
+        viewers.insert(
+            v.index,
+            context! {
+                lines => v.lines,
+                embedded_lines => v.embedded_lines,
+                cited => v.cited.iter().copied().collect::<Vec<_>>(),
+                note => v.note.clone(),
+                gutter => Value::from_safe_string(v.gutter.clone()),
+                html => Value::from_safe_string(v.html.clone()),
+            },
+        );
+    }
+    // Evidence links: artifact path → index, and the cited lines that are embedded.
+    let art_index: BTreeMap<&str, usize> = report
+        .artifacts
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (a.path.as_str(), i))
+        .collect();
+    let viewer_info = context! {
+        embedded_bytes => views.embedded_bytes,
+        capped => views.capped,
+        total_cap_mib => super::viewer::TOTAL_BYTES >> 20,
+        artifact_cap_kib => super::viewer::ARTIFACT_BYTES >> 10,
+    };
+    let areas: Vec<&str> = {
+        let mut a: Vec<&str> = report.findings.iter().map(|f| f.area).collect();
+        a.sort_unstable();
+        a.dedup();
+        a
+    };
+    let outcomes: Vec<&str> = report.outcome_counts.keys().copied().collect();
+    env.get_template("report.html")?.render(context! {
+        r => report,
+        rule_docs => docs,
+        flames => flames,
+        charts => charts,
+        viewers => viewers,
+        viewer => viewer_info,
+        art_index => art_index,
+        areas => areas,
+        outcomes => outcomes,
+    })
 }
 
 #[cfg(test)]
@@ -90,5 +191,57 @@ mod tests {
             super::md("<script>`x`").to_string(),
             "&lt;script&gt;<code>x</code>"
         );
+    }
+}
+
+#[cfg(test)]
+mod page_tests {
+    use super::*;
+    use crate::artifacts::Collected;
+    use crate::facts::HostFacts;
+    use std::path::Path;
+
+    fn page() -> String {
+        let facts = HostFacts::default();
+        let eval = crate::rules::evaluate(&facts);
+        let c = Collected {
+            artifacts: Vec::new(),
+            manifest: None,
+            manifest_path: None,
+            summary: Default::default(),
+        };
+        render(&Report::new(Path::new("b"), c, facts, eval)).unwrap()
+    }
+
+    #[test]
+    fn the_csp_allows_exactly_the_inline_script_by_its_hash() {
+        let html = page();
+        assert_eq!(html.matches("<script").count(), 1, "one script element");
+        let start = html.find("<script>").unwrap() + "<script>".len();
+        let end = start + html[start..].find("</script>").unwrap();
+        let inline = &html[start..end];
+        assert_eq!(inline, SCRIPT);
+        let digest = Sha256::digest(inline.as_bytes());
+        let hash = base64::engine::general_purpose::STANDARD.encode(digest);
+        let csp_start = html
+            .find("http-equiv=\"Content-Security-Policy\" content=\"")
+            .unwrap();
+        let csp = &html[csp_start..];
+        let csp = &csp[csp.find("content=\"").unwrap() + 9..];
+        let csp = &csp[..csp.find('"').unwrap()];
+        assert!(
+            csp.contains(&format!("script-src 'sha256-{hash}';")),
+            "{csp}"
+        );
+        assert_eq!(csp.matches("sha256-").count(), 1, "one hash only");
+        assert!(csp.starts_with("default-src 'none';"));
+        assert!(!csp.contains("unsafe-inline'; script") && !csp.contains("'unsafe-eval'"));
+        assert!(!html.contains(" onclick=") && !html.contains(" onload="));
+    }
+
+    #[test]
+    fn the_page_names_no_url() {
+        let html = page();
+        assert!(!html.contains("http://") && !html.contains("https://"));
     }
 }

@@ -1,14 +1,16 @@
 //! Rendering an analysis: the [`Report`] document (serialised as the JSON output), the HTML page
 //! and the terminal summary all come from it.
 
+pub mod charts;
 pub mod flame;
 pub mod html;
 pub mod terminal;
+pub mod viewer;
 
 use crate::artifacts::{Artifact, Collected};
 use crate::bundle::{Format, Refused};
 use crate::facts::profile::Profile;
-use crate::facts::{HostFacts, Identity, Jvm, ZkServer};
+use crate::facts::{Cited, HostFacts, Identity, Jvm, ZkServer};
 use crate::rules::{Evaluation, Finding, RuleResult, Severity, RULES};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -50,6 +52,20 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// - `outcome_counts`: number of artifacts per outcome label.
 /// - `collection`: `{meta: {...}, problems: [{path, kind, exit, timed_out, note, argv}]}` from
 ///   the manifest.
+/// - `platform` (optional for readers: documents written before it was added lack it): `{virtualization, cpu_model,
+///   sockets, threads_per_core, numa_nodes, mem_total_kib, swap_total_kib, taint}`, each a
+///   cited value `{value, artifact, lines[]}` or null; `taint` is `[mask, letters]`.
+/// - `charts` (optional for readers, like `platform`): the time series the HTML page draws,
+///   see [`charts::Charts`]: `{axis: {origin_epoch, utc_offset_s, origin_local_s, start_s, end_s,
+///   window_s, clock}, cpu: {artifact, times[], per_column, column_s, rows: [{cpu, busy[],
+///   soft[], iowait[]}]}, disk: {artifact, await_ms[], aqu_sz[], util_pct[], omitted}, nic:
+///   {artifacts[], rx_kb_per_s[], tx_kb_per_s[], drops_per_s[], omitted}, softirq: {artifacts,
+///   seconds, cpus[], types[]}, gc: [{jvm, artifact, old_pct, gc_time_pct, full_gcs[]}], swap:
+///   {artifact, si, so}, marks: [{finding, rule_id, area, severity, from_s, to_s}], missing:
+///   [{chart, why}]}`. A series is `{label, points: [[t, value|null]]}`; every `t` is seconds
+///   from the collection window's start (`axis`); series are binned (means) to at most
+///   [`charts::MAX_POINTS`] points. `busy` is `100 − %idle − %iowait`. A mark's `finding` is the
+///   1-based rank of the finding whose time range it shades.
 #[derive(Debug, Serialize)]
 pub struct Report {
     pub schema_version: u32,
@@ -65,6 +81,29 @@ pub struct Report {
     pub artifacts: Vec<Artifact>,
     pub outcome_counts: BTreeMap<&'static str, usize>,
     pub collection: Collection,
+    pub platform: Platform,
+    pub charts: charts::Charts,
+}
+
+/// What the host runs on, for the summary.
+#[derive(Debug, Default, Serialize)]
+pub struct Platform {
+    /// `kvm`, `vmware`, `none` … (`systemd-detect-virt` and friends).
+    pub virtualization: Option<Cited<String>>,
+    /// CPU model name (`lscpu`).
+    pub cpu_model: Option<Cited<String>>,
+    /// Sockets.
+    pub sockets: Option<Cited<u32>>,
+    /// Threads per core (2 with SMT).
+    pub threads_per_core: Option<Cited<u32>>,
+    /// NUMA nodes.
+    pub numa_nodes: Option<Cited<u32>>,
+    /// `MemTotal`, KiB.
+    pub mem_total_kib: Option<Cited<u64>>,
+    /// `SwapTotal`, KiB.
+    pub swap_total_kib: Option<Cited<u64>>,
+    /// Kernel taint: mask and letters.
+    pub taint: Option<Cited<(u64, String)>>,
 }
 
 /// Analyzer name and version.
@@ -174,6 +213,17 @@ impl Report {
                     }),
             })
             .collect();
+        let charts = charts::Charts::build(&facts, &c, &eval.findings);
+        let platform = Platform {
+            virtualization: facts.kernel.virt.clone(),
+            cpu_model: facts.platform.cpu_model.clone(),
+            sockets: facts.platform.sockets.clone(),
+            threads_per_core: facts.platform.threads_per_core.clone(),
+            numa_nodes: facts.platform.numa_nodes.clone(),
+            mem_total_kib: facts.memory.mem_total_kib.clone(),
+            swap_total_kib: facts.memory.swap_total_kib.clone(),
+            taint: facts.kernel.taint.clone(),
+        };
         Report {
             schema_version: SCHEMA_VERSION,
             tool: Tool {
@@ -200,6 +250,8 @@ impl Report {
             artifacts: c.artifacts,
             outcome_counts,
             collection,
+            platform,
+            charts,
         }
     }
 
