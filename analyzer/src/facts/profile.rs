@@ -215,6 +215,14 @@ struct Acc {
     softirq_work: HashMap<String, Tally>,
 }
 
+/// The tally for `k`, created on first use (no allocation when it exists).
+fn slot<'a>(m: &'a mut HashMap<String, Tally>, k: &str) -> &'a mut Tally {
+    if !m.contains_key(k) {
+        m.insert(k.to_string(), Tally::default());
+    }
+    m.get_mut(k).expect("inserted above")
+}
+
 impl Acc {
     fn add(&mut self, s: &Sample) {
         match &self.event {
@@ -236,16 +244,20 @@ impl Acc {
         } else {
             self.user += 1;
         }
-        let t = self.symbols.entry(leaf_sym.to_string()).or_default();
+        let t = slot(&mut self.symbols, leaf_sym);
         self.cited += u64::from(t.add(s.line));
         if t.dso.is_none() {
             t.dso = Some(leaf.dso.clone());
         }
-        self.cited += u64::from(self.dsos.entry(leaf.dso.clone()).or_default().add(s.line));
-        self.cited += u64::from(self.comms.entry(s.comm.clone()).or_default().add(s.line));
+        self.cited += u64::from(slot(&mut self.dsos, &leaf.dso).add(s.line));
+        self.cited += u64::from(slot(&mut self.comms, &s.comm).add(s.line));
         // Modules: own (leaf) and inclusive (anywhere on the stack, once per sample).
         let mut seen: Vec<&str> = Vec::new();
         for (i, f) in s.frames.iter().enumerate() {
+            // Most frames are in the kernel image or a user DSO path: skip them cheaply.
+            if !f.dso.starts_with('[') && !f.dso.contains(".ko") || f.dso == "[kernel.kallsyms]" {
+                continue;
+            }
             let Some(m) = f.module() else { continue };
             let mt = self.modules.entry(m.to_string()).or_default();
             *mt.functions
@@ -438,67 +450,101 @@ pub fn build(c: &crate::artifacts::Collected) -> Vec<Profile> {
 
 /// Lines of a streamed `perf script` kept for citing, at most.
 pub const KEPT_LINES: usize = 20_000;
-/// Bytes of recent input a streamed read remembers (a whole sample is always among them).
-const RECENT_BYTES: usize = 8 << 20;
+/// Bytes of recent input a streamed read remembers (a whole sample is always among them); it
+/// holds up to twice that between trims.
+const RECENT_BYTES: usize = 4 << 20;
 /// A remembered line is cut to this many bytes.
 const LINE_BYTES: usize = 4096;
 
-/// What the streamed read remembers: recent lines, the kept ones, and the line ranges of cited
-/// samples still to copy.
+/// What the streamed read remembers: the most recent input bytes with their line starts, the
+/// kept lines, and the line ranges of cited samples still to copy.
 #[derive(Default)]
 struct Memory {
-    recent: std::collections::VecDeque<(usize, String)>,
-    recent_bytes: usize,
+    /// Recent input, whole lines (plus the line being read at the end).
+    bytes: Vec<u8>,
+    /// `(line number, offset in bytes)` of each complete line in `bytes`.
+    starts: std::collections::VecDeque<(usize, usize)>,
+    /// Lines seen so far.
+    line: usize,
+    /// Offset in `bytes` where the line being read starts.
+    open: usize,
     kept: std::collections::BTreeMap<usize, String>,
     pending: Vec<(usize, usize)>,
 }
 
 impl Memory {
-    /// Copies the pending ranges' lines from the recent ones into the kept ones.
+    /// Appends input and numbers its lines; drops the oldest lines beyond [`RECENT_BYTES`].
+    fn push(&mut self, chunk: &[u8]) {
+        let base = self.bytes.len();
+        self.bytes.extend_from_slice(chunk);
+        for (i, &b) in chunk.iter().enumerate() {
+            if b == b'\n' {
+                self.line += 1;
+                self.starts.push_back((self.line, self.open));
+                self.open = base + i + 1;
+            }
+        }
+        if self.bytes.len() > 2 * RECENT_BYTES {
+            self.settle();
+            // Keep the last RECENT_BYTES worth of whole lines and the open line.
+            let cut = self
+                .starts
+                .iter()
+                .map(|&(_, o)| o)
+                .find(|&o| self.bytes.len() - o <= RECENT_BYTES)
+                .unwrap_or(self.open);
+            self.bytes.drain(..cut);
+            self.open -= cut;
+            while self.starts.front().is_some_and(|&(_, o)| o < cut) {
+                self.starts.pop_front();
+            }
+            for s in self.starts.iter_mut() {
+                s.1 -= cut;
+            }
+        }
+    }
+
+    /// The text of a remembered complete line.
+    fn text(&self, idx: usize) -> Option<String> {
+        let (_, from) = *self.starts.get(idx)?;
+        let to = self
+            .starts
+            .get(idx + 1)
+            .map(|&(_, o)| o)
+            .unwrap_or(self.open);
+        let raw = &self.bytes[from..to.min(self.bytes.len())];
+        let raw = raw.strip_suffix(b"\n").unwrap_or(raw);
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        let raw = &raw[..raw.len().min(LINE_BYTES)];
+        Some(String::from_utf8_lossy(raw).into_owned())
+    }
+
+    /// Copies the pending ranges' lines into the kept ones.
     fn settle(&mut self) {
         for (from, to) in std::mem::take(&mut self.pending) {
-            for (n, t) in self.recent.iter().filter(|(n, _)| *n >= from && *n <= to) {
+            let Some(first) = self.starts.front().map(|&(n, _)| n) else {
+                continue;
+            };
+            for n in from.max(first)..=to {
                 if self.kept.len() >= KEPT_LINES {
                     return;
                 }
-                self.kept.entry(*n).or_insert_with(|| t.clone());
+                if self.kept.contains_key(&n) {
+                    continue;
+                }
+                if let Some(t) = self.text(n - first) {
+                    self.kept.insert(n, t);
+                }
             }
         }
     }
 }
 
-/// A [`BufRead`](std::io::BufRead) that numbers the lines passing through it and remembers the
-/// most recent ones, so that the lines of a sample can be kept after the sample was parsed.
+/// A [`BufRead`](std::io::BufRead) that remembers the most recent input it passes on, so that
+/// the lines of a sample can be kept after the sample was parsed.
 struct Recorder<'a> {
     inner: &'a mut dyn std::io::BufRead,
-    line: usize,
-    current: Vec<u8>,
     mem: std::rc::Rc<std::cell::RefCell<Memory>>,
-}
-
-impl Recorder<'_> {
-    fn record(&mut self, bytes: &[u8]) {
-        let mut mem = self.mem.borrow_mut();
-        mem.settle();
-        for &b in bytes {
-            if b == b'\n' {
-                self.line += 1;
-                let text = String::from_utf8_lossy(&self.current)
-                    .trim_end_matches('\r')
-                    .to_string();
-                self.current.clear();
-                mem.recent_bytes += text.len() + 16;
-                mem.recent.push_back((self.line, text));
-                while mem.recent_bytes > RECENT_BYTES && mem.recent.len() > 1 {
-                    if let Some((_, t)) = mem.recent.pop_front() {
-                        mem.recent_bytes -= t.len() + 16;
-                    }
-                }
-            } else if self.current.len() < LINE_BYTES {
-                self.current.push(b);
-            }
-        }
-    }
 }
 
 impl std::io::Read for Recorder<'_> {
@@ -518,11 +564,15 @@ impl std::io::BufRead for Recorder<'_> {
     }
 
     fn consume(&mut self, amt: usize) {
-        let chunk = match self.inner.fill_buf() {
-            Ok(b) => b[..amt.min(b.len())].to_vec(),
-            Err(_) => Vec::new(),
-        };
-        self.record(&chunk);
+        {
+            let mut mem = self.mem.borrow_mut();
+            if !mem.pending.is_empty() {
+                mem.settle();
+            }
+            if let Ok(b) = self.inner.fill_buf() {
+                mem.push(&b[..amt.min(b.len())]);
+            }
+        }
         self.inner.consume(amt);
     }
 }
@@ -539,8 +589,6 @@ pub fn from_reader(
     let mem = std::rc::Rc::new(std::cell::RefCell::new(Memory::default()));
     let mut rec = Recorder {
         inner: r,
-        line: 0,
-        current: Vec::new(),
         mem: mem.clone(),
     };
     let mut acc = Acc::default();
@@ -558,13 +606,13 @@ pub fn from_reader(
             mem.borrow_mut().pending.push((smp.line, last));
         }
     })?;
-    // The last line may lack its newline.
-    if !rec.current.is_empty() {
-        rec.record(b"\n");
-    }
     drop(rec);
     let kept: Vec<(usize, String)> = {
         let mut m = mem.borrow_mut();
+        // The last line may lack its newline.
+        if m.open < m.bytes.len() {
+            m.push(b"\n");
+        }
         m.settle();
         std::mem::take(&mut m.kept).into_iter().collect()
     };
