@@ -11,6 +11,10 @@ use super::{numeric, symptoms, Difference, Out, Pair, Which};
 use crate::facts::Nic;
 use std::collections::BTreeSet;
 
+/// Interrupts a NIC must have taken on each side (over the window, or since boot with one
+/// snapshot) before the number of CPUs taking them is compared.
+pub const MIN_IRQS_FOR_SPREAD: u64 = 1000;
+
 /// A NIC with hardware facts (a driver or queue counts) and no slaves: not a bond, bridge or
 /// loopback.
 fn physical(n: &Nic) -> bool {
@@ -224,16 +228,38 @@ pub fn compare(p: &Pair, out: &mut Out) {
         // Interrupt spread.
         if !x.irqs.is_empty() && !y.irqs.is_empty() {
             let (ca, cc) = (x.busy_irq_cpus(), y.busy_irq_cpus());
+            let total = |n: &crate::facts::Nic| -> u64 {
+                n.irqs
+                    .iter()
+                    .flat_map(|i| i.per_cpu.iter().map(|&(_, c)| c))
+                    .sum()
+            };
+            // Where a near-idle NIC's few interrupts landed says nothing about its spread.
+            let counted = total(x).min(total(y)) >= MIN_IRQS_FOR_SPREAD;
             if ca.len() != cc.len() {
-                let m = score::numeric_magnitude(ca.len() as f64, cc.len() as f64, score::SETTING);
+                let m = if counted {
+                    score::numeric_magnitude(ca.len() as f64, cc.len() as f64, score::SETTING)
+                } else {
+                    0.0
+                };
                 let mut d = Difference::new(&IRQ_SPREAD, format!("{who}: CPUs taking its interrupts"))
                     .values(Some(cpus_text(&ca)), Some(cpus_text(&cc)))
                     .magnitude(m)
-                    .reason(format!(
-                        "the NIC's interrupts land on {} CPU(s) on the suspect vs {} on the baseline (each taking ≥ 10 %): concentration makes one CPU's soft-IRQ the bottleneck",
-                        cc.len(),
-                        ca.len()
-                    ))
+                    .reason(if counted {
+                        format!(
+                            "the NIC's interrupts land on {} CPU(s) on the suspect vs {} on the baseline (each taking ≥ 10 %): concentration makes one CPU's soft-IRQ the bottleneck",
+                            cc.len(),
+                            ca.len()
+                        )
+                    } else {
+                        format!(
+                            "{} vs {} CPU(s), from {} and {} interrupts: too few to tell a spread (at least {MIN_IRQS_FOR_SPREAD} on each side)",
+                            ca.len(),
+                            cc.len(),
+                            total(x),
+                            total(y)
+                        )
+                    })
                     .link(link.clone());
                 for (side, n) in [(Which::Baseline, x), (Which::Suspect, y)] {
                     for irq in n.irqs.iter().take(4) {

@@ -45,12 +45,29 @@ pub const SHARE_PCT: Floor = Floor {
 /// Points of share that make a full-magnitude difference.
 const FULL_SCALE_PCT: f64 = 20.0;
 
+/// A share difference must exceed this many standard errors of the difference of two sampled
+/// proportions (pooled: `sqrt(p(1−p)(1/n₁ + 1/n₂))`) to count: with a few dozen busy samples a
+/// single sample moves a share by several points.
+pub const SAMPLING_SIGMAS: f64 = 3.0;
+
 fn magnitude(b: f64, s: f64) -> f64 {
     if score::numeric_magnitude(b, s, SHARE_PCT) == 0.0 {
         0.0
     } else {
         ((b - s).abs() / FULL_SCALE_PCT).min(1.0)
     }
+}
+
+/// Whether shares `b` and `s` (%) of `nb` and `ns` busy samples differ beyond sampling error.
+fn beyond_sampling_error(b: f64, s: f64, nb: u64, ns: u64) -> bool {
+    if nb == 0 || ns == 0 {
+        return false;
+    }
+    let (pb, ps) = (b / 100.0, s / 100.0);
+    let (nb, ns) = (nb as f64, ns as f64);
+    let p = (pb * nb + ps * ns) / (nb + ns);
+    let se = (p * (1.0 - p) * (1.0 / nb + 1.0 / ns)).sqrt();
+    (pb - ps).abs() > SAMPLING_SIGMAS * se
 }
 
 /// The first `perf script` profile (the one with stacks).
@@ -70,7 +87,12 @@ pub fn compare(p: &Pair, out: &mut Out) {
         first(&p.baseline.facts.profiles),
         first(&p.suspect.facts.profiles),
     );
-    if !out.both("profile", "CPU profile (`perf script`, `perf report`)", b.is_some(), s.is_some()) {
+    if !out.both(
+        "profile",
+        "CPU profile (`perf script`, `perf report`)",
+        b.is_some(),
+        s.is_some(),
+    ) {
         return;
     }
     let (Some(b), Some(s)) = (b, s) else { return };
@@ -78,7 +100,9 @@ pub fn compare(p: &Pair, out: &mut Out) {
         p.suspect
             .findings()
             .iter()
-            .find(|f| f.rule_id == "profile.module-hot-path" && f.title.contains(&format!("`{module}`")))
+            .find(|f| {
+                f.rule_id == "profile.module-hot-path" && f.title.contains(&format!("`{module}`"))
+            })
             .map(|f| format!("the suspect shows {} (`{}`)", f.title, f.rule_id))
     };
     // Modules, inclusive share.
@@ -99,6 +123,7 @@ pub fn compare(p: &Pair, out: &mut Out) {
             &PROFILE_MODULE,
             format!("module `{name}` on busy stacks"),
             (bp, sp),
+            (b.busy_samples, s.busy_samples),
             if sp > bp { hot_finding(name) } else { None },
             (&b.artifact, &bl, &s.artifact, &sl),
         );
@@ -109,7 +134,11 @@ pub fn compare(p: &Pair, out: &mut Out) {
         ("DSO", &b.top_dsos, &s.top_dsos),
     ] {
         let find = |v: &Vec<Share>, n: &str| v.iter().find(|x| x.name == n).cloned();
-        let mut names: Vec<&str> = bt.iter().chain(st.iter()).map(|x| x.name.as_str()).collect();
+        let mut names: Vec<&str> = bt
+            .iter()
+            .chain(st.iter())
+            .map(|x| x.name.as_str())
+            .collect();
         names.sort_unstable();
         names.dedup();
         for n in names {
@@ -121,6 +150,7 @@ pub fn compare(p: &Pair, out: &mut Out) {
                 &PROFILE_SYMBOL,
                 format!("{what} `{n}` (self)"),
                 (bp, sp),
+                (b.busy_samples, s.busy_samples),
                 None,
                 (
                     &b.artifact,
@@ -143,6 +173,7 @@ pub fn compare(p: &Pair, out: &mut Out) {
         &PROFILE_PATH,
         "spin-lock slow paths".into(),
         (b.locks.pct, s.locks.pct),
+        (b.busy_samples, s.busy_samples),
         symptom(&["profile.lock-contention"]),
         (&b.artifact, &b.locks.lines, &s.artifact, &s.locks.lines),
     );
@@ -151,24 +182,36 @@ pub fn compare(p: &Pair, out: &mut Out) {
         &PROFILE_PATH,
         "stacks under the soft-IRQ handler".into(),
         (b.softirq.pct, s.softirq.pct),
+        (b.busy_samples, s.busy_samples),
         symptom(&["profile.softirq-cost", "softirq.saturation"]),
         (&b.artifact, &b.softirq.lines, &s.artifact, &s.softirq.lines),
     );
 }
 
+#[allow(clippy::too_many_arguments)]
 fn push_share(
     out: &mut Out,
     w: &'static Weight,
     subject: String,
     (bp, sp): (f64, f64),
+    (nb, ns): (u64, u64),
     link: Option<String>,
     (ba, bl, sa, sl): (&str, &[usize], &str, &[usize]),
 ) {
     if (bp - sp).abs() < 0.05 {
         return;
     }
-    let m = magnitude(bp, sp);
-    let reason = if m == 0.0 {
+    let sampled = beyond_sampling_error(bp, sp, nb, ns);
+    let m = if sampled { magnitude(bp, sp) } else { 0.0 };
+    let reason = if !sampled {
+        format!(
+            "{} % vs {} % of {} and {} busy samples: within sampling error ({SAMPLING_SIGMAS} standard errors)",
+            num(bp),
+            num(sp),
+            nb,
+            ns
+        )
+    } else if m == 0.0 {
         format!(
             "{} % vs {} % of busy samples: below the noise floor ({} points and {:.0} %)",
             num(bp),
@@ -186,7 +229,10 @@ fn push_share(
     };
     out.push(
         Difference::new(w, subject)
-            .values(Some(format!("{} %", num(bp))), Some(format!("{} %", num(sp))))
+            .values(
+                Some(format!("{} %", num(bp))),
+                Some(format!("{} %", num(sp))),
+            )
             .magnitude(m)
             .reason(reason)
             .link(if m > 0.0 { link } else { None })
@@ -198,6 +244,17 @@ fn push_share(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn few_samples_leave_shares_within_sampling_error() {
+        // 40 % vs 60 % of 20 samples each: 1.3 standard errors.
+        assert!(!beyond_sampling_error(40.0, 60.0, 20, 20));
+        // The same shares over 2000 samples each: 12.9 standard errors.
+        assert!(beyond_sampling_error(40.0, 60.0, 2000, 2000));
+        // S4: 17 % of 300 vs 0 % of 300.
+        assert!(beyond_sampling_error(0.0, 17.0, 300, 300));
+        assert!(!beyond_sampling_error(1.0, 2.0, 0, 300));
+    }
 
     #[test]
     fn share_magnitude_has_a_floor_and_a_scale() {
