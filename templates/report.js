@@ -43,6 +43,7 @@
     var select = box.querySelector("select");
     var count = box.querySelector("[data-count]");
     var ids = box.getAttribute("data-search-box").split(" ");
+    var noun = box.getAttribute("data-noun") || "items";
     var items = [];
     ids.forEach(function (id) {
       var t = doc.getElementById(id);
@@ -59,7 +60,7 @@
         it.hidden = !ok;
         if (it.tagName === "TR") { total++; if (ok) shown++; }
       });
-      if (count) count.textContent = shown + " of " + total + " artifacts shown";
+      if (count) count.textContent = shown + " of " + total + " " + noun + " shown";
     }
     function later() { clearTimeout(timer); timer = setTimeout(apply, 120); }
     if (input) input.addEventListener("input", later);

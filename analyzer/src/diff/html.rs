@@ -1,28 +1,13 @@
-//! The comparison pages: `templates/diff.html` and `templates/fleet.html`, embedded at build
-//! time and rendered with the same safety as the analysis report: auto-escaping forced to HTML
-//! whatever the template name, undefined values are errors, the shared stylesheet inlined, and a
-//! Content-Security-Policy meta tag that forbids every network fetch.
+//! The comparison pages: `templates/diff.html` and `templates/fleet.html`, rendered in the
+//! environment of the analysis report (`crate::report::html`): the same components, stylesheet,
+//! script and Content-Security-Policy, auto-escaping forced to HTML and undefined values errors.
 
 use super::DiffReport;
-use minijinja::{context, AutoEscape, Environment, UndefinedBehavior};
-
-const TEMPLATES: &[(&str, &str)] = &[
-    ("diff.html", include_str!("../../../templates/diff.html")),
-    ("fleet.html", include_str!("../../../templates/fleet.html")),
-    ("style.css", include_str!("../../../templates/style.css")),
-];
+use minijinja::{context, Environment, Value};
 
 /// The environment for the comparison templates.
 pub(crate) fn environment() -> Environment<'static> {
-    let mut env = Environment::new();
-    env.set_auto_escape_callback(|_| AutoEscape::Html);
-    env.set_undefined_behavior(UndefinedBehavior::Strict);
-    env.add_filter("md", crate::report::html::md);
-    for (name, src) in TEMPLATES {
-        env.add_template(name, src)
-            .expect("embedded templates are valid");
-    }
-    env
+    crate::report::html::environment()
 }
 
 /// Renders the diff page. Errors: a template error (a defect in rca).
@@ -34,8 +19,31 @@ pub fn render(report: &DiffReport) -> Result<String, minijinja::Error> {
         Some(Err(e)) => context! { error => e },
         None => context! { error => "no stack profile (`perf script`) on both sides" },
     };
-    env.get_template("diff.html")?
-        .render(context! { r => report, areas => areas, flame => flame })
+    // Both hosts' charts, paired by kind, each on its own window and on a shared value scale.
+    let (b, s) = crate::report::charts::draw_pair(&report.baseline.charts, &report.suspect.charts);
+    let mut ids: Vec<String> = b.iter().map(|d| d.id.clone()).collect();
+    for d in &s {
+        if !ids.contains(&d.id) {
+            ids.push(d.id.clone());
+        }
+    }
+    let pick = |v: &[crate::report::charts::Drawn], id: &str| {
+        v.iter()
+            .find(|d| d.id == id)
+            .cloned()
+            .map(crate::report::html::chart_value)
+            .unwrap_or(Value::from(()))
+    };
+    let timeline: Vec<Value> = ids
+        .iter()
+        .map(|id| context! { id => id, baseline => pick(&b, id), suspect => pick(&s, id) })
+        .collect();
+    env.get_template("diff.html")?.render(context! {
+        r => report,
+        areas => areas,
+        flame => flame,
+        timeline => timeline,
+    })
 }
 
 /// Differences grouped by area for the folded listing: `(area, above noise, below noise)`, areas

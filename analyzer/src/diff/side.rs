@@ -56,6 +56,10 @@ pub struct SideSummary {
     pub unanalyzable: Option<String>,
     /// Findings, ranked, with evidence excerpts.
     pub findings: Vec<Finding>,
+    /// Time series for the page's charts (not in the JSON document: `rca analyze --json` has
+    /// them per host).
+    #[serde(skip)]
+    pub charts: crate::report::charts::Charts,
 }
 
 impl SideSummary {
@@ -110,6 +114,7 @@ pub fn load(path: &Path, limits: &Limits, keep_text: bool) -> Result<Side, Bundl
         outcome_counts: report.outcome_counts,
         unanalyzable,
         findings: report.findings,
+        charts: report.charts,
     };
     Ok(Side {
         summary,
@@ -133,6 +138,7 @@ impl Side {
                 outcome_counts: BTreeMap::new(),
                 unanalyzable: None,
                 findings,
+                charts: Default::default(),
             },
             facts,
             texts: HashMap::new(),

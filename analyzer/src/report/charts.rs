@@ -1018,6 +1018,8 @@ pub struct Drawn {
     pub legend: Vec<(String, String)>,
     /// Findings shaded on it.
     pub marks: Vec<Mark>,
+    /// Highest value drawn (0 for fixed scales).
+    pub top: f64,
 }
 
 /// Chart width, pixels (the SVG scales to the page).
@@ -1052,7 +1054,27 @@ fn rgb(c: (u8, u8, u8)) -> plotters::style::RGBColor {
 
 /// Draws every chart of the report, in page order.
 pub fn draw(report: &Report) -> Vec<Drawn> {
-    let ch = &report.charts;
+    draw_charts(&report.charts, &BTreeMap::new())
+}
+
+/// Draws two hosts' charts (a baseline and a suspect) with the same value scale per chart, so
+/// heights compare. Each keeps its own time axis (its own window).
+pub fn draw_pair(baseline: &Charts, suspect: &Charts) -> (Vec<Drawn>, Vec<Drawn>) {
+    let (b, s) = (
+        draw_charts(baseline, &BTreeMap::new()),
+        draw_charts(suspect, &BTreeMap::new()),
+    );
+    let mut tops: BTreeMap<String, f64> = BTreeMap::new();
+    for d in b.iter().chain(&s) {
+        let t = tops.entry(d.id.clone()).or_insert(0.0);
+        *t = t.max(d.top);
+    }
+    (draw_charts(baseline, &tops), draw_charts(suspect, &tops))
+}
+
+/// Draws `ch`; `tops` raises the value scale of the charts it names (by id) to at least the
+/// given peak.
+pub fn draw_charts(ch: &Charts, tops: &BTreeMap<String, f64>) -> Vec<Drawn> {
     let (Some(axis), Some(clock)) = (&ch.axis, ch.clock()) else {
         return Vec::new();
     };
@@ -1087,6 +1109,7 @@ pub fn draw(report: &Report) -> Vec<Drawn> {
                     ("%iowait".into(), hex(IOWAIT)),
                 ],
                 marks: m,
+                top: 0.0,
             });
         } else {
             for (id, title, color, pick) in [
@@ -1124,6 +1147,7 @@ pub fn draw(report: &Report) -> Vec<Drawn> {
                     svg: heatmap(&c.times, c.column_s, &rows, color, x, &clock, &m),
                     legend: vec![(format!("{title}, 100 %"), hex(color))],
                     marks: m.clone(),
+                    top: 0.0,
                 });
             }
             if out
@@ -1166,6 +1190,7 @@ pub fn draw(report: &Report) -> Vec<Drawn> {
                 &clock,
                 &m,
                 (id == "util").then_some(100.0),
+                tops,
             ));
         }
     }
@@ -1187,6 +1212,7 @@ pub fn draw(report: &Report) -> Vec<Drawn> {
                 &clock,
                 &m,
                 None,
+                tops,
             ));
             out.push(lines(
                 "chart-nic-tx",
@@ -1197,6 +1223,7 @@ pub fn draw(report: &Report) -> Vec<Drawn> {
                 &clock,
                 &m,
                 None,
+                tops,
             ));
         }
         if !n.drops_per_s.is_empty() {
@@ -1209,6 +1236,7 @@ pub fn draw(report: &Report) -> Vec<Drawn> {
                 &clock,
                 &m,
                 None,
+                tops,
             ));
         }
     }
@@ -1223,6 +1251,7 @@ pub fn draw(report: &Report) -> Vec<Drawn> {
             &clock,
             &m,
             None,
+            tops,
         ));
     }
     for (i, g) in ch.gc.iter().enumerate() {
@@ -1244,6 +1273,7 @@ pub fn draw(report: &Report) -> Vec<Drawn> {
             &clock,
             &m,
             Some(100.0),
+            tops,
         ));
     }
     if let Some(s) = &ch.softirq {
@@ -1255,7 +1285,7 @@ pub fn draw(report: &Report) -> Vec<Drawn> {
                     "{} → {} · events per second by type, averaged over {:.0} s (not on the time axis)",
                     s.artifacts.0, s.artifacts.1, s.seconds
                 ),
-                svg: softirq_bars(s),
+                svg: softirq_bars(s, tops.get("chart-softirq").copied().unwrap_or(0.0)),
                 legend: s
                     .types
                     .iter()
@@ -1263,6 +1293,7 @@ pub fn draw(report: &Report) -> Vec<Drawn> {
                     .map(|(i, t)| (t.label.clone(), hex(PALETTE[i % PALETTE.len()])))
                     .collect(),
                 marks: Vec::new(),
+                top: softirq_peak(s),
             });
         }
     }
@@ -1322,26 +1353,36 @@ fn frame<'a, 'b>(
     Some(chart)
 }
 
-/// Shades each mark and writes its finding number.
-fn shade(chart: &mut Chart2d<'_, '_>, marks: &[Mark], y: (f64, f64), min_width: f64) {
+/// Marks each finding's time range: a light band (`fill`, for line charts; a heatmap keeps its
+/// cells readable), edges at its start and end, a bar along the top and the finding's number.
+fn shade(chart: &mut Chart2d<'_, '_>, marks: &[Mark], y: (f64, f64), min_width: f64, fill: bool) {
     use plotters::prelude::*;
+    let bar = (y.1 - y.0) * 0.04;
     for m in marks {
         let (mut a, mut b) = (m.from_s, m.to_s);
         if b - a < min_width {
             a -= min_width / 2.0;
             b += min_width / 2.0;
         }
+        if fill {
+            let _ = chart.draw_series(std::iter::once(Rectangle::new(
+                [(a, y.0), (b, y.1)],
+                rgb(MARK).mix(0.08).filled(),
+            )));
+        }
         let _ = chart.draw_series(std::iter::once(Rectangle::new(
-            [(a, y.0), (b, y.1)],
-            rgb(MARK).mix(0.12).filled(),
+            [(a, y.1 - bar), (b, y.1)],
+            rgb(MARK).mix(0.8).filled(),
         )));
-        let _ = chart.draw_series(std::iter::once(Rectangle::new(
-            [(a, y.0), (b, y.1)],
-            rgb(MARK).mix(0.7).stroke_width(1),
-        )));
+        for x in [a, b] {
+            let _ = chart.draw_series(std::iter::once(PathElement::new(
+                vec![(x, y.0), (x, y.1)],
+                rgb(MARK).mix(0.8).stroke_width(1),
+            )));
+        }
         let _ = chart.draw_series(std::iter::once(Text::new(
             format!("#{}", m.finding),
-            (a, y.1),
+            (a, y.1 - bar),
             ("sans-serif", 12).into_font().color(&rgb(MARK)),
         )));
     }
@@ -1402,9 +1443,11 @@ fn lines(
     clock: &Clock,
     marks: &[Mark],
     y_max: Option<f64>,
+    tops: &BTreeMap<String, f64>,
 ) -> Drawn {
     use plotters::prelude::*;
-    let top = series.iter().map(peak).fold(0.0_f64, f64::max);
+    let peak_here = series.iter().map(peak).fold(0.0_f64, f64::max);
+    let top = peak_here.max(tops.get(id).copied().unwrap_or(0.0));
     let legend = series
         .iter()
         .enumerate()
@@ -1419,6 +1462,7 @@ fn lines(
             svg: String::new(),
             legend,
             marks: Vec::new(),
+            top: 0.0,
         };
     }
     let y1 = match y_max {
@@ -1430,7 +1474,7 @@ fn lines(
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, 170)).into_drawing_area();
         if let Some(mut chart) = frame(&root, x, (0.0, y1), clock, true, &|v| fmt_num(*v)) {
-            shade(&mut chart, marks, (0.0, y1), (x.1 - x.0) / 200.0);
+            shade(&mut chart, marks, (0.0, y1), (x.1 - x.0) / 200.0, true);
             for (i, s) in series.iter().enumerate() {
                 let color = rgb(PALETTE[i % PALETTE.len()]);
                 for seg in segments(&s.points) {
@@ -1458,6 +1502,7 @@ fn lines(
         svg: finish(svg),
         legend,
         marks: marks.to_vec(),
+        top: peak_here,
     }
 }
 
@@ -1488,7 +1533,7 @@ fn cpu_panels(c: &CpuChart, x: (f64, f64), clock: &Clock, marks: &[Mark]) -> Str
                 (x.0 + (x.1 - x.0) * 0.005, 97.0),
                 ("sans-serif", 13).into_font().color(&INK),
             )));
-            shade(&mut chart, marks, (0.0, 100.0), (x.1 - x.0) / 200.0);
+            shade(&mut chart, marks, (0.0, 100.0), (x.1 - x.0) / 200.0, false);
             let cols = c.times.len();
             // Band edges per column: 0 → %soft → busy → busy + %iowait.
             let edge = |k: usize, level: usize| -> Option<f64> {
@@ -1606,18 +1651,16 @@ fn heatmap(
                 }
             }
             let _ = chart.draw_series(cells);
-            shade(&mut chart, marks, (0.0, ny), (x.1 - x.0) / 200.0);
+            shade(&mut chart, marks, (0.0, ny), (x.1 - x.0) / 200.0, false);
         }
         let _ = root.present();
     }
     finish(svg)
 }
 
-/// Stacked bars: one per CPU, one colour per soft-IRQ type.
-fn softirq_bars(s: &SoftirqChart) -> String {
-    use plotters::prelude::*;
-    let n = s.cpus.len().max(1);
-    let mut totals = vec![0.0_f64; n];
+/// The highest per-CPU total of soft-IRQ rates.
+fn softirq_peak(s: &SoftirqChart) -> f64 {
+    let mut totals = vec![0.0_f64; s.cpus.len()];
     for t in &s.types {
         for p in &t.points {
             if let Some(i) = s.cpus.iter().position(|c| f64::from(*c) == p.0) {
@@ -1625,7 +1668,14 @@ fn softirq_bars(s: &SoftirqChart) -> String {
             }
         }
     }
-    let top = totals.iter().copied().fold(0.0_f64, f64::max).max(1.0) * 1.1;
+    totals.iter().copied().fold(0.0_f64, f64::max)
+}
+
+/// Stacked bars: one per CPU, one colour per soft-IRQ type; the scale reaches at least `top`.
+fn softirq_bars(s: &SoftirqChart, top: f64) -> String {
+    use plotters::prelude::*;
+    let n = s.cpus.len().max(1);
+    let top = softirq_peak(s).max(top).max(1.0) * 1.1;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, 220)).into_drawing_area();

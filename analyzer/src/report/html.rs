@@ -100,6 +100,19 @@ pub(crate) fn md(text: &str) -> Value {
     Value::from_safe_string(out)
 }
 
+/// A drawn chart for the templates (`ui.chart`); plotters' SVG holds numbers and labels it
+/// escaped itself, so it is marked safe.
+pub(crate) fn chart_value(d: super::charts::Drawn) -> Value {
+    context! {
+        id => d.id,
+        title => d.title,
+        caption => d.caption,
+        legend => d.legend,
+        marks => d.marks,
+        svg => Value::from_safe_string(d.svg),
+    }
+}
+
 /// Renders the report page. Errors: a template error (a defect in rca).
 pub fn render(report: &Report) -> Result<String, minijinja::Error> {
     let env = environment();
@@ -115,19 +128,9 @@ pub fn render(report: &Report) -> Result<String, minijinja::Error> {
             None => context! { error => "no stacks in this profile (perf report only)" },
         })
         .collect();
-    // Charts: plotters' SVG holds numbers and labels it escaped itself.
     let charts: Vec<Value> = super::charts::draw(report)
         .into_iter()
-        .map(|d| {
-            context! {
-                id => d.id,
-                title => d.title,
-                caption => d.caption,
-                legend => d.legend,
-                marks => d.marks,
-                svg => Value::from_safe_string(d.svg),
-            }
-        })
+        .map(chart_value)
         .collect();
     // The artifact viewer: escaped in viewer.rs, marked safe here.
     let views = super::viewer::build(report);
