@@ -131,8 +131,7 @@ fn runtime(j: &Jvm) -> String {
 fn label(b: &Jvm, s: &Jvm) -> String {
     let k = key_of(b);
     if k == key_of(s) {
-        let short = k.rsplit('.').next().unwrap_or(&k).to_string();
-        format!("JVM {short}")
+        format!("JVM {}", crate::facts::jvm::short_main(&k))
     } else {
         "JVM".to_string()
     }

@@ -116,7 +116,9 @@ fn hot_in_profile(p: &Pair, module: &str) -> Option<String> {
     p.suspect
         .findings()
         .iter()
-        .find(|f| f.rule_id == "profile.module-hot-path" && f.title.contains(&format!("`{module}`")))
+        .find(|f| {
+            f.rule_id == "profile.module-hot-path" && f.title.contains(&format!("`{module}`"))
+        })
         .map(|f| format!("hot in the suspect's CPU profile: {}", f.title))
 }
 
@@ -350,7 +352,9 @@ fn modules(p: &Pair, out: &mut Out) {
                 // A stack profile of that side that does not show the module at all makes it a
                 // weaker candidate than one that is hot.
                 let cold = side_profile(f).is_some_and(|pr| {
-                    !pr.modules.iter().any(|x| x.module == *name && x.inclusive_samples > 0)
+                    !pr.modules
+                        .iter()
+                        .any(|x| x.module == *name && x.inclusive_samples > 0)
                 });
                 Difference::new(&MODULE_TAINTING, format!("module `{name}`"))
                     .magnitude(if cold { COLD_IN_PROFILE } else { 1.0 })

@@ -28,6 +28,7 @@ fn magnitude(a: LimitValue, b: LimitValue) -> f64 {
 
 fn compare_maps(
     out: &mut Out,
+    sized: &std::collections::HashMap<&str, Option<String>>,
     what: &str,
     b: &BTreeMap<String, Cited<Limit>>,
     s: &BTreeMap<String, Cited<Limit>>,
@@ -50,10 +51,14 @@ fn compare_maps(
             )
         };
         let known = KNOWN.contains(&k.as_str());
+        let sized = sized.get(k.as_str()).cloned().flatten();
+        let m = if sized.is_some() { 0.0 } else { m };
         let mut d = Difference::new(&ULIMIT, format!("{what} {} ({k})", x.value.name))
             .values(Some(x.value.display()), Some(y.value.display()))
             .magnitude(m)
-            .reason(if m == 0.0 {
+            .reason(if let Some(why) = &sized {
+                format!("the kernel sizes this default from the host ({why}): a consequence, not tuning")
+            } else if m == 0.0 {
                 "within 5 %: the same setting".to_string()
             } else if known {
                 "a limit that servers with many connections or threads reach".to_string()
@@ -72,13 +77,19 @@ fn compare_maps(
 /// Compares the shell's limits and per-process limits.
 pub fn compare(p: &Pair, out: &mut Out) {
     let (b, s) = (&p.baseline.facts.limits, &p.suspect.facts.limits);
+    // Limits whose defaults the kernel derives from RAM (`max_threads / 2`, from `threads-max`).
+    let sized: std::collections::HashMap<&str, Option<String>> =
+        ["RLIMIT_SIGPENDING", "RLIMIT_NPROC"]
+            .into_iter()
+            .map(|k| (k, super::sized_by_host(p, "kernel.threads-max")))
+            .collect();
     if out.both(
         "limits",
         "shell limits (`ulimit -a`)",
         !b.shell.is_empty(),
         !s.shell.is_empty(),
     ) {
-        compare_maps(out, "ulimit", &b.shell, &s.shell);
+        compare_maps(out, &sized, "ulimit", &b.shell, &s.shell);
     }
     if out.both(
         "limits",
@@ -89,7 +100,7 @@ pub fn compare(p: &Pair, out: &mut Out) {
         for pb in &b.processes {
             let Some(comm) = &pb.comm else { continue };
             if let Some(ps) = s.processes.iter().find(|x| x.comm.as_ref() == Some(comm)) {
-                compare_maps(out, &format!("`{comm}`"), &pb.limits, &ps.limits);
+                compare_maps(out, &sized, &format!("`{comm}`"), &pb.limits, &ps.limits);
             }
         }
     }

@@ -379,6 +379,50 @@ pub fn compare(baseline: &Side, suspect: &Side) -> DiffReport {
     }
 }
 
+/// Kernel defaults computed from the host's RAM or CPU count at boot, with what they follow.
+const HOST_SIZED: &[(&str, &str)] = &[
+    ("kernel.threads-max", "ram"),
+    ("fs.file-max", "ram"),
+    ("vm.min_free_kbytes", "ram"),
+    ("net.ipv4.tcp_mem", "ram"),
+    ("net.ipv4.udp_mem", "ram"),
+    ("net.ipv4.tcp_max_orphans", "ram"),
+    ("net.ipv4.tcp_max_syn_backlog", "ram"),
+    ("net.ipv4.tcp_max_tw_buckets", "ram"),
+    ("net.netfilter.nf_conntrack_max", "ram"),
+    ("net.nf_conntrack_max", "ram"),
+    ("net.netfilter.nf_conntrack_buckets", "ram"),
+    ("net.netfilter.nf_conntrack_expect_max", "ram"),
+    ("kernel.msgmni", "ram"),
+    ("kernel.pid_max", "cpus"),
+];
+
+/// When `key` is a kernel default sized from RAM or the CPU count and that differs between the
+/// two hosts (RAM by more than 10 %), says so (`MemTotal 62 vs 250 GiB`); `None` otherwise.
+pub(crate) fn sized_by_host(p: &Pair, key: &str) -> Option<String> {
+    let (_, what) = HOST_SIZED.iter().find(|(k, _)| *k == key)?;
+    let (b, s) = (&p.baseline.facts, &p.suspect.facts);
+    match *what {
+        "ram" => {
+            let (x, y) = (
+                b.memory.mem_total_kib.as_ref()?.value,
+                s.memory.mem_total_kib.as_ref()?.value,
+            );
+            (score::relative_change(x as f64, y as f64) > 0.1).then(|| {
+                format!(
+                    "MemTotal {} vs {} GiB",
+                    num((x >> 20) as f64),
+                    num((y >> 20) as f64)
+                )
+            })
+        }
+        _ => {
+            let (x, y) = (b.identity.cpus?, s.identity.cpus?);
+            (x != y).then(|| format!("{x} vs {y} CPUs"))
+        }
+    }
+}
+
 /// A number without needless decimals: `3`, `2.5`, `0.04`, `1234`.
 pub(crate) fn num(v: f64) -> String {
     let s = if v == v.trunc() && v.abs() < 1e15 {

@@ -194,6 +194,12 @@ pub fn compare(p: &Pair, out: &mut Out) {
             let (oa, oc) = (off(x), off(y));
             for f in oa.symmetric_difference(&oc) {
                 let on_b = oa.contains(f);
+                // Turned off on one side and listed as on by the other: a feature the other
+                // side lacks, or cannot change (`[fixed]`), is not a setting that differs.
+                let other_on = if on_b { &y.offloads_on } else { &x.offloads_on };
+                if !other_on.iter().any(|o| o == f) {
+                    continue;
+                }
                 let cite_b = x.offloads_off.iter().find(|o| &o.value.0 == f);
                 let cite_s = y.offloads_off.iter().find(|o| &o.value.0 == f);
                 out.push(
@@ -225,42 +231,40 @@ pub fn compare(p: &Pair, out: &mut Out) {
                 );
             }
         }
-        // Interrupt spread.
-        if !x.irqs.is_empty() && !y.irqs.is_empty() {
-            let (ca, cc) = (x.busy_irq_cpus(), y.busy_irq_cpus());
-            let total = |n: &crate::facts::Nic| -> u64 {
-                n.irqs
-                    .iter()
-                    .flat_map(|i| i.per_cpu.iter().map(|&(_, c)| c))
-                    .sum()
-            };
+        // Interrupt spread: the effective number of CPUs sharing the NIC's interrupts.
+        if let (Some(ea), Some(ec)) = (x.irq_effective_cpus(), y.irq_effective_cpus()) {
             // Where a near-idle NIC's few interrupts landed says nothing about its spread.
-            let counted = total(x).min(total(y)) >= MIN_IRQS_FOR_SPREAD;
-            if ca.len() != cc.len() {
-                let m = if counted {
-                    score::numeric_magnitude(ca.len() as f64, cc.len() as f64, score::SETTING)
-                } else {
-                    0.0
-                };
+            let counted = x.irq_total().min(y.irq_total()) >= MIN_IRQS_FOR_SPREAD;
+            let m = if counted {
+                score::numeric_magnitude(ea, ec, score::SETTING)
+            } else {
+                0.0
+            };
+            if (ea - ec).abs() >= 0.5 {
                 let mut d = Difference::new(&IRQ_SPREAD, format!("{who}: CPUs taking its interrupts"))
-                    .values(Some(cpus_text(&ca)), Some(cpus_text(&cc)))
+                    .values(
+                        Some(format!("{} effective CPU(s)", super::num((ea * 10.0).round() / 10.0))),
+                        Some(format!("{} effective CPU(s)", super::num((ec * 10.0).round() / 10.0))),
+                    )
                     .magnitude(m)
-                    .reason(if counted {
+                    .reason(if !counted {
                         format!(
-                            "the NIC's interrupts land on {} CPU(s) on the suspect vs {} on the baseline (each taking ≥ 10 %): concentration makes one CPU's soft-IRQ the bottleneck",
-                            cc.len(),
-                            ca.len()
+                            "from {} and {} interrupts: too few to tell a spread (at least {MIN_IRQS_FOR_SPREAD} on each side)",
+                            x.irq_total(),
+                            y.irq_total()
+                        )
+                    } else if ec < ea {
+                        format!(
+                            "the NIC's interrupts are shared by fewer CPUs on the suspect ({:.1} vs {:.1}, effective count): concentration makes those CPUs' soft-IRQ the bottleneck",
+                            ec, ea
                         )
                     } else {
                         format!(
-                            "{} vs {} CPU(s), from {} and {} interrupts: too few to tell a spread (at least {MIN_IRQS_FOR_SPREAD} on each side)",
-                            ca.len(),
-                            cc.len(),
-                            total(x),
-                            total(y)
+                            "the NIC's interrupts are shared by more CPUs on the suspect ({:.1} vs {:.1}, effective count)",
+                            ec, ea
                         )
                     })
-                    .link(link.clone());
+                    .link(if ec < ea { link.clone() } else { None });
                 for (side, n) in [(Which::Baseline, x), (Which::Suspect, y)] {
                     for irq in n.irqs.iter().take(4) {
                         for e in &irq.evidence {

@@ -232,6 +232,10 @@ pub fn compare(p: &Pair, out: &mut Out) {
             d = d.magnitude(0.0).reason(format!(
                 "a key of `{e}`, which exists on one side only: follows the hardware, not tuning"
             ));
+        } else if let (Some(_), Some(_), Some(why)) = (x, y, super::sized_by_host(p, k)) {
+            d = d.magnitude(0.0).reason(format!(
+                "the kernel sizes this default from the host ({why}): a consequence, not tuning"
+            ));
         } else {
             let what = match (x, y) {
                 (Some(_), Some(_)) => "another value",

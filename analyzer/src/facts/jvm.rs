@@ -195,7 +195,7 @@ impl Jvm {
 }
 
 /// `org.apache.Foo` → `Foo`; `/opt/app/app.jar` → `app.jar`.
-fn short_main(m: &str) -> String {
+pub fn short_main(m: &str) -> String {
     let m = m.rsplit('/').next().unwrap_or(m);
     if m.ends_with(".jar") {
         return m.to_string();

@@ -23,6 +23,8 @@ pub struct Nic {
     pub rings: Option<Cited<Rings>>,
     /// Offload features that are off (`ethtool -k`): name, and whether it is `[fixed]`.
     pub offloads_off: Vec<Cited<(String, bool)>>,
+    /// Offload features `ethtool -k` lists as on (top-level features only).
+    pub offloads_on: Vec<String>,
     /// MTU (`ip link`).
     pub mtu: Option<Cited<u32>>,
     /// The bond this interface is enslaved to.
@@ -97,6 +99,29 @@ pub struct NicIrq {
 
 impl Nic {
     /// CPUs that took at least 10 % of this NIC's interrupts during the window.
+    /// How many CPUs share the NIC's interrupts, as an effective count: `(Σn)² / Σn²` over the
+    /// per-CPU interrupt counts (the inverse Simpson index): 1 when one CPU takes them all, k
+    /// when k CPUs take equal parts. `None` without counts.
+    pub fn irq_effective_cpus(&self) -> Option<f64> {
+        let mut per: std::collections::BTreeMap<u32, u64> = Default::default();
+        for irq in &self.irqs {
+            for &(c, n) in &irq.per_cpu {
+                *per.entry(c).or_default() += n;
+            }
+        }
+        let total: f64 = per.values().map(|&n| n as f64).sum();
+        let sq: f64 = per.values().map(|&n| (n as f64) * (n as f64)).sum();
+        (sq > 0.0).then(|| total * total / sq)
+    }
+
+    /// Interrupts counted over all the NIC's IRQs and CPUs.
+    pub fn irq_total(&self) -> u64 {
+        self.irqs
+            .iter()
+            .flat_map(|i| i.per_cpu.iter().map(|&(_, c)| c))
+            .sum()
+    }
+
     pub fn busy_irq_cpus(&self) -> Vec<u32> {
         let mut per: std::collections::BTreeMap<u32, u64> = Default::default();
         for irq in &self.irqs {
@@ -273,11 +298,18 @@ pub fn build(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> (Vec<Ni
                 let Some(name) = iface_of(a, x.interface.as_deref()) else {
                     continue;
                 };
-                nic(&mut nics, &name).offloads_off = x
+                let n = nic(&mut nics, &name);
+                n.offloads_off = x
                     .features
                     .iter()
                     .filter(|f| !f.on && f.parent.is_none())
                     .map(|f| Cited::lines((f.name.clone(), f.fixed), &a.path, vec![x.line, f.line]))
+                    .collect();
+                n.offloads_on = x
+                    .features
+                    .iter()
+                    .filter(|f| f.on && f.parent.is_none())
+                    .map(|f| f.name.clone())
                     .collect();
             }
             Data::IpLink(links) => {
@@ -384,6 +416,7 @@ fn attach_irqs(c: &Collected, nics: &mut BTreeMap<String, Nic>) {
                     .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
                     .any(|w| w == n.as_str())
                     || label.starts_with(&format!("{n}-"))
+                    || label.starts_with(&format!("{n}_"))
             })
             .or_else(|| {
                 physical.iter().find(|n| {

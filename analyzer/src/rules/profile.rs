@@ -179,11 +179,14 @@ fn module_finding(f: &HostFacts, p: &Profile, m: &ModuleHeat) -> Finding {
     ev.extend(prov_ev);
     let mut explains = vec![SOFTIRQ_COST.id, super::kernel::TAINT.id];
     // A module that takes a contended lock, or runs under the soft-IRQ, explains those.
-    let in_locks = p
+    let lock_pct: f64 = p
         .locks
         .by
         .iter()
-        .any(|c| c.name.ends_with(&format!("[{}]", m.module)));
+        .filter(|c| c.name.ends_with(&format!("[{}]", m.module)))
+        .map(|c| c.pct)
+        .sum();
+    let in_locks = lock_pct > 0.0;
     if in_locks {
         explains.push(LOCKS.id);
     }
@@ -192,8 +195,12 @@ fn module_finding(f: &HostFacts, p: &Profile, m: &ModuleHeat) -> Finding {
         .by
         .iter()
         .any(|c| c.name.ends_with(&format!("[{}]", m.module)))
-        || m.called_from.iter().any(|c| c.contains("ip_") || c.contains("netif"))
-        || m.functions.iter().any(|c| c.contains("ip_") || c.contains("nf_"));
+        || m.called_from
+            .iter()
+            .any(|c| c.contains("ip_") || c.contains("netif"))
+        || m.functions
+            .iter()
+            .any(|c| c.contains("ip_") || c.contains("nf_"));
     if in_softirq {
         explains.push(super::softirq::META.id);
     }
@@ -216,9 +223,17 @@ fn module_finding(f: &HostFacts, p: &Profile, m: &ModuleHeat) -> Finding {
         ));
     }
     if in_locks {
-        details.push("It takes a contended spin lock (see the lock-contention finding).".into());
+        details.push(format!(
+            "{lock_pct:.1} % of busy samples spin in a spin-lock slow path entered from its \
+             functions."
+        ));
     }
-    if let Some(info) = f.kernel.tainting_modules.iter().find(|t| t.value.name == m.module) {
+    if let Some(info) = f
+        .kernel
+        .tainting_modules
+        .iter()
+        .find(|t| t.value.name == m.module)
+    {
         let i = &info.value;
         let parts: Vec<String> = [
             i.description.as_ref().map(|d| format!("description: {d}")),
@@ -336,7 +351,9 @@ pub fn check_locks(f: &HostFacts) -> Check {
         });
     }
     if out.is_empty() {
-        Check::Clear(format!("spin-lock slow paths on {worst:.1} % of busy samples"))
+        Check::Clear(format!(
+            "spin-lock slow paths on {worst:.1} % of busy samples"
+        ))
     } else {
         Check::Found(out)
     }
@@ -373,7 +390,10 @@ pub fn check_sched(f: &HostFacts) -> Check {
         )];
         let mut details = Vec::new();
         if let Some((rate, c)) = &cs {
-            ev.push(c.evidence("context switches per second (`cs`)").with_header("r  b"));
+            ev.push(
+                c.evidence("context switches per second (`cs`)")
+                    .with_header("r  b"),
+            );
             details.push(format!("{rate:.0} context switches per CPU per second."));
         }
         out.push(Finding {
@@ -407,7 +427,9 @@ pub fn check_sched(f: &HostFacts) -> Check {
         });
     }
     if out.is_empty() {
-        Check::Clear(format!("context-switch paths on {worst:.1} % of busy samples"))
+        Check::Clear(format!(
+            "context-switch paths on {worst:.1} % of busy samples"
+        ))
     } else {
         Check::Found(out)
     }
@@ -424,7 +446,9 @@ pub fn check_softirq(f: &HostFacts) -> Check {
         .filter(|p| enough(p) && p.source_kind == "perf script")
         .collect();
     if scripts.is_empty() {
-        return Check::NotEvaluated("stacks are needed (`perf script`); only `perf report` is here".into());
+        return Check::NotEvaluated(
+            "stacks are needed (`perf script`); only `perf report` is here".into(),
+        );
     }
     let mut out = Vec::new();
     let mut worst = 0.0f64;
@@ -555,8 +579,13 @@ mod tests {
         assert!(is_clear(&check_locks(&profile(0.0, 4.9))));
         let v = found(check_locks(&profile(0.0, 6.0)));
         assert_eq!(v[0].severity, Severity::Warning);
-        assert!(v[0].why.contains("net_asp_logic_access_check [resguard_linux]"));
-        assert_eq!(found(check_locks(&profile(0.0, 30.0)))[0].severity, Severity::Critical);
+        assert!(v[0]
+            .why
+            .contains("net_asp_logic_access_check [resguard_linux]"));
+        assert_eq!(
+            found(check_locks(&profile(0.0, 30.0)))[0].severity,
+            Severity::Critical
+        );
     }
 
     #[test]
