@@ -346,11 +346,12 @@ pub fn evaluate(facts: &HostFacts) -> Evaluation {
     Evaluation { findings, results }
 }
 
-/// Ranks findings: severity, then root causes before the symptoms they explain, then score.
+/// Ranks findings: severity, then root causes before symptoms, then reach, then score.
 ///
 /// A finding that [`Finding::explains`] another present finding takes at least that finding's
-/// severity (the cause is as bad as its worst effect) and counts how many present findings it
-/// explains; more explained findings rank first within a severity.
+/// severity (the cause is as bad as its worst effect). Within a severity, findings that no other
+/// present finding explains (root causes) come before those that one does (symptoms); among
+/// them, the one that explains more present findings first; then the rule's own score.
 pub fn rank(findings: &mut [Finding]) {
     let present: Vec<(&'static str, Severity)> =
         findings.iter().map(|f| (f.rule_id, f.severity)).collect();
@@ -363,11 +364,20 @@ pub fn rank(findings: &mut [Finding]) {
             }
         }
     }
+    let is_symptom: Vec<bool> = findings
+        .iter()
+        .map(|f| {
+            findings
+                .iter()
+                .any(|g| g.rule_id != f.rule_id && g.explains.contains(&f.rule_id))
+        })
+        .collect();
     let mut order: Vec<usize> = (0..findings.len()).collect();
     order.sort_by(|&a, &b| {
         let (fa, fb) = (&findings[a], &findings[b]);
         fb.severity
             .cmp(&fa.severity)
+            .then(is_symptom[a].cmp(&is_symptom[b]))
             .then(explained[b].cmp(&explained[a]))
             .then(
                 fb.score
@@ -438,15 +448,31 @@ mod ranking_tests {
         ];
         rank(&mut v);
         let ids: Vec<&str> = v.iter().map(|f| f.rule_id).collect();
+        // Roots first (the cause, then an unrelated finding), the symptom last.
         assert_eq!(
             ids,
-            [
-                "zk.default-watch-manager",
-                "jvm.old-gen-not-reclaimed",
-                "other"
-            ]
+            ["zk.default-watch-manager", "other", "jvm.old-gen-not-reclaimed"]
         );
         assert_eq!(v[0].severity, Severity::Critical);
+    }
+
+    #[test]
+    fn roots_come_before_symptoms_of_the_same_severity() {
+        let mut v = vec![
+            finding("mem.swap", Severity::Critical, 900.0, vec!["jvm.gc-overhead"]),
+            finding("net.rx-drops", Severity::Critical, 500.0, vec![]),
+            finding("nic.queues", Severity::Critical, 1.0, vec!["net.rx-drops"]),
+            finding("mem.balloon", Severity::Warning, 4.0, vec!["mem.swap", "jvm.gc-overhead"]),
+            finding("jvm.gc-overhead", Severity::Warning, 30.0, vec![]),
+        ];
+        rank(&mut v);
+        let ids: Vec<&str> = v.iter().map(|f| f.rule_id).collect();
+        // The balloon explains two findings and takes swap's severity; the NIC queues explain the
+        // drops; swap and the drops are symptoms; GC overhead is a symptom of a lower severity.
+        assert_eq!(
+            ids,
+            ["mem.balloon", "nic.queues", "mem.swap", "net.rx-drops", "jvm.gc-overhead"]
+        );
     }
 
     #[test]

@@ -137,6 +137,17 @@ fn cpus(f: &HostFacts) -> Option<u32> {
         .or_else(|| (!f.cpus.is_empty()).then_some(f.cpus.len() as u32))
 }
 
+/// What a NIC configuration finding accounts for when those findings are present too: too few
+/// queues (or one CPU taking the interrupts), a small RX ring or an emulated NIC make the host
+/// drop packets and pile soft-IRQ work on few CPUs.
+fn explained_by(id: &str) -> Vec<&'static str> {
+    match id {
+        "nic.queues" => vec![DROPS.id, super::softirq::META.id],
+        "nic.rx-ring" | "nic.emulated" => vec![DROPS.id],
+        _ => Vec::new(),
+    }
+}
+
 fn finding(
     meta: &'static RuleMeta,
     severity: Severity,
@@ -148,7 +159,7 @@ fn finding(
 ) -> Finding {
     Finding {
         rule_id: meta.id,
-        explains: Vec::new(),
+        explains: explained_by(meta.id),
         area: meta.area,
         title,
         severity,
