@@ -194,7 +194,7 @@ fn write_outputs<T: serde::Serialize>(
     if !out.quiet {
         for (what, p) in [("report", &out.html), ("json", &out.json)] {
             if let Some(p) = p {
-                println!("{what}: {}", p.display());
+                to_stdout(&format!("{what}: {}\n", p.display()));
             }
         }
     }
@@ -220,7 +220,7 @@ fn diff(baseline: &Path, suspect: &Path, out: &CompareOutputs, limits: &Limits) 
     let report = rca::diff::compare(&b, &s);
     drop((b, s));
     if !out.quiet {
-        print!("{}", rca::diff::terminal(&report));
+        to_stdout(&rca::diff::terminal(&report));
     }
     if !write_outputs(&report, out, rca::diff::html::render) {
         return ExitCode::from(2);
@@ -247,7 +247,7 @@ fn fleet(args: &[PathBuf], out: &CompareOutputs, limits: &Limits) -> ExitCode {
     let (hosts, failed) = rca::fleet::load(&paths, limits);
     let report = rca::fleet::compare(hosts, failed);
     if !out.quiet {
-        print!("{}", rca::fleet::terminal(&report));
+        to_stdout(&rca::fleet::terminal(&report));
     }
     if !write_outputs(&report, out, rca::fleet::render) {
         return ExitCode::from(2);
@@ -304,10 +304,10 @@ fn analyze(bundle: &Path, out: &Outputs, limits: &Limits) -> ExitCode {
         }
     }
     if !out.quiet {
-        print!("{}", terminal::summary(&report));
+        to_stdout(&terminal::summary(&report));
         for (what, p) in [("report", &out.html), ("json", &out.json)] {
             if let Some(p) = p {
-                println!("{what}: {}", p.display());
+                to_stdout(&format!("{what}: {}\n", p.display()));
             }
         }
     }
@@ -319,5 +319,15 @@ fn analyze(bundle: &Path, out: &Outputs, limits: &Limits) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// Writes to standard output; a closed pipe (`rca analyze … | head`) ends the output quietly
+/// instead of panicking, and the exit status stays the analysis's.
+fn to_stdout(text: &str) {
+    use std::io::Write;
+    let mut o = std::io::stdout().lock();
+    if o.write_all(text.as_bytes()).and_then(|()| o.flush()).is_err() {
+        // Nothing more can be shown; the files (-o, --json) were already written.
     }
 }

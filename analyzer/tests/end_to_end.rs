@@ -199,3 +199,28 @@ fn collect_then_analyze_this_machine() {
         .collect();
     assert_eq!(seen, expected);
 }
+
+#[test]
+fn a_closed_stdout_pipe_ends_the_summary_quietly() {
+    // `rca analyze … | head -1`: the reader goes away; rca must not panic, and its exit status
+    // still says what it found.
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let bundle = repo.join("sample-bundles/s1-hadoop-vmware");
+    let dir = std::fs::read_dir(&bundle)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.is_dir() && p.file_name().unwrap().to_string_lossy().starts_with("rca-"))
+        .expect("the S1 sample");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_rca"))
+        .arg("analyze")
+        .arg(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(1), "{err}");
+}
