@@ -223,10 +223,17 @@ impl Browser {
             &mut seen,
         );
         if !scripts {
+            // Without scripts, and in the dark theme: both must read.
             self.call(
                 sid,
                 "Emulation.setScriptExecutionDisabled",
                 json!({"value": true}),
+                &mut seen,
+            );
+            self.call(
+                sid,
+                "Emulation.setEmulatedMedia",
+                json!({"features": [{"name": "prefers-color-scheme", "value": "dark"}]}),
                 &mut seen,
             );
         }
@@ -343,6 +350,9 @@ const CHECKS: &str = r#"(async () => {
     charts_visible: all('figure.chart svg').filter(e => vis(e) && e.getBoundingClientRect().height > 40).length,
     summary_visible: vis(document.getElementById('summary') || document.querySelector('header')),
     scripts: all('script').length,
+    dark: matchMedia('(prefers-color-scheme: dark)').matches,
+    background: getComputedStyle(document.body).backgroundColor,
+    axis_color: (() => { const t = document.querySelector('figure.chart svg text'); return t ? getComputedStyle(t).fill : null; })(),
   };
   // A link from evidence into the artifact viewer unfolds the artifact.
   const link = document.querySelector('a.open');
@@ -363,7 +373,7 @@ const CHECKS: &str = r#"(async () => {
   // The artifact search keeps matching rows only.
   const search = document.querySelector('[data-search-box] input[type=search]');
   if (search && r.js) {
-    const rows = all('#coverage-table tbody tr');
+    const rows = all('tr[data-search]');
     const want = rows[rows.length - 1].getAttribute('data-search').split(' ')[0];
     search.value = want;
     search.dispatchEvent(new Event('input'));
@@ -395,9 +405,19 @@ struct Page {
     charts: usize,
 }
 
+/// Runs `rca` from the repository's folder, sample paths relative to it (as the pages show them).
 fn rca(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    let args: Vec<&std::ffi::OsStr> = args
+        .iter()
+        .map(|a| {
+            Path::new(a)
+                .strip_prefix(repo())
+                .map_or(*a, |p| p.as_os_str())
+        })
+        .collect();
     let o = Command::new(env!("CARGO_BIN_EXE_rca"))
-        .args(args)
+        .current_dir(repo())
+        .args(&args)
         .arg("-q")
         .output()
         .unwrap();
@@ -475,8 +495,23 @@ fn side_bundle(dir: &Path) -> PathBuf {
     }
 }
 
+/// Renders `rca fleet` of `bundles` into `out`.
+fn fleet(bundles: &[PathBuf], out: &Path) -> Page {
+    let html = out.join("fleet.html");
+    let mut args: Vec<&std::ffi::OsStr> = vec!["fleet".as_ref()];
+    args.extend(bundles.iter().map(|b| b.as_os_str()));
+    args.extend(["-o".as_ref(), html.as_os_str()]);
+    rca(&args);
+    Page {
+        name: "fleet".into(),
+        html,
+        findings: None,
+        charts: 0,
+    }
+}
+
 /// Every sample folder, rendered: a pair folder (`baseline/`, `suspect/`) as a diff, any other
-/// folder's archives each as an analysis.
+/// folder's archives each as an analysis, and, with three bundles or more, a fleet of them all.
 fn sample_pages(out: &Path) -> Vec<Page> {
     let root = repo().join("sample-bundles");
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
@@ -486,11 +521,14 @@ fn sample_pages(out: &Path) -> Vec<Page> {
         .collect();
     dirs.sort();
     let mut pages = Vec::new();
+    let mut singles = Vec::new();
     for d in dirs {
         let name = d.file_name().unwrap().to_string_lossy().to_string();
         let (b, s) = (d.join("baseline"), d.join("suspect"));
         if b.is_dir() && s.is_dir() {
-            pages.push(diff(&name, &side_bundle(&b), &side_bundle(&s), out));
+            let (b, s) = (side_bundle(&b), side_bundle(&s));
+            pages.push(diff(&name, &b, &s, out));
+            singles.extend([b, s]);
             continue;
         }
         let mut archives: Vec<PathBuf> = std::fs::read_dir(&d)
@@ -507,7 +545,11 @@ fn sample_pages(out: &Path) -> Vec<Page> {
                 name.clone()
             };
             pages.push(analyze(&n, a, out));
+            singles.push(a.clone());
         }
+    }
+    if singles.len() >= 3 {
+        pages.push(fleet(&singles, out));
     }
     pages
 }
@@ -601,6 +643,20 @@ fn check_pages(pages: &[Page]) {
             }
             if r["js"] != json!(scripts) {
                 bad.push(format!("script ran: {}, expected {scripts}", r["js"]));
+            }
+            // The theme follows the system: a dark page, chart labels in its light text colour.
+            let dark_bg = r["background"] == json!("rgb(20, 23, 26)");
+            if r["dark"] == json!(!scripts) && dark_bg != !scripts {
+                bad.push(format!(
+                    "background {} with dark = {}",
+                    r["background"], r["dark"]
+                ));
+            }
+            if !scripts
+                && !r["axis_color"].is_null()
+                && r["axis_color"] != json!("rgb(227, 230, 233)")
+            {
+                bad.push(format!("chart labels {} on the dark page", r["axis_color"]));
             }
             if !r["summary_visible"].as_bool().unwrap_or(false) {
                 bad.push("summary not visible".into());

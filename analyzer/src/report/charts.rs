@@ -1140,7 +1140,7 @@ pub fn draw_charts(ch: &Charts, tops: &BTreeMap<String, f64>) -> Vec<Drawn> {
                     id: format!("chart-cpu-{id}"),
                     title: format!("CPU × time: {title}"),
                     caption: format!(
-                        "{} · {} CPUs, one row each; the stronger the colour, the higher the share (full colour = 100 %){binned}",
+                        "{} · {} CPUs, one row each, the first at the bottom; the stronger the colour, the higher the share (full colour = 100 %){binned}",
                         c.artifact,
                         c.rows.len()
                     ),
@@ -1524,7 +1524,14 @@ fn cpu_panels(c: &CpuChart, x: (f64, f64), clock: &Clock, marks: &[Mark]) -> Str
                 rest.split_vertically(PANEL)
             };
             rest = below;
-            let fmt_y = |v: &f64| format!("{v:.0} %");
+            // Only the last panel labels 0: the panels touch.
+            let fmt_y = |v: &f64| {
+                if *v < 1.0 && !last {
+                    String::new()
+                } else {
+                    format!("{v:.0} %")
+                }
+            };
             let Some(mut chart) = frame(&panel, x, (0.0, 100.0), clock, last, &fmt_y) else {
                 continue;
             };
@@ -1589,7 +1596,7 @@ fn cpu_panels(c: &CpuChart, x: (f64, f64), clock: &Clock, marks: &[Mark]) -> Str
     finish(svg)
 }
 
-/// A CPU × time heatmap: rows are CPUs (first at the top), colour opacity is the value (%),
+/// A CPU × time heatmap: rows are CPUs (the first at the bottom), colour opacity is the value (%),
 /// quantised to tenths; equal neighbouring cells are merged into one rectangle.
 fn heatmap(
     times: &[f64],
@@ -1616,9 +1623,8 @@ fn heatmap(
         let ny = n as f64;
         let labels: Vec<u32> = rows.iter().map(|r| r.0).collect();
         let fmt_y = |v: &f64| {
-            let r = (ny - v).floor() as usize;
             labels
-                .get(r.min(n.saturating_sub(1)))
+                .get(v.floor() as usize)
                 .map(|c| format!("CPU {c}"))
                 .unwrap_or_default()
         };
@@ -1630,7 +1636,7 @@ fn heatmap(
             };
             let mut cells = Vec::new();
             for (r, (_, vals)) in rows.iter().enumerate() {
-                let y0 = ny - r as f64 - 1.0;
+                let y0 = r as f64;
                 let mut k = 0;
                 while k < vals.len() {
                     let lv = level(vals[k]);
