@@ -172,6 +172,8 @@ pub struct GcLogSummary {
     pub to_space_exhausted: Vec<usize>,
     /// Pauses of at least 1 s: count.
     pub long_pauses: usize,
+    /// Seconds between the first and last event with an uptime: how much history the log holds.
+    pub span_s: Option<f64>,
 }
 
 impl Jvm {
@@ -579,9 +581,7 @@ fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
                 j.cgroup_memory_limit_bytes = cg
                     .memory_limit_bytes()
                     .map(|(v, l)| Cited::new(v, &a.path, l));
-                j.cgroup_cpu_quota = cg
-                    .cpu_quota()
-                    .map(|q| Cited::new(q.cores, &a.path, q.line));
+                j.cgroup_cpu_quota = cg.cpu_quota().map(|q| Cited::new(q.cores, &a.path, q.line));
                 j.cgroup_oom_kills = cg.oom_kills().map(|(v, l)| Cited::new(v, &a.path, l));
             }
             Data::JvmThreads(t) => thread_counts = Some((*a, t)),
@@ -627,7 +627,8 @@ fn fill_thread_counts(j: &mut Jvm, a: &Artifact, t: &parsers::jvm_threads::JvmTh
         let e = pools
             .entry(parsers::threads::pool_name(&r.name).to_string())
             .or_default();
-        e.0 = e.0.saturating_add(usize::try_from(r.count).unwrap_or(usize::MAX));
+        e.0 =
+            e.0.saturating_add(usize::try_from(r.count).unwrap_or(usize::MAX));
         if e.1.len() < 3 {
             e.1.push(r.line);
         }
@@ -780,6 +781,10 @@ fn fill_gc_log(j: &mut Jvm, a: &Artifact, g: &parsers::gclog::GcLog) {
         collector: g.collector.clone(),
         ..Default::default()
     };
+    let ups: Vec<f64> = g.events.iter().filter_map(|e| e.uptime_s).collect();
+    if let (Some(a), Some(b)) = (ups.first(), ups.last()) {
+        s.span_s = (b > a).then(|| b - a);
+    }
     for e in &g.events {
         if let Some(p) = e.pause_ms {
             if s.max_pause_ms.as_ref().is_none_or(|m| p > m.value) {

@@ -140,10 +140,20 @@ pub fn check_old_gen(f: &HostFacts) -> Check {
             .gc_log
             .as_ref()
             .map(|g| (&g.full_gc_after_pct, g.artifact.as_str(), None));
-        let Some((after, source, header)) = from_jstat
-            .filter(|(a, _, _)| !a.is_empty())
-            .or(from_log.filter(|(a, _, _)| !a.is_empty()))
-        else {
+        // Under G1, jstat's `O` is the occupancy of the committed old regions, which reads near
+        // 100 % after a full GC that left room in the heap: the GC log's heap after the full GC
+        // (against the whole heap) is the better measure when it is there.
+        let g1 = j.collector.as_ref().is_some_and(|c| c.value == "G1");
+        let log_first = g1 && from_log.as_ref().is_some_and(|(a, _, _)| !a.is_empty());
+        let pick = if log_first {
+            from_log.filter(|(a, _, _)| !a.is_empty())
+        } else {
+            from_jstat
+                .filter(|(a, _, _)| !a.is_empty())
+                .or(from_log.filter(|(a, _, _)| !a.is_empty()))
+        };
+        let g1_jstat_only = g1 && !log_first && pick.as_ref().is_some_and(|(_, _, h)| h.is_some());
+        let Some((after, source, header)) = pick else {
             if j.gc.is_some() || j.gc_log.is_some() {
                 checked += 1;
             }
@@ -192,6 +202,14 @@ pub fn check_old_gen(f: &HostFacts) -> Check {
                     .into(),
             );
         }
+        if g1_jstat_only {
+            details.push(
+                "Under G1, `jstat`'s `O` is the occupancy of the committed old regions and can read \
+                 near 100 % after a full GC that left room in the heap: confirm with the GC log's \
+                 heap after each full GC."
+                    .into(),
+            );
+        }
         let names: Vec<&str> = top
             .iter()
             .take(3)
@@ -210,7 +228,9 @@ pub fn check_old_gen(f: &HostFacts) -> Check {
             } else {
                 Severity::Warning
             },
-            confidence: if n >= 3 {
+            confidence: if g1_jstat_only {
+                Confidence::Low
+            } else if n >= 3 {
                 Confidence::High
             } else {
                 Confidence::Medium
@@ -288,8 +308,16 @@ pub fn check_gc_overhead(f: &HostFacts) -> Check {
             if let Some(m) = l.max_pause_ms.as_ref().filter(|m| m.value >= LONG_PAUSE_MS) {
                 sev = sev.max(Some(Severity::Warning));
                 score += m.value / 1000.0;
+                // The log's tail may reach back before the window: say how far.
+                let over = match l.span_s {
+                    Some(sp) if sp >= 120.0 => {
+                        format!(" over the GC log's last {:.0} min", sp / 60.0)
+                    }
+                    Some(sp) => format!(" over the GC log's last {sp:.0} s"),
+                    None => " in the GC log".to_string(),
+                };
                 reasons.push(format!(
-                    "longest pause {:.1} s ({} pause(s) ≥ 1 s)",
+                    "longest pause {:.1} s ({} pause(s) ≥ 1 s){over}",
                     m.value / 1000.0,
                     l.long_pauses
                 ));
@@ -477,7 +505,10 @@ pub fn check_heap_memory(f: &HostFacts) -> Check {
         };
         let pct = h.value as f64 * 100.0 / lim.value.max(1) as f64;
         if pct <= HEAP_RAM_WARN_PCT {
-            checked.push(format!("{}: heap {pct:.0} % of its cgroup limit", j.label()));
+            checked.push(format!(
+                "{}: heap {pct:.0} % of its cgroup limit",
+                j.label()
+            ));
             continue;
         }
         let mut ev = vec![lim.evidence("cgroup memory limit")];
@@ -529,7 +560,11 @@ pub fn check_heap_memory(f: &HostFacts) -> Check {
             rule_id: HEAP_MEMORY.id,
             explains: vec![GC_OVERHEAD.id],
             area: HEAP_MEMORY.area,
-            title: format!("{}: {} MiB of the JVM is on swap", j.label(), s.value / 1024),
+            title: format!(
+                "{}: {} MiB of the JVM is on swap",
+                j.label(),
+                s.value / 1024
+            ),
             severity: Severity::Warning,
             confidence: Confidence::High,
             why: "A collection touches every live object: pages of the heap on swap must be read \
@@ -577,7 +612,9 @@ fn host_heaps(
     }
     let unknown = f.jvms.len() - sized.len();
     if unknown > 0 {
-        details.push(format!("{unknown} more JVM(s) with an unknown maximum heap."));
+        details.push(format!(
+            "{unknown} more JVM(s) with an unknown maximum heap."
+        ));
     }
     Finding {
         rule_id: HEAP_MEMORY.id,
@@ -670,6 +707,28 @@ mod tests {
     }
 
     #[test]
+    fn under_g1_the_gc_log_heap_after_full_gcs_wins_over_jstat() {
+        // jstat's O reads 99 % of the committed old regions; the log says the full GCs left the
+        // heap 84 % full: not a full old generation.
+        let mut f = jvm_with_gc(&[99.0, 99.5], 3.0);
+        f.jvms[0].collector = Some(Cited::new("G1".to_string(), "jvm/7/vm-flags.txt", 2));
+        f.jvms[0].gc_log = Some(GcLogSummary {
+            artifact: "jvm/7/gc.log".into(),
+            full_gc_after_pct: vec![
+                Cited::new(84.0, "jvm/7/gc.log", 10),
+                Cited::new(84.2, "jvm/7/gc.log", 20),
+            ],
+            ..Default::default()
+        });
+        assert!(is_clear(&check_old_gen(&f)));
+        // Without the log, jstat is used, with low confidence and a note.
+        f.jvms[0].gc_log = None;
+        let v = found(check_old_gen(&f));
+        assert_eq!(v[0].confidence, Confidence::Low);
+        assert!(v[0].details.iter().any(|d| d.contains("committed old regions")));
+    }
+
+    #[test]
     fn gc_pause_share_thresholds() {
         assert!(is_clear(&check_gc_overhead(&jvm_with_gc(&[], 9.9))));
         let w = found(check_gc_overhead(&jvm_with_gc(&[], 10.0)));
@@ -745,7 +804,11 @@ mod tests {
         assert!(is_clear(&check_heap_memory(&f)));
         f.jvms[0].swap_kib = Some(Cited::new(204_800, "jvm/3/status", 30));
         let v = found(check_heap_memory(&f));
-        assert!(v[0].title.contains("200 MiB of the JVM is on swap"), "{}", v[0].title);
+        assert!(
+            v[0].title.contains("200 MiB of the JVM is on swap"),
+            "{}",
+            v[0].title
+        );
         assert_eq!(v[0].explains, vec![GC_OVERHEAD.id]);
     }
 
