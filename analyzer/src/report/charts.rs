@@ -1191,6 +1191,7 @@ pub fn draw_charts(ch: &Charts, tops: &BTreeMap<String, f64>) -> Vec<Drawn> {
                 &m,
                 (id == "util").then_some(100.0),
                 tops,
+                &[],
             ));
         }
     }
@@ -1213,6 +1214,7 @@ pub fn draw_charts(ch: &Charts, tops: &BTreeMap<String, f64>) -> Vec<Drawn> {
                 &m,
                 None,
                 tops,
+                &[],
             ));
             out.push(lines(
                 "chart-nic-tx",
@@ -1224,6 +1226,7 @@ pub fn draw_charts(ch: &Charts, tops: &BTreeMap<String, f64>) -> Vec<Drawn> {
                 &m,
                 None,
                 tops,
+                &[],
             ));
         }
         if !n.drops_per_s.is_empty() {
@@ -1237,6 +1240,7 @@ pub fn draw_charts(ch: &Charts, tops: &BTreeMap<String, f64>) -> Vec<Drawn> {
                 &m,
                 None,
                 tops,
+                &[],
             ));
         }
     }
@@ -1252,6 +1256,7 @@ pub fn draw_charts(ch: &Charts, tops: &BTreeMap<String, f64>) -> Vec<Drawn> {
             &m,
             None,
             tops,
+            &[],
         ));
     }
     for (i, g) in ch.gc.iter().enumerate() {
@@ -1259,7 +1264,10 @@ pub fn draw_charts(ch: &Charts, tops: &BTreeMap<String, f64>) -> Vec<Drawn> {
         let full = if g.full_gcs.is_empty() {
             String::new()
         } else {
-            format!(" · {} full GC(s) in the window", g.full_gcs.len())
+            format!(
+                " · {} full GC(s) in the window, ticked along the bottom",
+                g.full_gcs.len()
+            )
         };
         out.push(lines(
             &format!("chart-gc-{}", i + 1),
@@ -1274,6 +1282,7 @@ pub fn draw_charts(ch: &Charts, tops: &BTreeMap<String, f64>) -> Vec<Drawn> {
             &m,
             Some(100.0),
             tops,
+            &g.full_gcs,
         ));
     }
     if let Some(s) = &ch.softirq {
@@ -1444,16 +1453,20 @@ fn lines(
     marks: &[Mark],
     y_max: Option<f64>,
     tops: &BTreeMap<String, f64>,
+    ticks: &[f64],
 ) -> Drawn {
     use plotters::prelude::*;
     let peak_here = series.iter().map(peak).fold(0.0_f64, f64::max);
     let top = peak_here.max(tops.get(id).copied().unwrap_or(0.0));
-    let legend = series
+    let mut legend: Vec<(String, String)> = series
         .iter()
         .enumerate()
         .map(|(i, s)| (s.label.clone(), hex(PALETTE[i % PALETTE.len()])))
         .collect();
-    if top == 0.0 && marks.is_empty() {
+    if !ticks.is_empty() {
+        legend.push(("full GC".into(), hex(IOWAIT)));
+    }
+    if top == 0.0 && marks.is_empty() && ticks.is_empty() {
         // Nothing but zeros: one line of text says so, instead of a flat chart.
         return Drawn {
             id: id.to_string(),
@@ -1475,6 +1488,14 @@ fn lines(
         let root = SVGBackend::with_string(&mut svg, (WIDTH, 170)).into_drawing_area();
         if let Some(mut chart) = frame(&root, x, (0.0, y1), clock, true, &|v| fmt_num(*v)) {
             shade(&mut chart, marks, (0.0, y1), (x.1 - x.0) / 200.0, true);
+            // Events (full GCs): short ticks up from the bottom.
+            let tick = rgb(IOWAIT);
+            for t in ticks {
+                let _ = chart.draw_series(std::iter::once(PathElement::new(
+                    vec![(*t, 0.0), (*t, y1 * 0.12)],
+                    tick.stroke_width(3),
+                )));
+            }
             for (i, s) in series.iter().enumerate() {
                 let color = rgb(PALETTE[i % PALETTE.len()]);
                 for seg in segments(&s.points) {
@@ -1685,15 +1706,6 @@ fn softirq_bars(s: &SoftirqChart, top: f64) -> String {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, 220)).into_drawing_area();
-        let cpus = s.cpus.clone();
-        let fmt_x = move |v: &f64| {
-            let i = v.floor() as usize;
-            if (v - v.floor()).abs() < 1e-9 {
-                cpus.get(i).map(|c| format!("CPU {c}")).unwrap_or_default()
-            } else {
-                String::new()
-            }
-        };
         let chart = ChartBuilder::on(&root)
             .margin_right(16)
             .margin_top(6)
@@ -1703,9 +1715,8 @@ fn softirq_bars(s: &SoftirqChart, top: f64) -> String {
         if let Ok(mut chart) = chart {
             let _ = chart
                 .configure_mesh()
-                .x_labels(n.min(16))
+                .x_labels(0)
                 .y_labels(4)
-                .x_label_formatter(&fmt_x)
                 .y_label_formatter(&|v| format!("{}/s", fmt_num(*v)))
                 .axis_style(INK.mix(0.5))
                 .bold_line_style(INK.mix(0.12))
@@ -1734,6 +1745,31 @@ fn softirq_bars(s: &SoftirqChart, top: f64) -> String {
                     .collect();
                 let _ = chart.draw_series(bars);
             }
+            // CPU names under their bars (every k-th when there are many).
+            let every = n.div_ceil(32).max(1);
+            let names: Vec<_> = s
+                .cpus
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| i % every == 0)
+                .map(|(i, c)| {
+                    Text::new(
+                        if n <= 16 {
+                            format!("CPU {c}")
+                        } else {
+                            c.to_string()
+                        },
+                        (i as f64 + 0.5, 0.0),
+                        ("sans-serif", 12).into_font().color(&INK).pos(
+                            plotters::style::text_anchor::Pos::new(
+                                plotters::style::text_anchor::HPos::Center,
+                                plotters::style::text_anchor::VPos::Top,
+                            ),
+                        ),
+                    )
+                })
+                .collect();
+            let _ = chart.draw_series(names);
         }
         let _ = root.present();
     }
