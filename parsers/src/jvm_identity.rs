@@ -157,7 +157,17 @@ fn version_line(line: &str) -> Option<(String, Option<String>)> {
     if !v.starts_with(|c: char| c.is_ascii_digit()) {
         return None;
     }
-    Some((v.to_string(), it.next().map(str::to_string)))
+    // `--version` always prints the release date next (`2024-07-16`); this keeps a `perf script`
+    // sample header (`java 21572 [000] 9563.22: …`) from passing for a version line.
+    let date = it.next()?;
+    let b = date.as_bytes();
+    let is_date = b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
+    is_date.then(|| (v.to_string(), Some(date.to_string())))
 }
 
 fn is_vm_line(line: &str) -> bool {
@@ -442,9 +452,26 @@ pub fn parse_vm_flags(text: &str) -> Result<Parsed<VmFlags>, ParseError> {
                 continue;
             }
         }
+        // A text value may hold spaces (`-XX:OnOutOfMemoryError=kill -9 %p`): HotSpot prints it
+        // raw, so words that are not flags continue the previous text flag.
+        let mut last_text: Option<String> = None;
         for tok in t.split_ascii_whitespace() {
+            if !tok.starts_with("-XX:") {
+                if let Some(name) = &last_text {
+                    if let Some(VmFlag {
+                        value: FlagValue::Text(v),
+                        ..
+                    }) = out.flags.get_mut(name)
+                    {
+                        v.push(' ');
+                        v.push_str(tok);
+                        continue;
+                    }
+                }
+            }
             match parse_flag(tok) {
                 Some((name, value)) => {
+                    last_text = matches!(value, FlagValue::Text(_)).then(|| name.clone());
                     out.flags.insert(name, VmFlag { value, line: n });
                 }
                 None => issues.push(n, || {

@@ -993,7 +993,7 @@ mod tests {
     #[test]
     fn markers() {
         assert_eq!(marker("[k] do_syscall_64"), Some(('k', 3)));
-        assert_eq!(marker("0x1593             B [.] main"), Some(('.', 23)));
+        assert_eq!(marker("0x1593             B [.] main"), Some(('.', 24)));
         assert_eq!(marker("[.]"), Some(('.', 3)));
         assert_eq!(marker("[kernel.kallsyms]"), None);
     }

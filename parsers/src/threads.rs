@@ -372,6 +372,13 @@ pub fn parse(text: &str) -> Result<Parsed<ThreadDump>, ParseError> {
             section = Section::Smr;
             continue;
         }
+        if t.starts_with("_to_delete_list=") {
+            // JDK 17+: a second list of the SMR block, of threads being deleted.
+            if !t.ends_with('}') {
+                section = Section::Smr;
+            }
+            continue;
+        }
         if let Some(rest) = t.strip_prefix("_java_thread_list=") {
             // SMR block without its title line (cut input).
             out.smr_length = smr_len(rest);

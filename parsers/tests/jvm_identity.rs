@@ -380,3 +380,17 @@ fn hostile_inputs_never_panic() {
         let _ = jvm::parse_java_version(t);
     }
 }
+
+#[test]
+fn a_text_flag_value_with_spaces_stays_one_value() {
+    // jcmd prints ccstr values raw (JDK 17, zkServer.sh's OnOutOfMemoryError).
+    let t = "14335:\n-XX:+HeapDumpOnOutOfMemoryError -XX:OnOutOfMemoryError=kill -9 %p -XX:MaxHeapSize=251658240 -XX:+UseParallelGC \n";
+    let p = parsers::jvm_identity::parse_vm_flags(t).expect("parses");
+    assert!(p.issues.is_empty(), "{:?}", p.issues);
+    assert_eq!(
+        p.value.flags["OnOutOfMemoryError"].value,
+        parsers::jvm_identity::FlagValue::Text("kill -9 %p".into())
+    );
+    assert_eq!(p.value.number("MaxHeapSize"), Some(251_658_240));
+    assert_eq!(p.value.enabled("UseParallelGC"), Some(true));
+}

@@ -331,3 +331,12 @@ fn random_bytes_never_panic() {
         let _ = threads::sniff(&t);
     }
 }
+
+#[test]
+fn the_jdk17_smr_block_with_a_delete_list_is_not_an_issue() {
+    let t = "14335:\n2026-11-30 04:28:17\nFull thread dump OpenJDK 64-Bit Server VM (17.0.15+6-Debian-1deb12u1 mixed mode, sharing):\n\nThreads class SMR info:\n_java_thread_list=0x00007f7efc000c40, length=2, elements={\n0x00007f7f74019310, 0x00007f7f740596c0\n}\n_to_delete_list=0x0000556623f88db0, length=1, elements={\n0x00007f7f74019310\n}\n\n\"main\" #1 prio=5 os_prio=0 cpu=10.00ms elapsed=5.00s tid=0x00007f7f74019310 nid=0x37f0 waiting on condition  [0x00007f7f7a1fe000]\n   java.lang.Thread.State: TIMED_WAITING (sleeping)\n\tat java.lang.Thread.sleep(java.base@17.0.15/Native Method)\n\n";
+    let p = parsers::threads::parse(t).expect("parses");
+    assert!(p.issues.is_empty(), "{:?}", p.issues);
+    assert_eq!(p.value.smr_length, Some(2));
+    assert_eq!(p.value.threads.len(), 1);
+}
