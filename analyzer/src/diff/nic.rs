@@ -45,33 +45,6 @@ fn pairs<'a>(b: &'a [Nic], s: &'a [Nic]) -> (Vec<(&'a Nic, &'a Nic)>, Vec<&'a Ni
     (out, left_b, left_s)
 }
 
-fn cpus_text(v: &[u32]) -> String {
-    if v.is_empty() {
-        return "none".into();
-    }
-    // Ranges: 0-3,8.
-    let mut parts = Vec::new();
-    let mut i = 0;
-    while i < v.len() {
-        let mut j = i;
-        while j + 1 < v.len() && v[j + 1] == v[j] + 1 {
-            j += 1;
-        }
-        parts.push(if i == j {
-            v[i].to_string()
-        } else {
-            format!("{}-{}", v[i], v[j])
-        });
-        i = j + 1;
-    }
-    format!(
-        "{} CPU{} ({})",
-        v.len(),
-        if v.len() == 1 { "" } else { "s" },
-        parts.join(",")
-    )
-}
-
 /// Compares the NICs of both sides.
 pub fn compare(p: &Pair, out: &mut Out) {
     let (b, s) = (&p.baseline.facts.nics, &p.suspect.facts.nics);
