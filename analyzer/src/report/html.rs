@@ -158,6 +158,8 @@ pub fn render(report: &Report) -> Result<String, minijinja::Error> {
     let viewer_info = context! {
         embedded_bytes => views.embedded_bytes,
         capped => views.capped,
+        unviewed => views.unviewed,
+        max_views => super::viewer::MAX_VIEWS,
         total_cap_mib => super::viewer::TOTAL_BYTES >> 20,
         artifact_cap_kib => super::viewer::ARTIFACT_BYTES >> 10,
     };

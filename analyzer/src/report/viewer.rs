@@ -18,6 +18,9 @@ use std::fmt::Write as _;
 pub const TOTAL_BYTES: usize = 5 * 1024 * 1024;
 /// Most bytes of one artifact's text embedded.
 pub const ARTIFACT_BYTES: usize = 1024 * 1024;
+/// Most artifacts whose text one page embeds (cited ones first); the coverage table still lists
+/// every artifact.
+pub const MAX_VIEWS: usize = 2_000;
 /// Lines kept before and after each cited line of a capped artifact.
 pub const CONTEXT_LINES: usize = 20;
 
@@ -49,6 +52,8 @@ pub struct Views {
     pub embedded_bytes: usize,
     /// Artifacts whose text was left out or cut because of the caps.
     pub capped: usize,
+    /// Artifacts with text but no view, past [`MAX_VIEWS`].
+    pub unviewed: usize,
 }
 
 /// Lines cited by findings, per artifact path.
@@ -73,21 +78,25 @@ pub fn build(report: &Report) -> Views {
 pub fn build_with(report: &Report, total: usize, per_artifact: usize) -> Views {
     let cited = cited_lines(report);
     // Order of service: cited artifacts in the order findings cite them, then the rest.
-    let mut order: Vec<usize> = Vec::new();
+    let index: std::collections::HashMap<&str, usize> = report
+        .artifacts
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (a.path.as_str(), i))
+        .collect();
+    let mut queued = vec![false; report.artifacts.len()];
+    let mut order: Vec<usize> = Vec::with_capacity(report.artifacts.len());
     for f in &report.findings {
         for e in &f.evidence {
-            if let Some(i) = report.artifacts.iter().position(|a| a.path == e.artifact) {
-                if !order.contains(&i) {
+            if let Some(&i) = index.get(e.artifact.as_str()) {
+                if !queued[i] {
+                    queued[i] = true;
                     order.push(i);
                 }
             }
         }
     }
-    for i in 0..report.artifacts.len() {
-        if !order.contains(&i) {
-            order.push(i);
-        }
-    }
+    order.extend((0..report.artifacts.len()).filter(|i| !queued[*i]));
     let mut out = Views::default();
     let mut left = total;
     let mut made: Vec<View> = Vec::new();
@@ -95,6 +104,10 @@ pub fn build_with(report: &Report, total: usize, per_artifact: usize) -> Views {
     for i in order {
         let a = &report.artifacts[i];
         if a.text.is_empty() {
+            continue;
+        }
+        if made.len() == MAX_VIEWS {
+            out.unviewed += 1;
             continue;
         }
         let c = cited.get(a.path.as_str()).unwrap_or(&empty);
