@@ -52,9 +52,10 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// - `outcome_counts`: number of artifacts per outcome label.
 /// - `collection`: `{meta: {...}, problems: [{path, kind, exit, timed_out, note, argv}]}` from
 ///   the manifest.
-/// - `platform` (optional for readers: documents written before it was added lack it): `{virtualization, cpu_model,
-///   sockets, threads_per_core, numa_nodes, mem_total_kib, swap_total_kib, taint}`, each a
-///   cited value `{value, artifact, lines[]}` or null; `taint` is `[mask, letters]`.
+/// - `platform` (optional for readers: documents written before it was added lack it):
+///   `{virtualization, cpu_model, sockets, threads_per_core, numa_nodes, mem_total_kib,
+///   swap_total_kib, taint}`, each a cited value `{value, artifact, lines[]}` or null; `taint`
+///   is `[mask, letters]`.
 /// - `charts` (optional for readers, like `platform`): the time series the HTML page draws,
 ///   see [`charts::Charts`]: `{axis: {origin_epoch, utc_offset_s, origin_local_s, start_s, end_s,
 ///   window_s, clock}, cpu: {artifact, times[], per_column, column_s, rows: [{cpu, busy[],
