@@ -511,7 +511,7 @@ fn fleet(bundles: &[PathBuf], out: &Path) -> Page {
 }
 
 /// Every sample folder, rendered: a pair folder (`baseline/`, `suspect/`) as a diff, any other
-/// folder's archives each as an analysis, and, with three bundles or more, a fleet of them all.
+/// folder's bundles each as an analysis, and, with three bundles or more, a fleet of them all.
 fn sample_pages(out: &Path) -> Vec<Page> {
     let root = repo().join("sample-bundles");
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
@@ -531,11 +531,18 @@ fn sample_pages(out: &Path) -> Vec<Page> {
             singles.extend([b, s]);
             continue;
         }
+        // Bundles: archives, and unpacked bundles (a folder with a collector manifest): the
+        // sample folder itself or one of its subfolders.
         let mut archives: Vec<PathBuf> = std::fs::read_dir(&d)
             .unwrap()
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.is_file() && is_archive(p))
+            .filter(|p| {
+                (p.is_file() && is_archive(p)) || (p.is_dir() && p.join("manifest.tsv").is_file())
+            })
             .collect();
+        if d.join("manifest.tsv").is_file() {
+            archives.push(d.clone());
+        }
         archives.sort();
         let many = archives.len() > 1;
         for (i, a) in archives.iter().enumerate() {
