@@ -695,17 +695,23 @@ fn s4_the_module_hot_in_the_suspects_profile_ranks_first() {
     let t = top(&r);
     let module = |d: &&Difference| d.subject.contains("resguard_linux");
     assert!(module(&t[0]), "{}", show(&r));
-    let hot = position(&r, |d| d.kind == "profile-module" && d.subject.contains("resguard_linux"))
-        .expect("profile difference for the module");
+    let hot = position(&r, |d| {
+        d.kind == "profile-module" && d.subject.contains("resguard_linux")
+    })
+    .expect("profile difference for the module");
     assert!(r.differences[hot].link.is_some(), "{}", show(&r));
     assert!(r.differences[hot]
         .evidence
         .iter()
         .any(|e| e.side == diff::Which::Suspect
-            && e.excerpt.iter().any(|l| l.text.contains("[resguard_linux]"))));
+            && e.excerpt
+                .iter()
+                .any(|l| l.text.contains("[resguard_linux]"))));
     // The resguard module difference in the kernel comparison is linked to the hot profile.
-    let k = position(&r, |d| d.kind == "module-tainting" && d.subject.contains("resguard_linux"))
-        .unwrap();
+    let k = position(&r, |d| {
+        d.kind == "module-tainting" && d.subject.contains("resguard_linux")
+    })
+    .unwrap();
     assert!(r.differences[k]
         .link
         .as_deref()
@@ -732,7 +738,9 @@ fn the_diff_page_draws_a_differential_flame_graph_when_both_sides_have_stacks() 
     }
     let r = run_diff(&b, &s);
     let html = diff::html::render(&r).unwrap();
-    let i = html.find("<div class=\"flame\"><svg").expect("differential flame graph");
+    let i = html
+        .find("<div class=\"flame\"><svg")
+        .expect("differential flame graph");
     let flame = &html[i..i + html[i..].find("</svg></div>").expect("flame graph ends")];
     assert!(flame.contains("secmodel_check"));
     assert!(!flame.contains("<script"), "inferno's script is left out");
@@ -740,4 +748,55 @@ fn the_diff_page_draws_a_differential_flame_graph_when_both_sides_have_stacks() 
     let (b2, s2) = s4_pair(&d.path().join("plain"));
     let html = diff::html::render(&run_diff(&b2, &s2)).unwrap();
     assert!(html.contains("no stack profile"));
+}
+
+#[test]
+fn configuration_files_are_compared_key_by_key() {
+    // Real files (a ZooKeeper conf from the corpus, the docker-yarn-cluster yarn-site.xml), with
+    // snapCount raised and the YARN virtual-memory check turned off on the suspect.
+    let d = tempfile::tempdir().unwrap();
+    let zoo = std::fs::read_dir(repo().join("parsers/tests/fixtures/zookeeper"))
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.to_string_lossy().ends_with(".cfg"))
+        .expect("a zoo.cfg fixture");
+    let zoo = std::fs::read_to_string(zoo).unwrap();
+    let yarn = fixture("hadoop-conf/docker-yarn-cluster__yarn-site.xml");
+    let write = |side: &str, z: &str, y: &str| {
+        let root = d.path().join(side);
+        std::fs::create_dir_all(root.join("configs/etc/zookeeper/conf")).unwrap();
+        std::fs::create_dir_all(root.join("configs/etc/hadoop")).unwrap();
+        std::fs::write(root.join("configs/etc/zookeeper/conf/zoo.cfg"), z).unwrap();
+        std::fs::write(root.join("configs/etc/hadoop/yarn-site.xml"), y).unwrap();
+        root
+    };
+    let b = write("b", &zoo, &yarn);
+    let s = write(
+        "s",
+        &format!("{zoo}snapCount=500000\n"),
+        &yarn.replace(
+            "</configuration>",
+            "<property><name>yarn.nodemanager.vmem-check-enabled</name><value>false</value></property>\n</configuration>",
+        ),
+    );
+    let r = run_diff(&b, &s);
+    let snap = r
+        .differences
+        .iter()
+        .find(|x| x.kind == "config-key" && x.subject == "zoo.cfg: snapCount")
+        .unwrap_or_else(|| panic!("{}", show(&r)));
+    assert_eq!(snap.suspect.as_deref(), Some("500000"));
+    assert!(snap.reason.contains("known to matter"));
+    assert!(snap.evidence.iter().any(|e| e.side == diff::Which::Suspect
+        && e.excerpt.iter().any(|l| l.text == "snapCount=500000")));
+    let vmem = r
+        .differences
+        .iter()
+        .find(|x| x.subject == "yarn-site.xml: yarn.nodemanager.vmem-check-enabled")
+        .unwrap_or_else(|| panic!("{}", show(&r)));
+    assert_eq!(vmem.suspect.as_deref(), Some("false"));
+    assert!(!vmem.noise);
+    // Identical files: nothing.
+    let r = run_diff(&b, &b);
+    assert!(r.differences.iter().all(|x| x.kind != "config-key"));
 }

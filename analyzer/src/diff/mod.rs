@@ -10,6 +10,7 @@
 //! [`sysctl`], [`limits`], [`nic`], [`cpu`], [`disk`], [`memory`], [`time`], [`findings`]) →
 //! [`score`] (weight × magnitude × link) → evidence excerpts → [`html`], JSON, [`terminal`].
 
+pub mod config;
 pub mod cpu;
 pub mod disk;
 pub mod findings;
@@ -336,6 +337,7 @@ pub fn compare(baseline: &Side, suspect: &Side) -> DiffReport {
     memory::compare(&pair, &mut out);
     time::compare(&pair, &mut out);
     profile::compare(&pair, &mut out);
+    config::compare(&pair, &mut out);
     findings::compare(&pair, &mut out);
     let mut diffs = out.diffs;
     diffs.sort_by(|a, b| {

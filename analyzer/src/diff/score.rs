@@ -188,6 +188,14 @@ pub const SYSCTL: Weight = Weight {
     rationale: "A sysctl differs or is set on one side only: low, because tuned values rarely explain large differences (case S2: aligning a dozen `net.core` and `nf_conntrack` keys gave +0–8 %). Keys known to matter weigh 20 (see `sysctl::KNOWN`), and are linked when the suspect has a finding in the key's area. Counters and identifiers (`fs.file-nr`, `kernel.random.uuid`) are not compared.",
 };
 
+/// A key of a service configuration file differs.
+pub const CONFIG_KEY: Weight = Weight {
+    id: "config-key",
+    area: "config",
+    value: 10.0,
+    rationale: "A key of `zoo.cfg` or a Hadoop `*-site.xml` differs, or is set on one side only: low in general (case S2: configuration files were identical and not the cause); 30 for keys known to change performance (`snapCount`, `dataLogDir`, YARN memory checks and sizes, handler counts…).",
+};
+
 /// A resource limit differs.
 pub const ULIMIT: Weight = Weight {
     id: "ulimit",
@@ -391,6 +399,7 @@ pub const WEIGHTS: &[&Weight] = &[
     &MODULE_ONE_SIDE,
     &KERNEL_CMDLINE,
     &SYSCTL,
+    &CONFIG_KEY,
     &ULIMIT,
     &PROCESS_COUNT,
     &NIC_ONE_SIDE,

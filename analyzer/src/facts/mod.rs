@@ -6,6 +6,7 @@
 //! keeps the artifact path and input line it came from, so findings can cite it.
 
 mod cited;
+pub mod config;
 mod cpu;
 mod disk;
 pub mod hadoop;
@@ -87,6 +88,8 @@ pub struct HostFacts {
     pub hadoop: hadoop::Hadoop,
     /// CPU profiles (`perf script`, else `perf report`).
     pub profiles: Vec<profile::Profile>,
+    /// Service configuration files (`zoo.cfg`, Hadoop `*-site.xml`) as key/value maps.
+    pub configs: Vec<config::ConfigFile>,
     /// Resource limits (`ulimit -a`, `/proc/<pid>/limits`).
     pub limits: limits::Limits,
     /// CPU model and topology (`lscpu`), kernel command line.
@@ -139,6 +142,7 @@ impl HostFacts {
         f.zookeeper = zookeeper::build(c, &f.jvms);
         f.hadoop = hadoop::build(c);
         f.profiles = profile::build(c);
+        f.configs = config::build(c);
         f.limits = limits::build(c, &f.processes);
         f.platform = platform::build(c);
         if f.identity.cpus.is_none() {

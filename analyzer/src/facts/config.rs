@@ -1,0 +1,70 @@
+//! Service configuration files as normalised key/value maps, for comparison.
+//!
+//! In: parsed `zoo.cfg` and Hadoop `*-site.xml` artifacts. Out: [`ConfigFile`]s keyed by file
+//! name (`zoo.cfg`, `yarn-site.xml`), every key with its value and line.
+
+use super::Cited;
+use crate::artifacts::Collected;
+use crate::kinds::Data;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One configuration file.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ConfigFile {
+    /// File name (`zoo.cfg`, `hdfs-site.xml`): how files of two hosts are paired.
+    pub name: String,
+    /// Bundle path.
+    pub artifact: String,
+    /// Format: `zoo.cfg` or `hadoop-site-xml`.
+    pub format: &'static str,
+    /// Keys and their values (whitespace-trimmed), with their lines.
+    pub entries: BTreeMap<String, Cited<String>>,
+}
+
+/// The configuration files of the bundle.
+pub fn build(c: &Collected) -> Vec<ConfigFile> {
+    let mut out = Vec::new();
+    for a in &c.artifacts {
+        let name = a.path.rsplit('/').next().unwrap_or(&a.path).to_string();
+        match a.data.as_ref() {
+            Some(Data::ZooCfg(z)) => out.push(ConfigFile {
+                name,
+                artifact: a.path.clone(),
+                format: "zoo.cfg",
+                entries: z
+                    .entries
+                    .iter()
+                    .map(|e| {
+                        (
+                            e.key.clone(),
+                            Cited::new(e.value.trim().to_string(), &a.path, e.line),
+                        )
+                    })
+                    .collect(),
+            }),
+            Some(Data::HadoopConf(h)) => out.push(ConfigFile {
+                name,
+                artifact: a.path.clone(),
+                format: "hadoop-site-xml",
+                entries: h
+                    .properties
+                    .iter()
+                    .map(|(k, p)| {
+                        (
+                            k.clone(),
+                            Cited::new(p.value.trim().to_string(), &a.path, p.line),
+                        )
+                    })
+                    .collect(),
+            }),
+            _ => {}
+        }
+    }
+    out.sort_by(|x, y| {
+        x.name
+            .cmp(&y.name)
+            .then_with(|| x.artifact.cmp(&y.artifact))
+    });
+    out
+}
