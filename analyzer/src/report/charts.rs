@@ -1556,10 +1556,16 @@ fn cpu_panels(c: &CpuChart, x: (f64, f64), clock: &Clock, marks: &[Mark]) -> Str
             let Some(mut chart) = frame(&panel, x, (0.0, 100.0), clock, last, &fmt_y) else {
                 continue;
             };
+            // The CPU's name at the top right, clear of the findings' numbers at the left.
             let _ = chart.draw_series(std::iter::once(Text::new(
                 format!("CPU {}", row.cpu),
-                (x.0 + (x.1 - x.0) * 0.005, 97.0),
-                ("sans-serif", 13).into_font().color(&INK),
+                (x.1 - (x.1 - x.0) * 0.005, 93.0),
+                ("sans-serif", 13).into_font().color(&INK).pos(
+                    plotters::style::text_anchor::Pos::new(
+                        plotters::style::text_anchor::HPos::Right,
+                        plotters::style::text_anchor::VPos::Top,
+                    ),
+                ),
             )));
             shade(&mut chart, marks, (0.0, 100.0), (x.1 - x.0) / 200.0, false);
             let cols = c.times.len();
