@@ -256,9 +256,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn cpu_lists_print_as_ranges() {
-        assert_eq!(cpus_text(&[0, 1, 2, 3, 8]), "5 CPUs (0-3,8)");
-        assert_eq!(cpus_text(&[5]), "1 CPU (5)");
-        assert_eq!(cpus_text(&[]), "none");
-    }
-}
+    fn interrupt_spread_is_an_effective_cpu_count() {
+        use crate::facts::NicIrq;
+        let nic = |per_cpu: Vec<(u32, u64)>| Nic {
+            irqs: vec![NicIrq {
+                per_cpu,
+                ..Default::default()
+            }],
+            ..Default::default()
+        };
+        let one = nic(vec![(0, 10_000)]);
+        assert_eq!(one.irq_effective_cpus(), Some(1.0));
+        let four = nic(vec![(0, 500), (1, 500), (2, 500), (3, 500)]);
+        assert!((four.irq_effective_cpus().unwrap() - 4.0).abs() < 1e-9);
+        // Sixteen CPUs with 6 % each: sixteen, where a "≥ 10 % each" count said none.
+        let sixteen = nic((0..16).map(|c| (c, 625)).collect());
+        assert!((sixteen.irq_effective_cpus().unwrap() - 16.0).abs() < 1e-9);
+        assert_eq!(nic(vec![]).irq_effective_cpus(), None);
+    }}
