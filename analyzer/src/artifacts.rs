@@ -488,7 +488,7 @@ impl<'a> Lines<'a> {
                 .zip(self.text.iter())
                 .filter(|(k, t)| **k < n && t.trim_start().starts_with(prefix))
                 .map(|(k, _)| *k)
-                .last(),
+                .next_back(),
         }
     }
 }

@@ -106,7 +106,9 @@ pub fn compare(p: &Pair, out: &mut Out) {
             .map(|f| format!("the suspect shows {} (`{}`)", f.title, f.rule_id))
     };
     // Modules, inclusive share.
-    let mut mods: BTreeMap<&str, (f64, f64, Vec<usize>, Vec<usize>)> = BTreeMap::new();
+    // Per module: (baseline %, suspect %, baseline lines, suspect lines).
+    type Shares = (f64, f64, Vec<usize>, Vec<usize>);
+    let mut mods: BTreeMap<&str, Shares> = BTreeMap::new();
     for m in &b.modules {
         let e = mods.entry(m.module.as_str()).or_default();
         e.0 = m.inclusive_pct;

@@ -30,8 +30,11 @@ pub struct Side {
     pub facts: HostFacts,
     /// Artifact texts by bundle path, with the line numbers of a partly kept text; empty when
     /// not kept.
-    texts: HashMap<String, (Arc<str>, Option<Arc<Vec<usize>>>)>,
+    texts: HashMap<String, KeptText>,
 }
+
+/// An artifact's text and, when only some lines were kept, their line numbers.
+type KeptText = (Arc<str>, Option<Arc<Vec<usize>>>);
 
 /// A host's identity, how its bundle read, and its findings.
 #[derive(Debug, Clone, Serialize)]

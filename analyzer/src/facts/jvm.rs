@@ -318,8 +318,8 @@ fn group_of(a: &Artifact, d: &Data) -> (Option<u32>, String) {
 /// Builds one [`Jvm`] per JVM found.
 pub fn build(c: &Collected, interval_s: Option<f64>, procs: &super::Processes) -> Vec<Jvm> {
     // Group artifacts: key is pid when known, else the folder.
-    let mut groups: BTreeMap<String, (Option<u32>, String, Vec<(&Artifact, &Data)>)> =
-        BTreeMap::new();
+    type Group<'a> = (Option<u32>, String, Vec<(&'a Artifact, &'a Data)>);
+    let mut groups: BTreeMap<String, Group> = BTreeMap::new();
     for a in &c.artifacts {
         let (Some(kind), Some(d)) = (a.kind, a.data.as_ref()) else {
             continue;

@@ -448,6 +448,9 @@ pub fn build(c: &crate::artifacts::Collected) -> Vec<Profile> {
     out
 }
 
+/// Input lines kept for citing: `(1-based line, text)`, ascending.
+pub type KeptLines = Vec<(usize, String)>;
+
 /// Lines of a streamed `perf script` kept for citing, at most.
 pub const KEPT_LINES: usize = 20_000;
 /// Bytes of recent input a streamed read remembers (a whole sample is always among them); it
@@ -585,7 +588,7 @@ impl std::io::BufRead for Recorder<'_> {
 /// Errors: as [`from_script`].
 pub fn from_reader(
     r: &mut dyn std::io::BufRead,
-) -> Result<(Parsed<Profile>, Vec<(usize, String)>), ParseError> {
+) -> Result<(Parsed<Profile>, KeptLines), ParseError> {
     let mem = std::rc::Rc::new(std::cell::RefCell::new(Memory::default()));
     let mut rec = Recorder {
         inner: r,
