@@ -654,7 +654,7 @@ fn check_pages(pages: &[Page]) {
             }
             // The theme follows the system: a dark page, chart labels in its light text colour.
             let dark_bg = r["background"] == json!("rgb(20, 23, 26)");
-            if r["dark"] == json!(!scripts) && dark_bg != !scripts {
+            if r["dark"] == json!(!scripts) && dark_bg == scripts {
                 bad.push(format!(
                     "background {} with dark = {}",
                     r["background"], r["dark"]

@@ -697,7 +697,7 @@ fn nic_chart(c: &Collected, clock: &Clock, missing: &mut Vec<Missing>) -> Option
         return None;
     }
     // Group rows by interface, mapping times per interface.
-    fn by_iface<'a, R>(rows: &'a [R], iface: fn(&R) -> &str) -> BTreeMap<String, Vec<&'a R>> {
+    fn by_iface<R>(rows: &[R], iface: fn(&R) -> &str) -> BTreeMap<String, Vec<&R>> {
         let mut m: BTreeMap<String, Vec<&R>> = BTreeMap::new();
         for r in rows {
             m.entry(iface(r).to_string()).or_default().push(r);
@@ -1882,21 +1882,23 @@ mod tests {
 
     #[test]
     fn a_device_with_a_missing_sample_keeps_the_hole() {
-        let mut f = HostFacts::default();
-        f.disks = vec![DiskSeries {
-            device: "sda".into(),
-            artifact: "sysstat/iostat.txt".into(),
-            samples: (0..6)
-                .map(|i| DiskSample {
-                    time: ts(10, 0, i),
-                    line: 10 + i as usize,
-                    await_ms: (i != 3).then_some(5.0 + f64::from(i)),
-                    aqu_sz: Some(0.5),
-                    util_pct: Some(40.0),
-                    iops: Some(100.0),
-                })
-                .collect(),
-        }];
+        let f = HostFacts {
+            disks: vec![DiskSeries {
+                device: "sda".into(),
+                artifact: "sysstat/iostat.txt".into(),
+                samples: (0..6)
+                    .map(|i| DiskSample {
+                        time: ts(10, 0, i),
+                        line: 10 + i as usize,
+                        await_ms: (i != 3).then_some(5.0 + f64::from(i)),
+                        aqu_sz: Some(0.5),
+                        util_pct: Some(40.0),
+                        iops: Some(100.0),
+                    })
+                    .collect(),
+            }],
+            ..Default::default()
+        };
         let r = report(f);
         let d = r.charts.disk.as_ref().unwrap();
         assert_eq!(d.await_ms[0].points[3], (3.0, None));
@@ -1912,8 +1914,10 @@ mod tests {
 
     #[test]
     fn one_cpu_is_one_panel() {
-        let mut f = HostFacts::default();
-        f.cpus = vec![cpu(0, 30, 4.0)];
+        let f = HostFacts {
+            cpus: vec![cpu(0, 30, 4.0)],
+            ..Default::default()
+        };
         let r = report(f);
         let c = r.charts.cpu.as_ref().unwrap();
         assert_eq!(c.rows.len(), 1);
@@ -1928,10 +1932,12 @@ mod tests {
 
     #[test]
     fn many_cpus_become_heatmaps_within_the_cell_budget() {
-        let mut f = HostFacts::default();
-        f.cpus = (0..256)
-            .map(|n| cpu(n, 600, if n < 4 { 95.0 } else { 0.0 }))
-            .collect();
+        let f = HostFacts {
+            cpus: (0..256)
+                .map(|n| cpu(n, 600, if n < 4 { 95.0 } else { 0.0 }))
+                .collect(),
+            ..Default::default()
+        };
         let r = report(f);
         let c = r.charts.cpu.as_ref().unwrap();
         assert!(c.rows.len() * c.times.len() <= HEATMAP_CELLS.max(256 * HEATMAP_MIN_COLUMNS));
@@ -1959,21 +1965,23 @@ mod tests {
 
     #[test]
     fn a_finding_time_range_is_shaded_on_its_charts() {
-        let mut f = HostFacts::default();
-        f.disks = vec![DiskSeries {
-            device: "sdb".into(),
-            artifact: "sysstat/iostat.txt".into(),
-            samples: (0..20)
-                .map(|i| DiskSample {
-                    time: ts(10, 0, i),
-                    line: 10 + i as usize,
-                    await_ms: Some(if i >= 5 { 90.0 } else { 1.0 }),
-                    aqu_sz: Some(if i >= 5 { 12.0 } else { 0.1 }),
-                    util_pct: Some(99.0),
-                    iops: Some(100.0),
-                })
-                .collect(),
-        }];
+        let f = HostFacts {
+            disks: vec![DiskSeries {
+                device: "sdb".into(),
+                artifact: "sysstat/iostat.txt".into(),
+                samples: (0..20)
+                    .map(|i| DiskSample {
+                        time: ts(10, 0, i),
+                        line: 10 + i as usize,
+                        await_ms: Some(if i >= 5 { 90.0 } else { 1.0 }),
+                        aqu_sz: Some(if i >= 5 { 12.0 } else { 0.1 }),
+                        util_pct: Some(99.0),
+                        iops: Some(100.0),
+                    })
+                    .collect(),
+            }],
+            ..Default::default()
+        };
         let r = report(f);
         let m = &r.charts.marks;
         assert_eq!(m.len(), 1, "{m:?}");
@@ -1989,21 +1997,23 @@ mod tests {
 
     #[test]
     fn labels_from_the_bundle_are_escaped_in_the_svg() {
-        let mut f = HostFacts::default();
-        f.disks = vec![DiskSeries {
-            device: "<script>x</script>".into(),
-            artifact: "a".into(),
-            samples: (0..3)
-                .map(|i| DiskSample {
-                    time: ts(10, 0, i),
-                    line: 1,
-                    await_ms: Some(1.0),
-                    aqu_sz: Some(1.0),
-                    util_pct: Some(1.0),
-                    iops: None,
-                })
-                .collect(),
-        }];
+        let f = HostFacts {
+            disks: vec![DiskSeries {
+                device: "<script>x</script>".into(),
+                artifact: "a".into(),
+                samples: (0..3)
+                    .map(|i| DiskSample {
+                        time: ts(10, 0, i),
+                        line: 1,
+                        await_ms: Some(1.0),
+                        aqu_sz: Some(1.0),
+                        util_pct: Some(1.0),
+                        iops: None,
+                    })
+                    .collect(),
+            }],
+            ..Default::default()
+        };
         let r = report(f);
         for d in draw(&r) {
             assert!(!d.svg.contains("<script"), "{}", d.id);
