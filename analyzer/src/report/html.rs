@@ -102,7 +102,13 @@ pub(crate) fn md(text: &str) -> Value {
 
 /// A drawn chart for the templates (`ui.chart`); plotters' SVG holds numbers and labels it
 /// escaped itself, so it is marked safe.
-pub(crate) fn chart_value(d: super::charts::Drawn) -> Value {
+pub(crate) fn chart_value(mut d: super::charts::Drawn) -> Value {
+    // Screen readers name the chart by its title (which may hold a JVM's name: escaped).
+    d.svg = d.svg.replacen(
+        "<svg ",
+        &format!("<svg aria-label=\"{}\" ", HtmlEscape(&d.title)),
+        1,
+    );
     context! {
         id => d.id,
         title => d.title,
