@@ -169,7 +169,10 @@ mod tests {
     #[test]
     fn differential_graph_of_two_profiles() {
         let b = profile(&[("nc;ip_output_[k]", 10), ("nc;tcp_sendmsg_[k]", 10)]);
-        let s = profile(&[("nc;ip_output_[k];secmodel_check_[k]", 15), ("nc;tcp_sendmsg_[k]", 5)]);
+        let s = profile(&[
+            ("nc;ip_output_[k];secmodel_check_[k]", 15),
+            ("nc;tcp_sendmsg_[k]", 5),
+        ]);
         let svg = differential_svg(&b, &s).expect("stacks").expect("drawn");
         assert!(svg.starts_with("<svg") && !svg.contains("<script"));
         assert!(svg.contains("secmodel_check"));

@@ -103,7 +103,9 @@ pub fn build_with(report: &Report, total: usize, per_artifact: usize) -> Views {
     let empty = BTreeSet::new();
     for i in order {
         let a = &report.artifacts[i];
-        if a.text.is_empty() {
+        // An artifact parsed while read (a large `perf script`) kept only its cited lines: the
+        // findings' excerpts show them; there is no whole text to view.
+        if a.text.is_empty() || a.kept_lines.is_some() {
             continue;
         }
         if made.len() == MAX_VIEWS {
