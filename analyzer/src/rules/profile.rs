@@ -435,6 +435,35 @@ pub fn check_sched(f: &HostFacts) -> Check {
     }
 }
 
+/// The CPUs whose mean `%soft` (mpstat) reaches the soft-IRQ saturation threshold, as one line
+/// joining the profile to the utilisation it explains; empty when none does.
+fn soft_cpus(f: &HostFacts) -> Vec<String> {
+    let mut hot: Vec<(u32, f64)> = f
+        .cpus
+        .iter()
+        .filter_map(|c| {
+            let v: Vec<f64> = c.samples.iter().filter_map(|s| s.soft_pct).collect();
+            (!v.is_empty()).then(|| (c.cpu, v.iter().sum::<f64>() / v.len() as f64))
+        })
+        .filter(|&(_, m)| m >= super::softirq::SOFT_WARN_PCT)
+        .collect();
+    if hot.is_empty() {
+        return Vec::new();
+    }
+    hot.sort_by_key(|h| h.0);
+    let mean = hot.iter().map(|h| h.1).sum::<f64>() / hot.len() as f64;
+    vec![format!(
+        "{} CPU(s) at a mean {mean:.0} % `%soft` in `mpstat` (CPU {}): the soft-IRQ time these \
+         stacks account for.",
+        hot.len(),
+        hot.iter()
+            .take(8)
+            .map(|h| h.0.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )]
+}
+
 /// `profile.softirq-cost`.
 pub fn check_softirq(f: &HostFacts) -> Check {
     if let Some(c) = not_evaluated(f) {
@@ -488,7 +517,7 @@ pub fn check_softirq(f: &HostFacts) -> Check {
                     format!("; below it: {}", work.join(", "))
                 }
             ),
-            details: Vec::new(),
+            details: soft_cpus(f),
             score: p.softirq.pct,
             time_range: None,
             evidence: vec![Evidence::new(
@@ -586,6 +615,39 @@ mod tests {
             found(check_locks(&profile(0.0, 30.0)))[0].severity,
             Severity::Critical
         );
+    }
+
+    #[test]
+    fn softirq_cost_names_the_saturated_cpus() {
+        use crate::facts::{CpuSample, CpuSeries};
+        let mut f = profile(0.0, 0.0);
+        f.profiles[0].softirq = Category {
+            samples: 600,
+            pct: 60.0,
+            lines: vec![9],
+            by: Vec::new(),
+        };
+        let series = |cpu: u32, soft: f64| CpuSeries {
+            cpu,
+            artifact: "sysstat/mpstat-P-ALL.txt".into(),
+            samples: vec![CpuSample {
+                time: None,
+                line: 5,
+                header_line: 3,
+                user_pct: Some(0.2),
+                sys_pct: Some(0.5),
+                iowait_pct: None,
+                irq_pct: None,
+                soft_pct: Some(soft),
+                steal_pct: None,
+                idle_pct: Some(100.0 - soft),
+            }],
+        };
+        f.cpus = vec![series(0, 99.0), series(1, 98.0), series(2, 3.0)];
+        let v = found(check_softirq(&f));
+        assert_eq!(v[0].severity, Severity::Critical);
+        assert!(v[0].details[0].starts_with("2 CPU(s)"), "{:?}", v[0].details);
+        assert!(v[0].details[0].contains("CPU 0, 1"), "{:?}", v[0].details);
     }
 
     #[test]

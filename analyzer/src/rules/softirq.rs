@@ -5,7 +5,7 @@ use super::{mean, sustained_count, Check, Confidence, Evidence, Finding, RuleMet
 use crate::facts::{time_label, CpuSeries, HostFacts};
 
 /// `%soft` at or above which a CPU is busy with soft-IRQs more than with anything else.
-const SOFT_WARN_PCT: f64 = 50.0;
+pub(crate) const SOFT_WARN_PCT: f64 = 50.0;
 /// `%soft` at or above which the CPU has no time left for anything else.
 const SOFT_CRIT_PCT: f64 = 90.0;
 /// Fewest intervals that can show a sustained condition.
