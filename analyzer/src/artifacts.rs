@@ -222,8 +222,10 @@ fn reconcile(
             {
                 let looked_like = a.kind;
                 let mut redone = parse_with(spec, KindSource::Manifest, &a.path, a.text.clone(), a.bytes);
-                redone.issues.splice(0..0, a.issues.iter().filter(|i| i.message.contains("UTF-8")).cloned());
-                if let Some(other) = looked_like {
+                redone.issues.splice(0..0, a.issues.iter().filter(|i| i.message == NON_UTF8).cloned());
+                // A kind this version does not analyze has no parser to contradict the content:
+                // outputs that resemble another kind (`ip addr` and `ip link`) are not a conflict.
+                if let Some(other) = looked_like.filter(|_| spec.parse.is_some()) {
                     redone.issues.insert(
                         0,
                         LineIssue::new(
@@ -254,7 +256,12 @@ fn reconcile(
             ),
         }
         a.record = Some(rec.clone());
-        let failed = rec.timed_out || rec.exit.is_some_and(|e| e != 0);
+        // `systemd-detect-virt` exits 1 after printing `none` on bare metal: an answer, not a
+        // failure.
+        let answered_none = a.kind == Some("detect-virt")
+            && rec.exit == Some(1)
+            && a.text.trim() == "none";
+        let failed = rec.timed_out || (rec.exit.is_some_and(|e| e != 0) && !answered_none);
         if failed && matches!(a.outcome, Outcome::Unusable { .. }) {
             // The command failed and printed only its complaint: that is the collector's
             // problem to report, not a parse failure.
@@ -339,6 +346,9 @@ fn reconcile(
         });
     }
 }
+
+/// The issue recorded when an artifact's bytes were not all UTF-8.
+const NON_UTF8: &str = "non-UTF-8 bytes were replaced with U+FFFD (first at this line)";
 
 /// Decodes, recognises and parses one entry.
 pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
@@ -608,7 +618,7 @@ fn decode(bytes: Vec<u8>) -> (Arc<str>, Option<LineIssue>) {
                 Arc::from(text),
                 Some(LineIssue::new(
                     line,
-                    "non-UTF-8 bytes were replaced with U+FFFD (first at this line)",
+                    NON_UTF8,
                 )),
             )
         }
