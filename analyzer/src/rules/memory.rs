@@ -67,11 +67,23 @@ pub fn check_swap(f: &HostFacts) -> Check {
             "no `/proc/meminfo`, `vmstat` or `vm.swappiness` in the bundle".into(),
         );
     }
-    let sensitive = f
-        .processes
-        .list
+    // The JVM with the most memory on swap when `/proc/PID/status` says, else the first
+    // latency-sensitive process.
+    let swapped_pid = f
+        .jvms
         .iter()
-        .find(|p| LATENCY_SENSITIVE.contains(&p.value.comm.as_str()));
+        .filter_map(|j| Some((j.pid?, j.swap_kib.as_ref()?.value)))
+        .filter(|&(_, kib)| kib > 0)
+        .max_by_key(|&(_, kib)| kib)
+        .map(|(pid, _)| pid);
+    let sensitive = swapped_pid
+        .and_then(|pid| f.processes.list.iter().find(|p| p.value.pid == pid))
+        .or_else(|| {
+            f.processes
+                .list
+                .iter()
+                .find(|p| LATENCY_SENSITIVE.contains(&p.value.comm.as_str()))
+        });
     let Some(proc_) = sensitive else {
         return if f.processes.list.is_empty() {
             Check::NotEvaluated(
@@ -92,12 +104,21 @@ pub fn check_swap(f: &HostFacts) -> Check {
     let high_swappiness = swappiness.is_some_and(|s| s > SWAPPINESS_MAX);
     let mut ev: Vec<Evidence> =
         vec![proc_.evidence(format!("{} (pid {})", proc_.value.comm, proc_.value.pid))];
-    for (c, note) in [
-        (&m.swap_in_kib_per_s, "swap-in during the window"),
-        (&m.swap_out_kib_per_s, "swap-out during the window"),
-    ] {
-        if let Some(c) = c.as_ref().filter(|c| c.value > 0.0) {
-            ev.push(c.evidence(note));
+    // si and so come from the same vmstat lines: cite them once.
+    match (
+        m.swap_in_kib_per_s.as_ref().filter(|c| c.value > 0.0),
+        m.swap_out_kib_per_s.as_ref().filter(|c| c.value > 0.0),
+    ) {
+        (Some(i), Some(o)) if i.artifact == o.artifact && i.lines == o.lines => {
+            ev.push(i.evidence("swap-in and swap-out during the window"))
+        }
+        (i, o) => {
+            if let Some(c) = i {
+                ev.push(c.evidence("swap-in during the window"));
+            }
+            if let Some(c) = o {
+                ev.push(c.evidence("swap-out during the window"));
+            }
         }
     }
     if let Some(c) = &m.swap_used_kib {
