@@ -288,6 +288,39 @@ fn xml_error(text: &str, e: &roxmltree::Error) -> ParseError {
     }
 }
 
+/// Attributes one element may have; Hadoop's elements have none or one (`xi:include href`).
+pub const MAX_ATTRIBUTES: usize = 1000;
+
+/// The first element with more than [`MAX_ATTRIBUTES`] attributes, as `(1-based line, count)`,
+/// found in one pass: an `=` outside quotes inside a tag counts one attribute.
+fn crowded_element(text: &str) -> Option<(usize, usize)> {
+    let (mut in_tag, mut quote, mut n, mut line, mut tag_line) = (false, None::<u8>, 0, 1, 1);
+    for &b in text.as_bytes() {
+        if b == b'\n' {
+            line += 1;
+        }
+        match (in_tag, quote, b) {
+            (_, Some(q), c) if c == q => quote = None,
+            (_, Some(_), _) => {}
+            (false, None, b'<') => {
+                in_tag = true;
+                n = 0;
+                tag_line = line;
+            }
+            (true, None, b'"' | b'\'') => quote = Some(b),
+            (true, None, b'=') => {
+                n += 1;
+                if n > MAX_ATTRIBUTES {
+                    return Some((tag_line, n));
+                }
+            }
+            (true, None, b'>') => in_tag = false,
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Parses one Hadoop configuration file.
 ///
 /// Errors: [`ParseError::Unusable`] when the text is empty, is not well-formed XML (with the
@@ -298,6 +331,15 @@ pub fn parse(text: &str) -> Result<Parsed<HadoopConf>, ParseError> {
     let text = crate::common::strip_bom(text);
     if text.trim().is_empty() {
         return Err(ParseError::unusable(None, "input is empty"));
+    }
+    if let Some((line, n)) = crowded_element(text) {
+        return Err(ParseError::unusable(
+            Some(line),
+            format!(
+                "an element with {n} attributes (over {MAX_ATTRIBUTES}): not a Hadoop configuration, \
+                 and checking that many attributes for duplicates is quadratic"
+            ),
+        ));
     }
     let opts = roxmltree::ParsingOptions {
         allow_dtd: false,

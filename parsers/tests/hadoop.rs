@@ -456,3 +456,19 @@ fn random_bytes_and_mutations_never_panic() {
         let _ = hadoop::sniff(&t);
     }
 }
+
+#[test]
+fn an_element_with_a_flood_of_attributes_is_refused_at_once() {
+    // roxmltree checks attribute names for duplicates pairwise: 300 000 attributes took minutes.
+    let attrs: Vec<String> = (0..300_000).map(|i| format!("a{i}=\"1\"")).collect();
+    let text = format!(
+        "<?xml version=\"1.0\"?>\n<configuration {}>\n</configuration>\n",
+        attrs.join(" ")
+    );
+    let e = parsers::hadoop::parse(&text).unwrap_err();
+    assert!(e.to_string().contains("300001 attributes") || e.to_string().contains("1001 attributes"), "{e}");
+    assert!(e.to_string().contains("line 2"), "{e}");
+    // An ordinary file with quotes and `=` in values still parses.
+    let ok = "<configuration>\n<property><name>a</name><value>x=y \"q\"</value></property>\n</configuration>\n";
+    assert_eq!(parsers::hadoop::parse(ok).unwrap().value.get("a"), Some("x=y \"q\""));
+}
