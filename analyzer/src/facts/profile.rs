@@ -476,15 +476,19 @@ struct Memory {
 }
 
 impl Memory {
-    /// Appends input and numbers its lines; drops the oldest lines beyond [`RECENT_BYTES`].
+    /// Appends input and numbers its lines, keeping at most [`LINE_BYTES`] of each line (a line
+    /// without an end cannot grow the memory); drops the oldest lines beyond [`RECENT_BYTES`].
     fn push(&mut self, chunk: &[u8]) {
-        let base = self.bytes.len();
-        self.bytes.extend_from_slice(chunk);
-        for (i, &b) in chunk.iter().enumerate() {
-            if b == b'\n' {
+        for piece in chunk.split_inclusive(|&b| b == b'\n') {
+            let ends = piece.last() == Some(&b'\n');
+            let body = if ends { &piece[..piece.len() - 1] } else { piece };
+            let room = LINE_BYTES.saturating_sub(self.bytes.len() - self.open);
+            self.bytes.extend_from_slice(&body[..body.len().min(room)]);
+            if ends {
+                self.bytes.push(b'\n');
                 self.line += 1;
                 self.starts.push_back((self.line, self.open));
-                self.open = base + i + 1;
+                self.open = self.bytes.len();
             }
         }
         if self.bytes.len() > 2 * RECENT_BYTES {
@@ -519,7 +523,7 @@ impl Memory {
         let raw = raw.strip_suffix(b"\n").unwrap_or(raw);
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
         let raw = &raw[..raw.len().min(LINE_BYTES)];
-        Some(String::from_utf8_lossy(raw).into_owned())
+        Some(String::from_utf8_lossy(raw).replace('\0', "\u{FFFD}"))
     }
 
     /// Copies the pending ranges' lines into the kept ones.
