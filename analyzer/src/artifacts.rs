@@ -348,7 +348,7 @@ fn reconcile(
 }
 
 /// The issue recorded when an artifact's bytes were not all UTF-8.
-const NON_UTF8: &str = "non-UTF-8 bytes were replaced with U+FFFD (first at this line)";
+const NON_UTF8: &str = "non-UTF-8 or NUL bytes were replaced with U+FFFD (first at this line)";
 
 /// Decodes, recognises and parses one entry.
 pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
@@ -607,6 +607,24 @@ fn parse_with(
 /// UTF-8 decoding that never fails: invalid bytes become U+FFFD and one issue names the line of
 /// the first one.
 fn decode(bytes: Vec<u8>) -> (Arc<str>, Option<LineIssue>) {
+    // NUL bytes are valid UTF-8 but no tool prints them in text output, and they make a page
+    // or a terminal unreadable: shown as U+FFFD like undecodable bytes.
+    let nul = bytes.iter().position(|&b| b == 0);
+    let bytes = match nul {
+        Some(_) => String::from_utf8_lossy(&bytes)
+            .replace('\0', "\u{FFFD}")
+            .into_bytes(),
+        None => bytes,
+    };
+    if let Some(at) = nul {
+        let text = String::from_utf8(bytes).unwrap_or_default();
+        let line = text.as_bytes()[..at.min(text.len())]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1;
+        return (Arc::from(text), Some(LineIssue::new(line, NON_UTF8)));
+    }
     match String::from_utf8(bytes) {
         Ok(s) => (Arc::from(s), None),
         Err(e) => {
