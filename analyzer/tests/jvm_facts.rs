@@ -223,3 +223,20 @@ fn yarn_site_from_a_real_cluster_leaves_the_vmem_check_on_by_default() {
     let st = r.rules.iter().find(|x| x.id == "yarn.vmem-check").unwrap();
     assert!(matches!(st.result, rca::rules::RuleResult::Clear { .. }));
 }
+
+#[test]
+fn a_huge_value_in_the_bundle_is_clipped_before_the_report() {
+    // One `mntr` value of a megabyte must not be copied whole into the facts, JSON and page.
+    let mut e = zk_bundle(8, None);
+    let huge = "A".repeat(1 << 20);
+    for (p, t) in e.iter_mut() {
+        if p.ends_with("mntr.txt") {
+            *t = t.replacen("zk_version\t", &format!("zk_version\t{huge}"), 1);
+        }
+    }
+    let r = analyze(&e);
+    let v = &r.zookeeper[0].version.as_ref().expect("version").value;
+    assert!(v.chars().count() <= rca::facts::CLIP_CHARS + 1, "{}", v.len());
+    let json = serde_json::to_string(&r).unwrap();
+    assert!(json.len() < 1 << 20, "{} bytes of JSON", json.len());
+}

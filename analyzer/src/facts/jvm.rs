@@ -184,9 +184,10 @@ impl Jvm {
             .clone()
             .or_else(|| self.main.as_deref().map(short_main))
             .unwrap_or_else(|| "JVM".into());
+        let name = super::clip(&name);
         match self.pid {
             Some(p) => format!("{name} (pid {p})"),
-            None => format!("{name} ({})", self.dir),
+            None => format!("{name} ({})", super::clip(&self.dir)),
         }
     }
 
@@ -719,7 +720,7 @@ fn fill_histogram(j: &mut Jvm, a: &Artifact, h: &parsers::histogram::Histogram) 
         .map(|r| {
             Cited::new(
                 ClassShare {
-                    class_name: r.class_name.clone(),
+                    class_name: super::clip(&r.class_name),
                     instances: r.instances,
                     bytes: r.bytes,
                     share_pct: if total.0 > 0 {
@@ -754,7 +755,7 @@ fn fill_threads(j: &mut Jvm, a: &Artifact, t: &parsers::threads::ThreadDump) {
         .map(|(pool, (n, r, lines))| {
             Cited::lines(
                 PoolCount {
-                    pool: pool.to_string(),
+                    pool: super::clip(pool),
                     threads: n,
                     runnable: r,
                 },

@@ -353,8 +353,8 @@ impl Acc {
             let mut v: Vec<Share> = m
                 .into_iter()
                 .map(|(name, t)| Share {
-                    name,
-                    dso: t.dso,
+                    name: super::clip(&name),
+                    dso: t.dso.as_deref().map(super::clip),
                     samples: t.samples,
                     pct: pct(t.samples),
                     lines: t.lines,
@@ -367,13 +367,13 @@ impl Acc {
         let ranked = |m: HashMap<String, u64>| -> Vec<String> {
             let mut v: Vec<(String, u64)> = m.into_iter().collect();
             v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-            v.into_iter().take(5).map(|(k, _)| k).collect()
+            v.into_iter().take(5).map(|(k, _)| super::clip(&k)).collect()
         };
         let mut modules: Vec<ModuleHeat> = self
             .modules
             .into_iter()
             .map(|(module, t)| ModuleHeat {
-                module,
+                module: super::clip(&module),
                 self_samples: t.own,
                 inclusive_samples: t.incl,
                 self_pct: pct(t.own),
@@ -693,8 +693,8 @@ pub fn from_report(r: &parsers::perf_report::PerfReport) -> Option<Profile> {
         let pct = e.self_pct.or(e.children_pct).unwrap_or(0.0);
         let add = |m: &mut HashMap<String, Share>, k: &str, dso: Option<&String>| {
             let s = m.entry(k.to_string()).or_insert_with(|| Share {
-                name: k.to_string(),
-                dso: dso.cloned(),
+                name: super::clip(k),
+                dso: dso.map(|d| super::clip(d)),
                 ..Default::default()
             });
             s.pct += pct;

@@ -93,7 +93,7 @@ pub fn build(c: &Collected, jvms: &[Jvm]) -> Vec<ZkServer> {
                 let cite = |key: &str| m.get(key).map(|e| e.line).unwrap_or(0);
                 s.version = m
                     .version()
-                    .map(|v| Cited::new(v.to_string(), &a.path, cite("zk_version")));
+                    .map(|v| Cited::new(super::clip(v), &a.path, cite("zk_version")));
                 s.watch_count = m
                     .watch_count()
                     .map(|v| Cited::new(v, &a.path, cite("zk_watch_count")));
