@@ -258,9 +258,8 @@ fn reconcile(
         a.record = Some(rec.clone());
         // `systemd-detect-virt` exits 1 after printing `none` on bare metal: an answer, not a
         // failure.
-        let answered_none = a.kind == Some("detect-virt")
-            && rec.exit == Some(1)
-            && a.text.trim() == "none";
+        let answered_none =
+            a.kind == Some("detect-virt") && rec.exit == Some(1) && a.text.trim() == "none";
         let failed = rec.timed_out || (rec.exit.is_some_and(|e| e != 0) && !answered_none);
         if failed && matches!(a.outcome, Outcome::Unusable { .. }) {
             // The command failed and printed only its complaint: that is the collector's
@@ -632,13 +631,7 @@ fn decode(bytes: Vec<u8>) -> (Arc<str>, Option<LineIssue>) {
             let bytes = e.into_bytes();
             let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
             let text = String::from_utf8_lossy(&bytes).into_owned();
-            (
-                Arc::from(text),
-                Some(LineIssue::new(
-                    line,
-                    NON_UTF8,
-                )),
-            )
+            (Arc::from(text), Some(LineIssue::new(line, NON_UTF8)))
         }
     }
 }

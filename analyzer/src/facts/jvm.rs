@@ -579,8 +579,10 @@ fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
                     .map(|v| Cited::new(v, &a.path, line("VmSwap")));
             }
             Data::Cgroup(cg) => {
+                // Below 16 MiB no JVM could even start: a corrupt or unrelated value.
                 j.cgroup_memory_limit_bytes = cg
                     .memory_limit_bytes()
+                    .filter(|&(v, _)| v >= 16 << 20)
                     .map(|(v, l)| Cited::new(v, &a.path, l));
                 j.cgroup_cpu_quota = cg.cpu_quota().map(|q| Cited::new(q.cores, &a.path, q.line));
                 j.cgroup_oom_kills = cg.oom_kills().map(|(v, l)| Cited::new(v, &a.path, l));
@@ -813,12 +815,15 @@ fn fill_gc_log(j: &mut Jvm, a: &Artifact, g: &parsers::gclog::GcLog) {
     j.gc_log = Some(s);
 }
 
-/// Old-generation occupancy of a sample, %: `O` (`-gcutil`), else `OU / OC` (`-gc`).
+/// Old-generation occupancy of a sample, %: `O` (`-gcutil`), else `OU / OC` (`-gc`); `None`
+/// outside 0–100 % (a corrupt value).
 fn old_pct(s: &JstatSample) -> Option<f64> {
-    s.old_pct.or_else(|| match (s.ou_kib, s.oc_kib) {
-        (Some(u), Some(c)) if c > 0.0 => Some(u * 100.0 / c),
-        _ => None,
-    })
+    s.old_pct
+        .or_else(|| match (s.ou_kib, s.oc_kib) {
+            (Some(u), Some(c)) if c > 0.0 => Some(u * 100.0 / c),
+            _ => None,
+        })
+        .filter(|o| (0.0..=100.5).contains(o))
 }
 
 /// Builds the GC series of one `jstat` output. `None` when it has fewer than two samples.
@@ -828,8 +833,12 @@ pub fn gc_series(path: &str, s: &Jstat, interval_s: Option<f64>) -> Option<GcSer
     if s.samples.len() < 2 {
         return None;
     }
+    // Timestamps that go backwards mean a corrupt or spliced output: no window, no share.
+    let stamps: Vec<f64> = s.samples.iter().filter_map(|x| x.timestamp_s).collect();
+    let monotonic = stamps.windows(2).all(|w| w[1] >= w[0]);
     let window_s = match (first.timestamp_s, last.timestamp_s) {
-        (Some(a), Some(b)) if b > a => Some(b - a),
+        (Some(a), Some(b)) if b > a && monotonic => Some(b - a),
+        (Some(_), Some(_)) => None,
         _ => interval_s.map(|i| i * (s.samples.len() - 1) as f64),
     };
     let delta_u = |f: fn(&JstatSample) -> Option<u64>| match (f(first), f(last)) {
@@ -837,7 +846,7 @@ pub fn gc_series(path: &str, s: &Jstat, interval_s: Option<f64>) -> Option<GcSer
         _ => None,
     };
     let delta_f = |f: fn(&JstatSample) -> Option<f64>| match (f(first), f(last)) {
-        (Some(a), Some(b)) if b >= a => Some(b - a),
+        (Some(a), Some(b)) if b >= a && a >= 0.0 => Some(b - a),
         _ => None,
     };
     let ygct = delta_f(|x| x.ygct_s);
@@ -880,6 +889,19 @@ pub fn gc_series(path: &str, s: &Jstat, interval_s: Option<f64>) -> Option<GcSer
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn corrupt_jstat_values_give_no_share_and_no_old_gen() {
+        // Time going backwards, a negative FGCT, an O of 150 %.
+        let text = "Timestamp         S0     S1     E      O      M     CCS    YGC     YGCT    FGC    FGCT     GCT   \n\
+                    \x20        11.7   0.00   0.00  50.00  97.10  90.00  85.00     10    0.500     3   -3.000   -2.500\n\
+                    \x20         5.0   0.00   0.00  10.00 150.00  90.00  85.00     10    0.500     4    2.900    3.400\n";
+        let p = parsers::jstat::parse(text).expect("parses");
+        let g = gc_series("j.txt", &p.value, Some(1.0)).expect("series");
+        assert_eq!(g.window_s, None);
+        assert_eq!(g.pause_share_pct, None);
+        assert!(g.old_after_fgc.is_empty());
+    }
 
     #[test]
     fn sizes_use_the_jvm_suffixes() {

@@ -367,7 +367,10 @@ impl Acc {
         let ranked = |m: HashMap<String, u64>| -> Vec<String> {
             let mut v: Vec<(String, u64)> = m.into_iter().collect();
             v.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-            v.into_iter().take(5).map(|(k, _)| super::clip(&k)).collect()
+            v.into_iter()
+                .take(5)
+                .map(|(k, _)| super::clip(&k))
+                .collect()
         };
         let mut modules: Vec<ModuleHeat> = self
             .modules
@@ -481,7 +484,11 @@ impl Memory {
     fn push(&mut self, chunk: &[u8]) {
         for piece in chunk.split_inclusive(|&b| b == b'\n') {
             let ends = piece.last() == Some(&b'\n');
-            let body = if ends { &piece[..piece.len() - 1] } else { piece };
+            let body = if ends {
+                &piece[..piece.len() - 1]
+            } else {
+                piece
+            };
             let room = LINE_BYTES.saturating_sub(self.bytes.len() - self.open);
             self.bytes.extend_from_slice(&body[..body.len().min(room)]);
             if ends {
@@ -691,6 +698,10 @@ pub fn from_report(r: &parsers::perf_report::PerfReport) -> Option<Profile> {
     let mut mods: HashMap<String, ModuleHeat> = HashMap::new();
     for e in &ev.entries {
         let pct = e.self_pct.or(e.children_pct).unwrap_or(0.0);
+        // A share outside 0–100 % is a corrupt row, not a measurement.
+        if !(0.0..=100.01).contains(&pct) {
+            continue;
+        }
         let add = |m: &mut HashMap<String, Share>, k: &str, dso: Option<&String>| {
             let s = m.entry(k.to_string()).or_insert_with(|| Share {
                 name: super::clip(k),

@@ -65,6 +65,9 @@ impl ZkServer {
     }
 }
 
+/// Watches or znodes beyond this (10¹²) cannot fit in any heap: such a value is corrupt.
+pub const MAX_PLAUSIBLE_COUNT: u64 = 1_000_000_000_000;
+
 fn port_of_dir(dir: &str) -> Option<u64> {
     let name = dir.rsplit('/').next()?;
     name.rsplit(['_', ':']).next()?.parse().ok()
@@ -94,8 +97,10 @@ pub fn build(c: &Collected, jvms: &[Jvm]) -> Vec<ZkServer> {
                 s.version = m
                     .version()
                     .map(|v| Cited::new(super::clip(v), &a.path, cite("zk_version")));
+                // A count no server could hold (memory) is a corrupt value, not a measurement.
                 s.watch_count = m
                     .watch_count()
+                    .filter(|&v| v < MAX_PLAUSIBLE_COUNT)
                     .map(|v| Cited::new(v, &a.path, cite("zk_watch_count")));
                 s.znode_count = m
                     .znode_count()
@@ -116,7 +121,10 @@ pub fn build(c: &Collected, jvms: &[Jvm]) -> Vec<ZkServer> {
             }
             Data::ZkWchs(w) => {
                 let s = by_dir.entry(dir.clone()).or_insert_with(new);
-                if let (Some(t), Some(l)) = (w.total_watches, w.total_line) {
+                if let (Some(t), Some(l)) = (
+                    w.total_watches.filter(|&t| t < MAX_PLAUSIBLE_COUNT),
+                    w.total_line,
+                ) {
                     s.wchs_total = Some(Cited::new(t, &a.path, l));
                 }
                 if let (Some(cn), Some(p), Some(l)) = (w.connections, w.paths, w.summary_line) {

@@ -467,10 +467,16 @@ pub fn check_heap_memory(f: &HostFacts) -> Check {
         .iter()
         .filter(|j| j.heap_max_bytes.is_some())
         .collect();
+    // More of a JVM on swap than the host has swap is a corrupt value.
+    let swap_total = f.memory.swap_total_kib.as_ref().map(|s| s.value);
     let swapped: Vec<&Jvm> = f
         .jvms
         .iter()
-        .filter(|j| j.swap_kib.as_ref().is_some_and(|s| s.value > 0))
+        .filter(|j| {
+            j.swap_kib
+                .as_ref()
+                .is_some_and(|s| s.value > 0 && swap_total.is_none_or(|t| s.value <= t))
+        })
         .collect();
     if sized.is_empty() && swapped.is_empty() {
         return Check::NotEvaluated(
@@ -725,7 +731,10 @@ mod tests {
         f.jvms[0].gc_log = None;
         let v = found(check_old_gen(&f));
         assert_eq!(v[0].confidence, Confidence::Low);
-        assert!(v[0].details.iter().any(|d| d.contains("committed old regions")));
+        assert!(v[0]
+            .details
+            .iter()
+            .any(|d| d.contains("committed old regions")));
     }
 
     #[test]

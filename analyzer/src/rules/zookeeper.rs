@@ -209,6 +209,7 @@ pub fn check_watch_manager(f: &HostFacts) -> Check {
     }
     let mut out = Vec::new();
     let mut checked = Vec::new();
+    let mut unknown = 0;
     for s in &f.zookeeper {
         let jvm = jvm_of(f, s);
         let manager = jvm.and_then(|j| j.property(WATCH_MANAGER_PROPERTY));
@@ -255,6 +256,10 @@ pub fn check_watch_manager(f: &HostFacts) -> Check {
             Some(p) => p >= WATCH_HEAP_WARN_PCT,
             None => watches.is_some_and(|w| w.value >= WATCHES_WITHOUT_HEAP),
         };
+        if watches.is_none() && !dominant {
+            unknown += 1;
+            continue;
+        }
         if !(large || dominant) {
             checked.push(format!(
                 "{}: {} watches{}",
@@ -416,6 +421,12 @@ pub fn check_watch_manager(f: &HostFacts) -> Check {
         });
     }
     if out.is_empty() {
+        if checked.is_empty() && unknown > 0 {
+            return Check::NotEvaluated(format!(
+                "{unknown} ZooKeeper server(s) without a readable watch count (`mntr` \
+                 `zk_watch_count`, `wchs` total)"
+            ));
+        }
         Check::Clear(checked.join("; "))
     } else {
         Check::Found(out)
@@ -555,6 +566,15 @@ mod tests {
         assert!(cited.contains(&"jvm/4242/class-histogram.txt"), "{cited:?}");
         assert!(x.why.contains(OPTIMIZED), "{}", x.why);
         assert!(x.explains.contains(&"jvm.old-gen-not-reclaimed"));
+    }
+
+    #[test]
+    fn an_unreadable_watch_count_is_not_evaluated_rather_than_clear() {
+        let mut f = zk(0, None);
+        f.zookeeper[0].watch_count = None;
+        f.zookeeper[0].wchs_total = None;
+        f.jvms[0].top_classes.clear();
+        assert!(is_not_evaluated(&check_watch_manager(&f)));
     }
 
     #[test]
