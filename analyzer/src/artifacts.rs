@@ -131,11 +131,22 @@ impl Collected {
 pub fn collect(path: &Path, limits: &Limits) -> Result<Collected, bundle::BundleError> {
     let results: Mutex<Vec<Artifact>> = Mutex::new(Vec::new());
     let manifest: Mutex<Option<(String, String)>> = Mutex::new(None);
+    let manifests: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let summary = rayon::scope(|s| {
         bundle::read(path, limits, |entry: RawEntry| {
             let is_manifest = entry.path == manifest::FILE_NAME
                 || entry.path.ends_with(&format!("/{}", manifest::FILE_NAME));
             if is_manifest {
+                let folder = entry
+                    .path
+                    .strip_suffix(manifest::FILE_NAME)
+                    .unwrap_or("")
+                    .trim_end_matches('/');
+                let folder = if folder.is_empty() { "." } else { folder };
+                manifests
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(folder.to_string());
                 if let EntryContent::Bytes(b) = &entry.content {
                     let mut m = manifest.lock().unwrap_or_else(|e| e.into_inner());
                     if m.is_none() {
@@ -151,6 +162,12 @@ pub fn collect(path: &Path, limits: &Limits) -> Result<Collected, bundle::Bundle
             });
         })
     })?;
+    let mut folders = manifests.into_inner().unwrap_or_else(|e| e.into_inner());
+    folders.sort();
+    folders.dedup();
+    if folders.len() > 1 {
+        return Err(bundle::BundleError::SeveralBundles(folders));
+    }
     let mut artifacts = results.into_inner().unwrap_or_else(|e| e.into_inner());
     let manifest = manifest.into_inner().unwrap_or_else(|e| e.into_inner());
     let (manifest_path, manifest) = match manifest {
@@ -218,7 +235,8 @@ fn reconcile(
             Some(spec)
                 if a.kind != Some(spec.name)
                     && !matches!(a.outcome, Outcome::TooLarge { .. })
-                    && a.kept_lines.is_none() =>
+                    && a.kept_lines.is_none()
+                    && !read_failed(a) =>
             {
                 let looked_like = a.kind;
                 let mut redone = parse_with(spec, KindSource::Manifest, &a.path, a.text.clone(), a.bytes);
@@ -425,6 +443,13 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
         }
     }
     a
+}
+
+/// The entry could not be read from the archive (its outcome says why): there is nothing to
+/// parse again under the manifest's kind.
+fn read_failed(a: &Artifact) -> bool {
+    a.text.is_empty()
+        && matches!(&a.outcome, Outcome::Unusable { reason } if reason.starts_with("could not be read"))
 }
 
 /// The artifact of an entry parsed while it was read: its kept lines stand in for the text.

@@ -673,7 +673,7 @@ pub static KINDS: &[KindSpec] = &[
     KindSpec {
         name: "proc-cmdline",
         source: "`/proc/<pid>/cmdline`",
-        paths: &[],
+        paths: &[r"(^|/)(jvm|proc)/[0-9]+/cmdline(\.txt)?$"],
         sniff: None,
         parse: None,
     },

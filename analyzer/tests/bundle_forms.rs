@@ -265,3 +265,26 @@ fn findings_set_the_exit_status_and_json() {
             >= 3
     );
 }
+
+#[test]
+fn a_folder_holding_two_bundles_is_refused_rather_than_mixed() {
+    let d = tempfile::tempdir().unwrap();
+    for host in ["a", "b"] {
+        let top = d.path().join(host);
+        std::fs::create_dir_all(top.join("proc")).unwrap();
+        std::fs::write(
+            top.join("manifest.tsv"),
+            "# rca-manifest 1\nmeta\tstarted\t1796000000\nmeta\tended\t1796000001\n",
+        )
+        .unwrap();
+        std::fs::write(top.join("proc/loadavg"), "0.00 0.01 0.05 1/100 42\n").unwrap();
+    }
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_rca"))
+        .arg("analyze")
+        .arg(d.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("holds 2 bundles (a, b)"), "{err}");
+}

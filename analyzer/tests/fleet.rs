@@ -263,3 +263,29 @@ fn a_directory_of_identical_peers_exits_0_and_a_planted_outlier_exits_1() {
         serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(doc["hosts"][0]["label"], "node-3");
 }
+
+#[test]
+fn a_fleet_folder_skips_links_and_opens_sample_folders() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    // A link to somewhere else on this machine: never analyzed.
+    std::os::unix::fs::symlink("/etc", root.join("link")).unwrap();
+    // A folder holding two bundles (a pair) and a folder holding one archive.
+    for side in ["baseline", "suspect"] {
+        std::fs::create_dir_all(root.join("pair").join(side)).unwrap();
+        std::fs::write(
+            root.join("pair").join(side).join("manifest.tsv"),
+            "# rca-manifest 1\n",
+        )
+        .unwrap();
+    }
+    std::fs::create_dir_all(root.join("one")).unwrap();
+    std::fs::write(root.join("one/rca-x.tar.gz"), b"").unwrap();
+    std::fs::write(root.join("one/README.md"), b"").unwrap();
+    let got = rca::fleet::expand(&[root.to_path_buf()]).unwrap();
+    let names: Vec<String> = got
+        .iter()
+        .map(|p| p.strip_prefix(root).unwrap().display().to_string())
+        .collect();
+    assert_eq!(names, ["one/rca-x.tar.gz", "pair/baseline", "pair/suspect"]);
+}

@@ -110,6 +110,13 @@ pub enum BundleError {
     /// The input is a format rca does not read.
     #[error("{0}")]
     Unsupported(String),
+    /// The input holds several collector bundles (one manifest each), which would mix hosts.
+    #[error(
+        "this input holds {} bundles ({}): analyze each one, or compare them with `rca diff` or `rca fleet`",
+        .0.len(),
+        .0.join(", ")
+    )]
+    SeveralBundles(Vec<String>),
 }
 
 /// Reads the bundle at `path`, calling `on_entry` for every regular file in archive order.

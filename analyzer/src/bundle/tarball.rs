@@ -234,7 +234,8 @@ pub fn read<R: Read>(
             limits,
             before: summary.bytes_read,
         });
-        let mut content = limits::read_entry(&path, &mut entry, (cap, remaining_total), claimed, ratio);
+        let mut content =
+            limits::read_entry(&path, &mut entry, (cap, remaining_total), claimed, ratio);
         if let EntryContent::TooLarge { limit } = &mut content {
             *limit = limits::reported_limit(cap, limits);
         }

@@ -87,7 +87,8 @@ pub fn read(
             limits,
             before: inflated,
         };
-        let mut content = limits::read_entry(&path, &mut f, (cap, remaining_total), hint, Some(ratio));
+        let mut content =
+            limits::read_entry(&path, &mut f, (cap, remaining_total), hint, Some(ratio));
         inflated += match &content {
             EntryContent::Bytes(b) => b.len() as u64,
             EntryContent::Streamed(st) => st.bytes,

@@ -57,20 +57,57 @@ pub struct Failed {
 pub fn expand(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     if let [one] = args {
         if one.is_dir() && !one.join("manifest.tsv").exists() {
-            let mut v: Vec<PathBuf> = std::fs::read_dir(one)
-                .map_err(|e| format!("cannot list {}: {e}", one.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| {
-                    !p.file_name()
-                        .and_then(|n| n.to_str())
-                        .is_some_and(|n| n.starts_with('.'))
-                })
-                .collect();
-            v.sort();
+            let mut v = Vec::new();
+            for p in listing(one)? {
+                match bundles_in(&p) {
+                    Some(inner) if !inner.is_empty() => v.extend(inner),
+                    _ => v.push(p),
+                }
+            }
             return Ok(v);
         }
     }
     Ok(args.to_vec())
+}
+
+/// The entries of `dir` in name order, without hidden entries and without symbolic links (a link
+/// could lead anywhere on the analyzing machine; links inside bundles are refused the same way).
+fn listing(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot list {}: {e}", dir.display()))?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_type().is_ok_and(|t| !t.is_symlink()))
+        .map(|e| e.path())
+        .filter(|p| {
+            !p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with('.'))
+        })
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
+/// For a folder without a manifest: the bundles directly inside it (archives, and folders with a
+/// `manifest.tsv`, e.g. a sample's `baseline/` and `suspect/`); `None` for anything else.
+fn bundles_in(p: &Path) -> Option<Vec<PathBuf>> {
+    if !p.is_dir() || p.join("manifest.tsv").exists() {
+        return None;
+    }
+    let inner = listing(p).ok()?;
+    Some(
+        inner
+            .into_iter()
+            .filter(|q| {
+                let n = q.to_string_lossy();
+                (q.is_file()
+                    && [".tar.gz", ".tgz", ".tar", ".zip"]
+                        .iter()
+                        .any(|e| n.ends_with(e)))
+                    || (q.is_dir() && q.join("manifest.tsv").exists())
+            })
+            .collect(),
+    )
 }
 
 /// Analyzes every bundle in parallel. Bundles that cannot be opened are returned as [`Failed`].

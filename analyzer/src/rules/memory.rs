@@ -127,6 +127,10 @@ pub fn check_swap(f: &HostFacts) -> Check {
     if let Some(c) = &m.swappiness {
         ev.push(c.evidence("vm.swappiness"));
     }
+    // No swap configured: swappiness has nothing to act on.
+    if m.swap_total_kib.as_ref().is_some_and(|t| t.value == 0) && si + so == 0.0 {
+        return Check::Clear("no swap configured (`SwapTotal: 0 kB`)".into());
+    }
     let (sev, title) = if si + so >= SWAP_ACTIVE_KIB_PER_S {
         (
             Severity::Critical,

@@ -342,7 +342,7 @@ pub fn check_watch_manager(f: &HostFacts) -> Check {
                  bytes per watch; up to three times that when sessions hold their own path strings).",
                 e >> 20,
                 h.value >> 20,
-                heap_pct.unwrap_or(0.0)
+                heap_pct.unwrap_or(0.0).floor()
             ));
         }
         if let Some(p) = map_share {
@@ -387,7 +387,7 @@ pub fn check_watch_manager(f: &HostFacts) -> Check {
             title: format!(
                 "{label}: {w} watches in the default WatchManager{}",
                 heap_pct
-                    .map(|p| format!(" (≥ {p:.0} % of the heap)"))
+                    .map(|p| format!(" (≥ {:.0} % of the heap)", p.floor()))
                     .unwrap_or_default()
             ),
             severity: if critical {
