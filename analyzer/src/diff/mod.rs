@@ -475,12 +475,13 @@ pub(crate) fn numeric(
             floor.rel * 100.0
         )
     } else {
-        format!(
-            "{dir} on the suspect: {} vs {} {unit} (a {:.0} % change)",
-            num(s),
-            num(b),
-            rel * 100.0
-        )
+        let (lo, hi) = (b.abs().min(s.abs()), b.abs().max(s.abs()));
+        let by = if lo > 0.0 {
+            format!("{:.1}×", hi / lo)
+        } else {
+            format!("{:.0} % of the larger", rel * 100.0)
+        };
+        format!("{dir} on the suspect: {} vs {} {unit} ({by})", num(s), num(b))
     };
     let d = Difference::new(w, subject)
         .values(
