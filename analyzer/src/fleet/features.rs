@@ -329,6 +329,11 @@ fn processes(f: &HostFacts, x: &mut Features) {
             continue;
         }
         let conns = p.connections.iter().find(|k| k.value.comm == comm);
+        // A command without connections started minutes before the collection is passing by.
+        let owns = conns.is_some_and(|k| k.value.established > 0);
+        if !owns && c.value.elapsed_s.is_some_and(|e| e < process::TRANSIENT_S) {
+            continue;
+        }
         let w = match conns.filter(|k| k.value.established > 0) {
             Some(_) => &score::PROCESS_WITH_CONNECTIONS,
             None => &score::PROCESS_ONE_SIDE,
