@@ -289,3 +289,15 @@ fn a_fleet_folder_skips_links_and_opens_sample_folders() {
         .collect();
     assert_eq!(names, ["one/rca-x.tar.gz", "pair/baseline", "pair/suspect"]);
 }
+
+#[test]
+fn a_bundle_named_twice_counts_once() {
+    let d = tempfile::tempdir().unwrap();
+    let a = d.path().join("a");
+    std::fs::create_dir_all(&a).unwrap();
+    let b = d.path().join("b");
+    std::fs::create_dir_all(&b).unwrap();
+    let got =
+        rca::fleet::expand(&[a.clone(), b.clone(), a.clone(), d.path().join("a/../a")]).unwrap();
+    assert_eq!(got, vec![a, b]);
+}

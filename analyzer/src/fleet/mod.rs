@@ -51,9 +51,10 @@ pub struct Failed {
     pub error: String,
 }
 
-/// The bundles named by the command line: a single directory argument stands for every file
-/// or directory directly inside it (hidden entries skipped), in name order; otherwise each
-/// argument is a bundle.
+/// The bundles named by the command line: a single directory argument without a manifest stands
+/// for the bundles directly inside it, in name order (hidden entries and symbolic links skipped;
+/// a sample folder contributes its archives or its `baseline/` and `suspect/`); otherwise each
+/// argument is a bundle, a path named twice counting once.
 pub fn expand(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     if let [one] = args {
         if one.is_dir() && !one.join("manifest.tsv").exists() {
@@ -67,7 +68,13 @@ pub fn expand(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
             return Ok(v);
         }
     }
-    Ok(args.to_vec())
+    // The same bundle named twice would vote twice for the majority.
+    let mut seen = std::collections::HashSet::new();
+    Ok(args
+        .iter()
+        .filter(|p| seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())))
+        .cloned()
+        .collect())
 }
 
 /// The entries of `dir` in name order, without hidden entries and without symbolic links (a link
