@@ -499,12 +499,24 @@ fn unified_line(
 /// `3.456ms` / `0.1s` → `Some(Ok(ms))`; a token shaped like a duration that does not parse →
 /// `Some(Err)`; anything else `None`.
 fn duration_ms(t: &str) -> Option<Result<f64, ()>> {
+    // A pause is finite and not negative: `-5.0ms`, `NaNs`, `1e400s` are corrupt values.
+    let valid = |v: f64| {
+        if v.is_finite() && v >= 0.0 {
+            Ok(v)
+        } else {
+            Err(())
+        }
+    };
     if let Some(x) = t.strip_suffix("ms") {
-        return Some(parse_num(x).ok_or(()));
+        return Some(parse_num(x).ok_or(()).and_then(valid));
     }
     let (num, scale) = if let Some(x) = t.strip_suffix("us") {
         (x, 1e-3)
     } else if let Some(x) = t.strip_suffix('s') {
+        let word = x.trim_start_matches('-');
+        if word.eq_ignore_ascii_case("nan") || word.eq_ignore_ascii_case("inf") {
+            return Some(Err(()));
+        }
         if !x.bytes().last().is_some_and(|b| b.is_ascii_digit()) {
             return None;
         }
@@ -512,10 +524,11 @@ fn duration_ms(t: &str) -> Option<Result<f64, ()>> {
     } else {
         return None;
     };
-    if !num.bytes().next().is_some_and(|b| b.is_ascii_digit()) {
+    let digits = num.strip_prefix('-').unwrap_or(num);
+    if !digits.bytes().next().is_some_and(|b| b.is_ascii_digit()) {
         return None;
     }
-    Some(parse_num(num).map(|v| v * scale).ok_or(()))
+    Some(parse_num(num).map(|v| v * scale).ok_or(()).and_then(valid))
 }
 
 /// Top-level `(…)` groups of `s`, nested parentheses kept inside (`System.gc()`).

@@ -476,3 +476,24 @@ fn random_bytes_no_panic() {
     let _ = gclog::parse(&"[".repeat(100_000));
     let _ = gclog::parse(&format!("0.1: [GC (x) {}", "[".repeat(100_000)));
 }
+
+#[test]
+fn negative_nan_and_infinite_pauses_are_issues_not_silence() {
+    for bad in ["-5.000ms", "NaNms", "1e400ms"] {
+        let t = format!(
+            "[0.100s][info][gc] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 24M->4M(256M) 3.000ms\n\
+             [0.200s][info][gc] GC(1) Pause Young (Normal) (G1 Evacuation Pause) 24M->4M(256M) {bad}\n"
+        );
+        let p = parsers::gclog::parse(&t).expect("parses");
+        assert!(
+            p.issues.iter().any(|i| i.line == 2),
+            "{bad}: no issue on line 2: {:?}",
+            p.issues
+        );
+        assert!(p
+            .value
+            .events
+            .iter()
+            .all(|e| e.pause_ms.is_none_or(|m| m >= 0.0 && m.is_finite())));
+    }
+}
