@@ -466,9 +466,15 @@ fn an_element_with_a_flood_of_attributes_is_refused_at_once() {
         attrs.join(" ")
     );
     let e = parsers::hadoop::parse(&text).unwrap_err();
-    assert!(e.to_string().contains("300001 attributes") || e.to_string().contains("1001 attributes"), "{e}");
+    assert!(
+        e.to_string().contains("300001 attributes") || e.to_string().contains("1001 attributes"),
+        "{e}"
+    );
     assert!(e.to_string().contains("line 2"), "{e}");
     // An ordinary file with quotes and `=` in values still parses.
     let ok = "<configuration>\n<property><name>a</name><value>x=y \"q\"</value></property>\n</configuration>\n";
-    assert_eq!(parsers::hadoop::parse(ok).unwrap().value.get("a"), Some("x=y \"q\""));
+    assert_eq!(
+        parsers::hadoop::parse(ok).unwrap().value.get("a"),
+        Some("x=y \"q\"")
+    );
 }
