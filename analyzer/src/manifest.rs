@@ -64,6 +64,18 @@ impl Manifest {
         let mut paths = std::collections::HashSet::new();
         let mut dropped = 0usize;
         for (no, line) in parsers::common::numbered_lines(text) {
+            if let Some(v) = line.trim().strip_prefix("# rca-manifest ") {
+                if v.trim() != "1" {
+                    m.issues.push(parsers::LineIssue::new(
+                        no,
+                        format!(
+                            "manifest format `{}` is not the one this rca reads (1): records read as format 1",
+                            v.trim()
+                        ),
+                    ));
+                }
+                continue;
+            }
             if line.trim().is_empty() || line.starts_with('#') {
                 continue;
             }
@@ -90,8 +102,8 @@ impl Manifest {
                         kind: f[2].to_string(),
                         exit: f[3].trim().parse().ok(),
                         timed_out: f[4].trim() == "1",
-                        start: f[5].trim().parse().ok(),
-                        end: f[6].trim().parse().ok(),
+                        start: f[5].trim().parse().ok().filter(|v: &f64| v.is_finite()),
+                        end: f[6].trim().parse().ok().filter(|v: &f64| v.is_finite()),
                         bytes: f[7].trim().parse().ok(),
                         truncated: f[8].trim() == "1",
                         note: f[9].to_string(),
@@ -121,12 +133,32 @@ impl Manifest {
 
     /// A numeric meta value (`started`, `duration`, ...).
     pub fn meta_f64(&self, key: &str) -> Option<f64> {
-        self.meta.get(key).and_then(|v| v.trim().parse().ok())
+        self.meta
+            .get(key)
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .filter(|v| v.is_finite())
     }
 }
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn an_unknown_format_and_non_finite_times_are_flagged_or_dropped() {
+        let m = Manifest::parse(
+            "# rca-manifest 999\nmeta\tstarted\tNaN\nmeta\tended\t-1e400\nartifact\ta\tps\t0\t0\tinf\t1\t3\t0\t\tps\n",
+            10,
+        );
+        assert!(m
+            .issues
+            .iter()
+            .any(|i| i.line == 1 && i.message.contains("`999`")));
+        assert_eq!(m.meta_f64("started"), None);
+        assert_eq!(m.meta_f64("ended"), None);
+        assert_eq!(m.artifacts[0].start, None);
+        assert_eq!(m.artifacts[0].end, Some(1.0));
+    }
+
     use super::*;
 
     #[test]
