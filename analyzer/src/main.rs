@@ -327,7 +327,10 @@ fn analyze(bundle: &Path, out: &Outputs, limits: &Limits) -> ExitCode {
 fn to_stdout(text: &str) {
     use std::io::Write;
     let mut o = std::io::stdout().lock();
-    if o.write_all(text.as_bytes()).and_then(|()| o.flush()).is_err() {
+    if o.write_all(text.as_bytes())
+        .and_then(|()| o.flush())
+        .is_err()
+    {
         // Nothing more can be shown; the files (-o, --json) were already written.
     }
 }

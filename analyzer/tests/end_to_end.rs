@@ -204,7 +204,9 @@ fn collect_then_analyze_this_machine() {
 fn a_closed_stdout_pipe_ends_the_summary_quietly() {
     // `rca analyze … | head -1`: the reader goes away; rca must not panic, and its exit status
     // still says what it found.
-    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap();
     let bundle = repo.join("sample-bundles/s1-hadoop-vmware");
     let dir = std::fs::read_dir(&bundle)
         .unwrap()

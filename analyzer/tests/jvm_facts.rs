@@ -74,9 +74,15 @@ fn zk_bundle(watches: u64, manager: Option<&str>) -> Vec<Entry> {
         "java_command: org.apache.zookeeper.server.quorum.QuorumPeerMain /etc/zookeeper/conf/zoo.cfg ",
     );
     let mntr = fixture("captured-zk/zk-3.8.0-mntr.txt")
-        .replace("zk_watch_count\t8\n", &format!("zk_watch_count\t{watches}\n"))
+        .replace(
+            "zk_watch_count\t8\n",
+            &format!("zk_watch_count\t{watches}\n"),
+        )
         .replace("zk_znode_count\t12\n", "zk_znode_count\t200000\n")
-        .replace("zk_num_alive_connections\t3\n", "zk_num_alive_connections\t20\n");
+        .replace(
+            "zk_num_alive_connections\t3\n",
+            "zk_num_alive_connections\t20\n",
+        );
     let wchs = format!("20 connections watching 200000 paths\nTotal watches:{watches}\n");
     vec![
         ("jvm/24267/vm-system-properties.txt".into(), props),
@@ -147,8 +153,16 @@ fn an_s3_shaped_zookeeper_puts_the_watch_manager_first() {
     assert_eq!(top.rule_id, "zk.default-watch-manager", "{:#?}", r.findings);
     assert_eq!(top.severity, Severity::Critical);
     let cited: Vec<&str> = top.evidence.iter().map(|e| e.artifact.as_str()).collect();
-    for want in ["mntr.txt", "wchs.txt", "class-histogram.txt", "jstat-gcutil.txt"] {
-        assert!(cited.iter().any(|c| c.ends_with(want)), "{want} not in {cited:?}");
+    for want in [
+        "mntr.txt",
+        "wchs.txt",
+        "class-histogram.txt",
+        "jstat-gcutil.txt",
+    ] {
+        assert!(
+            cited.iter().any(|c| c.ends_with(want)),
+            "{want} not in {cited:?}"
+        );
     }
     // The histogram line cited is the HashMap$Node row, verbatim.
     let hist = top
@@ -156,10 +170,9 @@ fn an_s3_shaped_zookeeper_puts_the_watch_manager_first() {
         .iter()
         .find(|e| e.artifact.ends_with("class-histogram.txt"))
         .unwrap();
-    assert!(hist
-        .excerpt
-        .iter()
-        .any(|l| l.text.contains("4000000      128000000  java.util.HashMap$Node")));
+    assert!(hist.excerpt.iter().any(|l| l
+        .text
+        .contains("4000000      128000000  java.util.HashMap$Node")));
     // The symptom is reported too, below its cause.
     let old = r
         .findings
@@ -176,7 +189,10 @@ fn the_optimized_watch_manager_silences_the_finding_but_not_the_full_heap() {
         4_000_000,
         Some("org.apache.zookeeper.server.watch.WatchManagerOptimized"),
     ));
-    assert!(r.findings.iter().all(|f| f.rule_id != "zk.default-watch-manager"));
+    assert!(r
+        .findings
+        .iter()
+        .all(|f| f.rule_id != "zk.default-watch-manager"));
     assert!(r
         .findings
         .iter()
@@ -236,7 +252,11 @@ fn a_huge_value_in_the_bundle_is_clipped_before_the_report() {
     }
     let r = analyze(&e);
     let v = &r.zookeeper[0].version.as_ref().expect("version").value;
-    assert!(v.chars().count() <= rca::facts::CLIP_CHARS + 1, "{}", v.len());
+    assert!(
+        v.chars().count() <= rca::facts::CLIP_CHARS + 1,
+        "{}",
+        v.len()
+    );
     let json = serde_json::to_string(&r).unwrap();
     assert!(json.len() < 1 << 20, "{} bytes of JSON", json.len());
 }

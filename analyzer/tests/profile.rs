@@ -52,7 +52,9 @@ fn a_real_perf_script_becomes_a_profile_with_a_flame_graph() {
     assert!(p.modules.is_empty(), "{:?}", p.modules);
     assert!(!p.top_symbols.is_empty());
     // The flame graph is inline SVG, without inferno's script (the CSP allows none).
-    let i = html.find("<div class=\"flame\"><svg").expect("flame graph in the report");
+    let i = html
+        .find("<div class=\"flame\"><svg")
+        .expect("flame graph in the report");
     let flame = &html[i..i + html[i..].find("</svg></div>").expect("flame graph ends")];
     assert!(flame.contains("ip_output"));
     assert!(!flame.contains("<script"), "inferno's script is left out");
@@ -62,7 +64,11 @@ fn a_real_perf_script_becomes_a_profile_with_a_flame_graph() {
         .iter()
         .find(|x| x.id == "profile.module-hot-path")
         .unwrap();
-    assert!(matches!(st.result, rca::rules::RuleResult::Clear { .. }), "{:?}", st.result);
+    assert!(
+        matches!(st.result, rca::rules::RuleResult::Clear { .. }),
+        "{:?}",
+        st.result
+    );
 }
 
 #[test]
@@ -154,7 +160,11 @@ fn a_large_perf_script_is_parsed_while_read_and_its_cited_lines_kept() {
     assert_eq!(a.outcome.label(), "parsed", "{:?}", a.outcome);
     assert!(a.bytes >= 64 << 20);
     let kept = a.kept_lines.as_ref().expect("streamed, not held");
-    assert!(kept.len() <= rca::facts::profile::KEPT_LINES, "{} lines kept", kept.len());
+    assert!(
+        kept.len() <= rca::facts::profile::KEPT_LINES,
+        "{} lines kept",
+        kept.len()
+    );
     assert!(a.text.len() < 1 << 20);
     let p = &r.profiles[0];
     assert_eq!(p.samples, 300 * copies as u64);

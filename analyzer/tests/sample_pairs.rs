@@ -300,7 +300,11 @@ fn s2_diff_puts_the_colocated_process_first_then_the_jdk() {
     assert_eq!(s(sig, "baseline"), "254060");
     assert_eq!(s(sig, "suspect"), "2088097");
     assert_eq!(sig["noise"], Value::Bool(true), "{}", s(sig, "reason"));
-    assert!(s(sig, "reason").contains("sizes this default from the host"), "{}", s(sig, "reason"));
+    assert!(
+        s(sig, "reason").contains("sizes this default from the host"),
+        "{}",
+        s(sig, "reason")
+    );
     let ul = evidence(sig, "suspect", "system/ulimit-a.txt");
     let lim = evidence(sig, "suspect", "jvm/27054/limits");
     let line = if let Some(e) = ul.first() {

@@ -271,7 +271,8 @@ fn above(doc: &Value, a: &str, b: &str, why: &str, problems: &mut Vec<String>) {
 /// S1: a Hadoop DataNode on a VMware guest with three independent causes. The expected first
 /// finding is the network cause, `nic.queues` (see sample-bundles/s1-hadoop-vmware/README.md).
 #[test]
-fn s1_hadoop_on_vmware_puts_the_balloon_first_then_the_single_queue_nic_and_shows_all_three_causes() {
+fn s1_hadoop_on_vmware_puts_the_balloon_first_then_the_single_queue_nic_and_shows_all_three_causes()
+{
     let bundle = sample("s1-hadoop-vmware");
     let files = bundle_files(&bundle);
     let (code, doc, stdout) = analyze(&bundle);
@@ -302,7 +303,10 @@ fn s1_hadoop_on_vmware_puts_the_balloon_first_then_the_single_queue_nic_and_show
         .iter()
         .map(|f| f["rule_id"].as_str().unwrap_or("?").to_string())
         .find(|id| id.starts_with("nic.") || id.starts_with("net."));
-    if !matches!(first_net.as_deref(), Some("nic.queues") | Some("nic.rx-ring")) {
+    if !matches!(
+        first_net.as_deref(),
+        Some("nic.queues") | Some("nic.rx-ring")
+    ) {
         problems.push(format!(
             "the first network finding is {first_net:?}, expected the NIC configuration \
              (nic.queues or nic.rx-ring) above the drops it causes; findings: {:?}",

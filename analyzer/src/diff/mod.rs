@@ -481,7 +481,11 @@ pub(crate) fn numeric(
         } else {
             format!("{:.0} % of the larger", rel * 100.0)
         };
-        format!("{dir} on the suspect: {} vs {} {unit} ({by})", num(s), num(b))
+        format!(
+            "{dir} on the suspect: {} vs {} {unit} ({by})",
+            num(s),
+            num(b)
+        )
     };
     let d = Difference::new(w, subject)
         .values(

@@ -273,4 +273,5 @@ mod tests {
         let sixteen = nic((0..16).map(|c| (c, 625)).collect());
         assert!((sixteen.irq_effective_cpus().unwrap() - 16.0).abs() < 1e-9);
         assert_eq!(nic(vec![]).irq_effective_cpus(), None);
-    }}
+    }
+}

@@ -26,7 +26,8 @@ pub static VMEM_CHECK: RuleMeta = RuleMeta {
                 virtual memory\"), Hadoop yarn-default.xml, case S1.",
     false_positives: "Clusters that rely on the check to catch runaway native memory and size \
                       their ratio for it.",
-    remedy: "Set `yarn.nodemanager.vmem-check-enabled=false` (resident memory is still enforced by \
+    remedy:
+        "Set `yarn.nodemanager.vmem-check-enabled=false` (resident memory is still enforced by \
              `pmem-check`), or raise `yarn.nodemanager.vmem-pmem-ratio` (e.g. 4–5); \
              `MALLOC_ARENA_MAX=4` in the container environment also shrinks the virtual size.",
 };
@@ -72,9 +73,17 @@ pub fn check_vmem(f: &HostFacts) -> Check {
         area: VMEM_CHECK.area,
         title: format!(
             "YARN virtual-memory check {} with vmem-pmem-ratio {ratio}",
-            if enabled.is_some() { "enabled" } else { "on by default" }
+            if enabled.is_some() {
+                "enabled"
+            } else {
+                "on by default"
+            }
         ),
-        severity: if low { Severity::Warning } else { Severity::Info },
+        severity: if low {
+            Severity::Warning
+        } else {
+            Severity::Info
+        },
         confidence: if enabled.is_some() {
             Confidence::High
         } else {
@@ -99,11 +108,17 @@ mod tests {
 
     fn yarn(props: &[(&str, &str)]) -> HostFacts {
         let mut f = HostFacts::default();
-        f.hadoop.files.push("configs/etc/hadoop/yarn-site.xml".into());
+        f.hadoop
+            .files
+            .push("configs/etc/hadoop/yarn-site.xml".into());
         for (i, (k, v)) in props.iter().enumerate() {
             f.hadoop.properties.insert(
                 k.to_string(),
-                Cited::new(v.to_string(), "configs/etc/hadoop/yarn-site.xml", 10 + i * 4),
+                Cited::new(
+                    v.to_string(),
+                    "configs/etc/hadoop/yarn-site.xml",
+                    10 + i * 4,
+                ),
             );
         }
         f
@@ -114,13 +129,19 @@ mod tests {
         let v = found(check_vmem(&yarn(&[])));
         assert_eq!(v[0].severity, Severity::Warning);
         assert_eq!(v[0].confidence, Confidence::Medium);
-        let v = found(check_vmem(&yarn(&[("yarn.nodemanager.vmem-check-enabled", "true")])));
+        let v = found(check_vmem(&yarn(&[(
+            "yarn.nodemanager.vmem-check-enabled",
+            "true",
+        )])));
         assert_eq!(v[0].evidence[0].lines, vec![10]);
     }
 
     #[test]
     fn raised_ratio_is_information_and_disabled_is_clear() {
-        let v = found(check_vmem(&yarn(&[("yarn.nodemanager.vmem-pmem-ratio", "5")])));
+        let v = found(check_vmem(&yarn(&[(
+            "yarn.nodemanager.vmem-pmem-ratio",
+            "5",
+        )])));
         assert_eq!(v[0].severity, Severity::Info);
         assert!(is_clear(&check_vmem(&yarn(&[(
             "yarn.nodemanager.vmem-check-enabled",

@@ -451,7 +451,11 @@ mod ranking_tests {
         // Roots first (the cause, then an unrelated finding), the symptom last.
         assert_eq!(
             ids,
-            ["zk.default-watch-manager", "other", "jvm.old-gen-not-reclaimed"]
+            [
+                "zk.default-watch-manager",
+                "other",
+                "jvm.old-gen-not-reclaimed"
+            ]
         );
         assert_eq!(v[0].severity, Severity::Critical);
     }
@@ -459,10 +463,20 @@ mod ranking_tests {
     #[test]
     fn roots_come_before_symptoms_of_the_same_severity() {
         let mut v = vec![
-            finding("mem.swap", Severity::Critical, 900.0, vec!["jvm.gc-overhead"]),
+            finding(
+                "mem.swap",
+                Severity::Critical,
+                900.0,
+                vec!["jvm.gc-overhead"],
+            ),
             finding("net.rx-drops", Severity::Critical, 500.0, vec![]),
             finding("nic.queues", Severity::Critical, 1.0, vec!["net.rx-drops"]),
-            finding("mem.balloon", Severity::Warning, 4.0, vec!["mem.swap", "jvm.gc-overhead"]),
+            finding(
+                "mem.balloon",
+                Severity::Warning,
+                4.0,
+                vec!["mem.swap", "jvm.gc-overhead"],
+            ),
             finding("jvm.gc-overhead", Severity::Warning, 30.0, vec![]),
         ];
         rank(&mut v);
@@ -471,7 +485,13 @@ mod ranking_tests {
         // drops; swap and the drops are symptoms; GC overhead is a symptom of a lower severity.
         assert_eq!(
             ids,
-            ["mem.balloon", "nic.queues", "mem.swap", "net.rx-drops", "jvm.gc-overhead"]
+            [
+                "mem.balloon",
+                "nic.queues",
+                "mem.swap",
+                "net.rx-drops",
+                "jvm.gc-overhead"
+            ]
         );
     }
 

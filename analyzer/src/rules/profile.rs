@@ -646,7 +646,11 @@ mod tests {
         f.cpus = vec![series(0, 99.0), series(1, 98.0), series(2, 3.0)];
         let v = found(check_softirq(&f));
         assert_eq!(v[0].severity, Severity::Critical);
-        assert!(v[0].details[0].starts_with("2 CPU(s)"), "{:?}", v[0].details);
+        assert!(
+            v[0].details[0].starts_with("2 CPU(s)"),
+            "{:?}",
+            v[0].details
+        );
         assert!(v[0].details[0].contains("CPU 0, 1"), "{:?}", v[0].details);
     }
 
