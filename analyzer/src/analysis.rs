@@ -1,7 +1,7 @@
 //! One host's analysis end to end: read and parse the bundle, build facts, run rules, cite
 //! evidence. The result, [`Report`], is what every output format renders.
 
-use crate::artifacts::{self, Collected, Outcome};
+use crate::artifacts::{self, Collected, Lines, Outcome};
 use crate::bundle::{BundleError, Limits};
 use crate::facts::HostFacts;
 use crate::report::Report;
@@ -37,29 +37,38 @@ pub fn cite(f: &mut Finding, c: &Collected) {
                 ev.lines.dedup();
             }
         }
-        let mut prev = 0;
-        for &l in &ev.lines {
-            let Some(text) = lines.get(l) else {
-                continue;
-            };
-            if prev != 0 && l > prev + 1 {
-                ev.excerpt.push(ExcerptLine {
-                    line: 0,
-                    text: "…".into(),
-                });
-            }
-            let text = text.strip_suffix('\r').unwrap_or(text);
-            let text = if text.chars().count() > EXCERPT_LINE_CHARS {
-                let mut t: String = text.chars().take(EXCERPT_LINE_CHARS).collect();
-                t.push('…');
-                t
-            } else {
-                text.to_string()
-            };
-            ev.excerpt.push(ExcerptLine { line: l, text });
-            prev = l;
-        }
+        ev.excerpt = excerpt(&lines, &ev.lines);
     }
+}
+
+/// The text of lines `wanted` (1-based, ascending) of an artifact, long lines shortened to
+/// [`EXCERPT_LINE_CHARS`], with a line 0 (`…`) wherever lines are skipped; lines the artifact
+/// does not have (or did not keep) are left out.
+pub fn excerpt(lines: &Lines, wanted: &[usize]) -> Vec<ExcerptLine> {
+    let mut out = Vec::new();
+    let mut prev = 0;
+    for &l in wanted {
+        let Some(text) = lines.get(l) else {
+            continue;
+        };
+        if prev != 0 && l > prev + 1 {
+            out.push(ExcerptLine {
+                line: 0,
+                text: "…".into(),
+            });
+        }
+        let text = text.strip_suffix('\r').unwrap_or(text);
+        let text = if text.chars().count() > EXCERPT_LINE_CHARS {
+            let mut t: String = text.chars().take(EXCERPT_LINE_CHARS).collect();
+            t.push('…');
+            t
+        } else {
+            text.to_string()
+        };
+        out.push(ExcerptLine { line: l, text });
+        prev = l;
+    }
+    out
 }
 
 /// Why the bundle could not be analyzed, if so: no evidence artifact parsed (the manifest and

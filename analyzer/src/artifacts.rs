@@ -500,6 +500,15 @@ pub struct Lines<'a> {
 }
 
 impl<'a> Lines<'a> {
+    /// The lines of `text`: all of them (`numbers` `None`), or the kept input lines `numbers`
+    /// (ascending), one per line of `text`.
+    pub fn new(text: &'a str, numbers: Option<&'a [usize]>) -> Lines<'a> {
+        Lines {
+            text: text.lines().collect(),
+            numbers,
+        }
+    }
+
     /// Line `n` (1-based), if kept.
     pub fn get(&self, n: usize) -> Option<&'a str> {
         match self.numbers {
@@ -530,10 +539,7 @@ impl<'a> Lines<'a> {
 impl Artifact {
     /// Its lines, addressable by input line number.
     pub fn lines(&self) -> Lines<'_> {
-        Lines {
-            text: self.text.lines().collect(),
-            numbers: self.kept_lines.as_deref().map(|v| v.as_slice()),
-        }
+        Lines::new(&self.text, self.kept_lines.as_deref().map(Vec::as_slice))
     }
 }
 

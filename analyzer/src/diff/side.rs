@@ -5,7 +5,7 @@
 //! excerpts (the fleet view drops them to keep memory to facts and findings).
 
 use crate::analysis;
-use crate::artifacts;
+use crate::artifacts::{self, Lines};
 use crate::bundle::{BundleError, Limits};
 use crate::facts::HostFacts;
 use crate::report::Report;
@@ -14,9 +14,6 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
-
-/// Longest excerpt line kept, characters (as in `analyze`'s report).
-const EXCERPT_LINE_CHARS: usize = 400;
 
 /// Most lines of one artifact quoted for one difference.
 const EXCERPT_MAX_LINES: usize = 12;
@@ -164,34 +161,8 @@ impl Side {
         let Some((text, numbers)) = self.texts.get(artifact) else {
             return Vec::new();
         };
-        let all: Vec<&str> = text.lines().collect();
-        let get = |l: usize| match numbers {
-            None => all.get(l.wrapping_sub(1)).copied(),
-            Some(n) => n.binary_search(&l).ok().and_then(|i| all.get(i).copied()),
-        };
-        let mut out = Vec::new();
-        let mut prev = 0;
-        for &l in lines.iter().take(EXCERPT_MAX_LINES) {
-            let Some(t) = get(l) else {
-                continue;
-            };
-            if prev != 0 && l > prev + 1 {
-                out.push(ExcerptLine {
-                    line: 0,
-                    text: "…".into(),
-                });
-            }
-            let t = t.strip_suffix('\r').unwrap_or(t);
-            let t = if t.chars().count() > EXCERPT_LINE_CHARS {
-                let mut s: String = t.chars().take(EXCERPT_LINE_CHARS).collect();
-                s.push('…');
-                s
-            } else {
-                t.to_string()
-            };
-            out.push(ExcerptLine { line: l, text: t });
-            prev = l;
-        }
+        let all = Lines::new(text, numbers.as_deref().map(Vec::as_slice));
+        let mut out = analysis::excerpt(&all, &lines[..lines.len().min(EXCERPT_MAX_LINES)]);
         if lines.len() > EXCERPT_MAX_LINES {
             out.push(ExcerptLine {
                 line: 0,
