@@ -114,11 +114,7 @@ fn side_profile(f: &HostFacts) -> Option<&crate::facts::profile::Profile> {
 /// The suspect's profile puts `module` in the hot path (its `profile.module-hot-path` finding).
 fn hot_in_profile(p: &Pair, module: &str) -> Option<String> {
     p.suspect
-        .findings()
-        .iter()
-        .find(|f| {
-            f.rule_id == "profile.module-hot-path" && f.title.contains(&format!("`{module}`"))
-        })
+        .hot_module(module)
         .map(|f| format!("hot in the suspect's CPU profile: {}", f.title))
 }
 

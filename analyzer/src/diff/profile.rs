@@ -98,11 +98,7 @@ pub fn compare(p: &Pair, out: &mut Out) {
     let (Some(b), Some(s)) = (b, s) else { return };
     let hot_finding = |module: &str| {
         p.suspect
-            .findings()
-            .iter()
-            .find(|f| {
-                f.rule_id == "profile.module-hot-path" && f.title.contains(&format!("`{module}`"))
-            })
+            .hot_module(module)
             .map(|f| format!("the suspect shows {} (`{}`)", f.title, f.rule_id))
     };
     // Modules, inclusive share.

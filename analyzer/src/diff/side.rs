@@ -155,6 +155,14 @@ impl Side {
         &self.summary.findings
     }
 
+    /// This side's `profile.module-hot-path` finding for kernel module `module`, if it has one.
+    pub fn hot_module(&self, module: &str) -> Option<&Finding> {
+        let named = format!("`{module}`");
+        self.findings()
+            .iter()
+            .find(|f| f.rule_id == "profile.module-hot-path" && f.title.contains(&named))
+    }
+
     /// The cited lines of `artifact` with their text (1-based; 0 marks an elision). At most
     /// [`EXCERPT_MAX_LINES`] lines; empty when the text was not kept.
     pub fn excerpt(&self, artifact: &str, lines: &[usize]) -> Vec<ExcerptLine> {

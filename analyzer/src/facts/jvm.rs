@@ -650,12 +650,8 @@ fn fill_thread_counts(j: &mut Jvm, a: &Artifact, t: &parsers::jvm_threads::JvmTh
             )
         })
         .collect();
-    v.sort_by(|x, y| {
-        y.value
-            .threads
-            .cmp(&x.value.threads)
-            .then_with(|| x.value.pool.cmp(&y.value.pool))
-    });
+    // Largest first; the sort is stable, so ties keep the map's name order.
+    v.sort_by_key(|p| std::cmp::Reverse(p.value.threads));
     j.threads = Some(v.iter().map(|p| p.value.threads).sum());
     j.threads_source = Some(a.path.clone());
     j.pools = v;
@@ -766,12 +762,8 @@ fn fill_threads(j: &mut Jvm, a: &Artifact, t: &parsers::threads::ThreadDump) {
             )
         })
         .collect();
-    v.sort_by(|x, y| {
-        y.value
-            .threads
-            .cmp(&x.value.threads)
-            .then_with(|| x.value.pool.cmp(&y.value.pool))
-    });
+    // Largest first; the sort is stable, so ties keep the map's name order.
+    v.sort_by_key(|p| std::cmp::Reverse(p.value.threads));
     j.threads = Some(t.threads.len());
     j.threads_source = Some(a.path.clone());
     j.pool_states_known = true;

@@ -98,17 +98,11 @@ pub struct NicIrq {
 }
 
 impl Nic {
-    /// CPUs that took at least 10 % of this NIC's interrupts during the window.
     /// How many CPUs share the NIC's interrupts, as an effective count: `(Σn)² / Σn²` over the
     /// per-CPU interrupt counts (the inverse Simpson index): 1 when one CPU takes them all, k
     /// when k CPUs take equal parts. `None` without counts.
     pub fn irq_effective_cpus(&self) -> Option<f64> {
-        let mut per: std::collections::BTreeMap<u32, u64> = Default::default();
-        for irq in &self.irqs {
-            for &(c, n) in &irq.per_cpu {
-                *per.entry(c).or_default() += n;
-            }
-        }
+        let per = self.irqs_per_cpu();
         let total: f64 = per.values().map(|&n| n as f64).sum();
         let sq: f64 = per.values().map(|&n| (n as f64) * (n as f64)).sum();
         (sq > 0.0).then(|| total * total / sq)
@@ -116,19 +110,23 @@ impl Nic {
 
     /// Interrupts counted over all the NIC's IRQs and CPUs.
     pub fn irq_total(&self) -> u64 {
-        self.irqs
-            .iter()
-            .flat_map(|i| i.per_cpu.iter().map(|&(_, c)| c))
-            .sum()
+        self.irqs_per_cpu().values().sum()
     }
 
-    pub fn busy_irq_cpus(&self) -> Vec<u32> {
-        let mut per: std::collections::BTreeMap<u32, u64> = Default::default();
+    /// Interrupts per CPU, summed over the NIC's IRQs.
+    fn irqs_per_cpu(&self) -> std::collections::BTreeMap<u32, u64> {
+        let mut per = std::collections::BTreeMap::new();
         for irq in &self.irqs {
             for &(c, n) in &irq.per_cpu {
                 *per.entry(c).or_default() += n;
             }
         }
+        per
+    }
+
+    /// CPUs that took at least 10 % of this NIC's interrupts during the window.
+    pub fn busy_irq_cpus(&self) -> Vec<u32> {
+        let per = self.irqs_per_cpu();
         let total: u64 = per.values().sum();
         if total == 0 {
             return Vec::new();

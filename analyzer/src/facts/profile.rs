@@ -606,11 +606,7 @@ pub fn from_reader(
         mem: mem.clone(),
     };
     let mut acc = Acc::default();
-    let mut collapser = Collapser::new(CollapseOptions {
-        weight: Weight::Samples,
-        annotate_kernel: true,
-        ..Default::default()
-    });
+    let mut collapser = collapser();
     let summary = perf_script::for_each_sample(&mut rec, |smp| {
         let before = acc.cited;
         acc.add(smp);
@@ -640,16 +636,21 @@ pub fn from_reader(
 /// caps become issues.
 pub fn from_script(text: &str) -> Result<Parsed<Profile>, ParseError> {
     let mut acc = Acc::default();
-    let mut collapser = Collapser::new(CollapseOptions {
-        weight: Weight::Samples,
-        annotate_kernel: true,
-        ..Default::default()
-    });
+    let mut collapser = collapser();
     let summary = perf_script::for_each_sample(text.as_bytes(), |s| {
         acc.add(s);
         collapser.add(s);
     })?;
     finish_parse(acc, collapser, summary)
+}
+
+/// The folding the flame graph is drawn from: one count per sample, kernel frames marked `_[k]`.
+fn collapser() -> Collapser {
+    Collapser::new(CollapseOptions {
+        weight: Weight::Samples,
+        annotate_kernel: true,
+        ..Default::default()
+    })
 }
 
 fn finish_parse(

@@ -19,29 +19,50 @@ pub fn svg(p: &Profile) -> Option<Result<String, String>> {
     if p.folded.is_empty() {
         return None;
     }
+    let mut opts = options(
+        format!("CPU flame graph: {}", p.artifact),
+        format!(
+            "{} samples of {}, {} busy; kernel frames end in _[k]",
+            p.samples,
+            p.event.as_deref().unwrap_or("?"),
+            p.busy_samples
+        ),
+    );
+    opts.hash = true;
+    opts.colors = Palette::Basic(flamegraph::color::BasicPalette::Hot);
+    let lines: Vec<String> = p.folded.iter().map(|(s, n)| format!("{s} {n}")).collect();
+    Some(draw(
+        &mut opts,
+        lines.iter().map(String::as_str),
+        "flame graph",
+    ))
+}
+
+/// inferno's options for a graph inlined in the page: no script, deterministic colours, 1200 px,
+/// frames under [`MIN_WIDTH_PX`] left out.
+fn options(title: String, subtitle: String) -> Options<'static> {
     let mut opts = Options::default();
     opts.no_javascript = true;
     opts.deterministic = true;
-    opts.hash = true;
-    opts.colors = Palette::Basic(flamegraph::color::BasicPalette::Hot);
-    opts.title = format!("CPU flame graph: {}", p.artifact);
-    opts.subtitle = Some(format!(
-        "{} samples of {}, {} busy; kernel frames end in _[k]",
-        p.samples,
-        p.event.as_deref().unwrap_or("?"),
-        p.busy_samples
-    ));
+    opts.title = title;
+    opts.subtitle = Some(subtitle);
     opts.count_name = "samples".into();
     opts.min_width = MIN_WIDTH_PX;
     opts.image_width = Some(1200);
-    let lines: Vec<String> = p.folded.iter().map(|(s, n)| format!("{s} {n}")).collect();
+    opts
+}
+
+/// Draws folded `lines` and makes the SVG fit for inlining; `what` names the graph in an error.
+fn draw<'a>(
+    opts: &mut Options<'_>,
+    lines: impl IntoIterator<Item = &'a str>,
+    what: &str,
+) -> Result<String, String> {
     let mut out = Vec::new();
-    Some(
-        flamegraph::from_lines(&mut opts, lines.iter().map(String::as_str), &mut out)
-            .map_err(|e| format!("flame graph not drawn: {e}"))
-            .and_then(|()| String::from_utf8(out).map_err(|e| e.to_string()))
-            .map(|s| without_script(strip_prolog(&s))),
-    )
+    flamegraph::from_lines(opts, lines, &mut out)
+        .map_err(|e| format!("{what} not drawn: {e}"))
+        .and_then(|()| String::from_utf8(out).map_err(|e| e.to_string()))
+        .map(|s| without_script(strip_prolog(&s)))
 }
 
 /// The differential flame graph of two profiles (inferno `differential`, normalised): the
@@ -67,25 +88,13 @@ pub fn differential_svg(baseline: &Profile, suspect: &Profile) -> Option<Result<
     if let Err(e) = inferno::differential::from_readers(diff_opts, &b[..], &s[..], &mut both) {
         return Some(Err(format!("differential flame graph not drawn: {e}")));
     }
-    let mut opts = Options::default();
-    opts.no_javascript = true;
-    opts.deterministic = true;
-    opts.title = "Differential CPU flame graph: suspect vs baseline".into();
-    opts.subtitle = Some(
+    let mut opts = options(
+        "Differential CPU flame graph: suspect vs baseline".into(),
         "Suspect's stacks; red: larger share than on the baseline, blue: smaller (normalised)"
             .into(),
     );
-    opts.count_name = "samples".into();
-    opts.min_width = MIN_WIDTH_PX;
-    opts.image_width = Some(1200);
     let text = String::from_utf8_lossy(&both).into_owned();
-    let mut out = Vec::new();
-    Some(
-        flamegraph::from_lines(&mut opts, text.lines(), &mut out)
-            .map_err(|e| format!("differential flame graph not drawn: {e}"))
-            .and_then(|()| String::from_utf8(out).map_err(|e| e.to_string()))
-            .map(|s| without_script(strip_prolog(&s))),
-    )
+    Some(draw(&mut opts, text.lines(), "differential flame graph"))
 }
 
 /// Makes inferno's SVG fit for inlining under the report's CSP: removes its `<script>` elements
