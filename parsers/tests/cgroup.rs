@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{fixture, fixture_path, head, insert_line, XorShift, SNIFF_HEAD_BYTES};
+use common::{all_fixtures, fixture, fixture_path, head, insert_line, XorShift, SNIFF_HEAD_BYTES};
 use parsers::cgroup::{self, CgroupValue};
 use parsers::Sniff;
 
@@ -286,29 +286,6 @@ fn sniffer_claims_its_own_and_refuses_the_rest() {
         );
         assert!(cgroup::parse(&t).is_err(), "{rel}");
     }
-}
-
-/// Every fixture file under `tests/fixtures/`, sorted.
-fn all_fixtures() -> Vec<String> {
-    let mut out = Vec::new();
-    for d in std::fs::read_dir(fixture_path("")).unwrap() {
-        let d = d.unwrap();
-        if !d.file_type().unwrap().is_dir() {
-            continue;
-        }
-        for f in std::fs::read_dir(d.path()).unwrap() {
-            let f = f.unwrap();
-            if f.file_type().unwrap().is_file() {
-                out.push(format!(
-                    "{}/{}",
-                    d.file_name().to_string_lossy(),
-                    f.file_name().to_string_lossy()
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_close, fixture, fixture_path, head, insert_line, XorShift};
+use common::{all_fixtures, assert_close, fixture, fixture_path, head, insert_line, XorShift};
 use parsers::diskstats::{self, Diskstats};
 use parsers::Sniff;
 
@@ -122,25 +122,6 @@ fn damaged_inputs() {
     assert!(diskstats::parse(&wide).is_err());
     let p = diskstats::parse("4294967295 1000000 sdz 1 2 3 4 5 6 7 8 9 10 11\n").unwrap();
     assert_eq!(p.value.devices[0].major, 4_294_967_295);
-}
-
-fn all_fixtures() -> Vec<String> {
-    let mut out = Vec::new();
-    for d in std::fs::read_dir(fixture_path("")).unwrap() {
-        let d = d.unwrap();
-        if d.path().is_dir() {
-            for f in std::fs::read_dir(d.path()).unwrap() {
-                let name = f.unwrap().file_name();
-                out.push(format!(
-                    "{}/{}",
-                    d.file_name().to_string_lossy(),
-                    name.to_string_lossy()
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]

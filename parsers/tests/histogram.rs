@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{fixture, fixture_path, head, insert_line, XorShift};
+use common::{all_fixtures, fixture, fixture_path, head, insert_line, XorShift};
 use parsers::histogram::{self, ClassRow, Histogram, HistogramTotal};
 use parsers::Sniff;
 use std::time::{Duration, Instant};
@@ -155,25 +155,6 @@ fn damaged_inputs() {
     assert_eq!(p.value.rows[0].line, 2);
     assert!(histogram::parse("").is_err());
     assert!(histogram::parse("hello\nworld\n").is_err());
-}
-
-fn all_fixtures() -> Vec<String> {
-    let mut out = Vec::new();
-    for d in std::fs::read_dir(fixture_path("")).unwrap() {
-        let d = d.unwrap();
-        if d.path().is_dir() {
-            for f in std::fs::read_dir(d.path()).unwrap() {
-                let name = f.unwrap().file_name();
-                out.push(format!(
-                    "{}/{}",
-                    d.file_name().to_string_lossy(),
-                    name.to_string_lossy()
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{fixture, fixture_path, head, insert_line, XorShift};
+use common::{all_fixtures, fixture, fixture_path, head, insert_line, XorShift};
 use parsers::interrupts::{self, Interrupts};
 use parsers::Sniff;
 use std::time::{Duration, Instant};
@@ -249,25 +249,6 @@ fn damaged_inputs() {
     assert_eq!(p.value.rows.len(), 1);
     assert_eq!(p.issues[0].line, 2);
     assert!(interrupts::parse("no header\n 0: 1 2\n").is_err());
-}
-
-fn all_fixtures() -> Vec<String> {
-    let mut out = Vec::new();
-    for d in std::fs::read_dir(fixture_path("")).unwrap() {
-        let d = d.unwrap();
-        if d.path().is_dir() {
-            for f in std::fs::read_dir(d.path()).unwrap() {
-                let name = f.unwrap().file_name();
-                out.push(format!(
-                    "{}/{}",
-                    d.file_name().to_string_lossy(),
-                    name.to_string_lossy()
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_close, fixture, fixture_path, head, insert_line, XorShift};
+use common::{all_fixtures, assert_close, fixture, fixture_path, head, insert_line, XorShift};
 use parsers::jstat::{self, Jstat, JstatOption};
 use parsers::Sniff;
 use std::time::{Duration, Instant};
@@ -214,25 +214,6 @@ fn damaged_inputs() {
     assert_eq!(p.issues[0].line, 1);
     assert!(jstat::parse("").is_err());
     assert!(jstat::parse("0.00 1.00 2\n").is_err());
-}
-
-fn all_fixtures() -> Vec<String> {
-    let mut out = Vec::new();
-    for d in std::fs::read_dir(fixture_path("")).unwrap() {
-        let d = d.unwrap();
-        if d.path().is_dir() {
-            for f in std::fs::read_dir(d.path()).unwrap() {
-                let name = f.unwrap().file_name();
-                out.push(format!(
-                    "{}/{}",
-                    d.file_name().to_string_lossy(),
-                    name.to_string_lossy()
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]

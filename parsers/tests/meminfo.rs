@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{fixture, fixture_path, head, insert_line, XorShift};
+use common::{all_fixtures, fixture, fixture_path, head, insert_line, XorShift};
 use parsers::meminfo::{self, Meminfo};
 use parsers::Sniff;
 
@@ -109,25 +109,6 @@ fn damaged_inputs() {
     assert_eq!(p.value.get("NewThing"), Some(4));
     let big: String = (0..100_000).map(|i| format!("Key{i}: {i} kB\n")).collect();
     assert_eq!(meminfo::parse(&big).unwrap().value.entries.len(), 100_000);
-}
-
-fn all_fixtures() -> Vec<String> {
-    let mut out = Vec::new();
-    for d in std::fs::read_dir(fixture_path("")).unwrap() {
-        let d = d.unwrap();
-        if d.path().is_dir() {
-            for f in std::fs::read_dir(d.path()).unwrap() {
-                let name = f.unwrap().file_name();
-                out.push(format!(
-                    "{}/{}",
-                    d.file_name().to_string_lossy(),
-                    name.to_string_lossy()
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_close, fixture, fixture_path, head, insert_line, XorShift};
+use common::{all_fixtures, assert_close, fixture, fixture_path, head, insert_line, XorShift};
 use parsers::netdev::{self, NetDev};
 use parsers::Sniff;
 
@@ -90,25 +90,6 @@ fn glued_names_missing_header_and_damage() {
             .len(),
         100_000
     );
-}
-
-fn all_fixtures() -> Vec<String> {
-    let mut out = Vec::new();
-    for d in std::fs::read_dir(fixture_path("")).unwrap() {
-        let d = d.unwrap();
-        if d.path().is_dir() {
-            for f in std::fs::read_dir(d.path()).unwrap() {
-                let name = f.unwrap().file_name();
-                out.push(format!(
-                    "{}/{}",
-                    d.file_name().to_string_lossy(),
-                    name.to_string_lossy()
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]

@@ -3,7 +3,9 @@
 
 mod common;
 
-use common::{assert_close, decimal_commas, fixture, fixture_path, head, insert_line, XorShift};
+use common::{
+    all_fixtures, assert_close, decimal_commas, fixture, fixture_path, head, insert_line, XorShift,
+};
 use parsers::common::Date;
 use parsers::pidstat::{self, Pidstat, TaskRow};
 use parsers::Sniff;
@@ -325,25 +327,6 @@ fn truncated_and_extra_columns() {
 
 // ---------------------------------------------------------------------------------------------
 // Sniffing and robustness.
-
-fn all_fixtures() -> Vec<String> {
-    let mut out = Vec::new();
-    for d in std::fs::read_dir(fixture_path("")).unwrap() {
-        let d = d.unwrap();
-        if d.path().is_dir() {
-            for f in std::fs::read_dir(d.path()).unwrap() {
-                let name = f.unwrap().file_name();
-                out.push(format!(
-                    "{}/{}",
-                    d.file_name().to_string_lossy(),
-                    name.to_string_lossy()
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 #[test]
 fn sniffs_its_own_fixtures_and_no_other() {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_close, fixture, fixture_path, head, insert_line, XorShift};
+use common::{all_fixtures, assert_close, fixture, fixture_path, head, insert_line, XorShift};
 use parsers::procstat::{self, CpuTimes, ProcStat, StatSnapshot};
 use parsers::Sniff;
 use std::time::{Duration, Instant};
@@ -195,25 +195,6 @@ fn damaged_inputs() {
     let lines: Vec<usize> = p.issues.iter().map(|i| i.line).collect();
     assert_eq!(lines, [2, 4]);
     assert!(procstat::parse("intr 1 2 3\nctxt 5\n").is_err());
-}
-
-fn all_fixtures() -> Vec<String> {
-    let mut out = Vec::new();
-    for d in std::fs::read_dir(fixture_path("")).unwrap() {
-        let d = d.unwrap();
-        if d.path().is_dir() {
-            for f in std::fs::read_dir(d.path()).unwrap() {
-                let name = f.unwrap().file_name();
-                out.push(format!(
-                    "{}/{}",
-                    d.file_name().to_string_lossy(),
-                    name.to_string_lossy()
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]

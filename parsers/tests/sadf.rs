@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_close, fixture, fixture_path, head, XorShift};
+use common::{all_fixtures, assert_close, fixture, fixture_path, head, XorShift};
 use parsers::common::Date;
 use parsers::iostat::Timestamp;
 use parsers::mpstat::CpuId;
@@ -217,25 +217,6 @@ fn damaged_documents() {
 
 // ---------------------------------------------------------------------------------------------
 // Sniffing and robustness.
-
-fn all_fixtures() -> Vec<String> {
-    let mut out = Vec::new();
-    for d in std::fs::read_dir(fixture_path("")).unwrap() {
-        let d = d.unwrap();
-        if d.path().is_dir() {
-            for f in std::fs::read_dir(d.path()).unwrap() {
-                let name = f.unwrap().file_name();
-                out.push(format!(
-                    "{}/{}",
-                    d.file_name().to_string_lossy(),
-                    name.to_string_lossy()
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 #[test]
 fn sniffs_its_own_fixtures_and_no_other() {

@@ -3,7 +3,9 @@
 
 mod common;
 
-use common::{assert_close, decimal_commas, fixture, fixture_path, head, insert_line, XorShift};
+use common::{
+    all_fixtures, assert_close, decimal_commas, fixture, fixture_path, head, insert_line, XorShift,
+};
 use parsers::common::Date;
 use parsers::mpstat::CpuId;
 use parsers::sar::{self, CpuRow, Sar};
@@ -478,26 +480,6 @@ fn only_unread_activities_is_a_valid_empty_record() {
 
 // ---------------------------------------------------------------------------------------------
 // Sniffing and robustness.
-
-/// Every fixture file, as `dir/name`.
-fn all_fixtures() -> Vec<String> {
-    let mut out = Vec::new();
-    for d in std::fs::read_dir(fixture_path("")).unwrap() {
-        let d = d.unwrap();
-        if d.path().is_dir() {
-            for f in std::fs::read_dir(d.path()).unwrap() {
-                let name = f.unwrap().file_name();
-                out.push(format!(
-                    "{}/{}",
-                    d.file_name().to_string_lossy(),
-                    name.to_string_lossy()
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 #[test]
 fn sniffs_its_own_fixtures_and_no_other() {

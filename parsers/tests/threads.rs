@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{fixture, fixture_path, head, insert_line, XorShift, SNIFF_HEAD_BYTES};
+use common::{all_fixtures, fixture, fixture_path, head, insert_line, XorShift, SNIFF_HEAD_BYTES};
 use parsers::threads::{self, pool_name, ThreadDump};
 use parsers::Sniff;
 
@@ -265,29 +265,6 @@ fn malformed_inputs_are_partial_with_input_lines() {
     let cut: String = full.lines().take(92).collect::<Vec<_>>().join("\n");
     let p = threads::parse(&cut).unwrap();
     assert_eq!(p.value.deadlocks, 1);
-}
-
-/// Every fixture file under `tests/fixtures/`, sorted.
-fn all_fixtures() -> Vec<String> {
-    let mut out = Vec::new();
-    for d in std::fs::read_dir(fixture_path("")).unwrap() {
-        let d = d.unwrap();
-        if !d.file_type().unwrap().is_dir() {
-            continue;
-        }
-        for f in std::fs::read_dir(d.path()).unwrap() {
-            let f = f.unwrap();
-            if f.file_type().unwrap().is_file() {
-                out.push(format!(
-                    "{}/{}",
-                    d.file_name().to_string_lossy(),
-                    f.file_name().to_string_lossy()
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]

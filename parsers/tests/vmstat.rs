@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{fixture, fixture_path, head, insert_line, XorShift};
+use common::{all_fixtures, fixture, fixture_path, head, insert_line, XorShift};
 use parsers::common::Date;
 use parsers::vmstat::{self, Vmstat};
 use parsers::Sniff;
@@ -132,25 +132,6 @@ fn damaged_inputs() {
     let p = vmstat::parse(" r  b   swpd   free\n 1  -1  0  5\n").unwrap();
     assert_eq!(p.issues.len(), 1);
     assert!(vmstat::parse("1 2 3\n").is_err());
-}
-
-fn all_fixtures() -> Vec<String> {
-    let mut out = Vec::new();
-    for d in std::fs::read_dir(fixture_path("")).unwrap() {
-        let d = d.unwrap();
-        if d.path().is_dir() {
-            for f in std::fs::read_dir(d.path()).unwrap() {
-                let name = f.unwrap().file_name();
-                out.push(format!(
-                    "{}/{}",
-                    d.file_name().to_string_lossy(),
-                    name.to_string_lossy()
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]

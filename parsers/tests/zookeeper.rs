@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{fixture, fixture_path, head, insert_line, XorShift, SNIFF_HEAD_BYTES};
+use common::{all_fixtures, fixture, fixture_path, head, insert_line, XorShift, SNIFF_HEAD_BYTES};
 use parsers::zookeeper;
 use parsers::Sniff;
 
@@ -211,29 +211,6 @@ fn conf_membership_block() {
     assert_eq!(p.value.membership[1].id, 2);
     assert_eq!(p.value.membership[1].line, 8);
     assert_eq!(p.value.get("version").unwrap().value, "100000000");
-}
-
-/// Every fixture file under `tests/fixtures/`, sorted.
-fn all_fixtures() -> Vec<String> {
-    let mut out = Vec::new();
-    for d in std::fs::read_dir(fixture_path("")).unwrap() {
-        let d = d.unwrap();
-        if !d.file_type().unwrap().is_dir() {
-            continue;
-        }
-        for f in std::fs::read_dir(d.path()).unwrap() {
-            let f = f.unwrap();
-            if f.file_type().unwrap().is_file() {
-                out.push(format!(
-                    "{}/{}",
-                    d.file_name().to_string_lossy(),
-                    f.file_name().to_string_lossy()
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]

@@ -18,6 +18,30 @@ pub fn fixture(rel: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// Every fixture file directly inside a fixture directory, sorted, as `dir/name` (for "no other
+/// kind's fixture is claimed" checks).
+pub fn all_fixtures() -> Vec<String> {
+    let mut out = Vec::new();
+    for d in std::fs::read_dir(fixture_path("")).unwrap() {
+        let d = d.unwrap();
+        if !d.file_type().unwrap().is_dir() {
+            continue;
+        }
+        for f in std::fs::read_dir(d.path()).unwrap() {
+            let f = f.unwrap();
+            if f.file_type().unwrap().is_file() {
+                out.push(format!(
+                    "{}/{}",
+                    d.file_name().to_string_lossy(),
+                    f.file_name().to_string_lossy()
+                ));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// Every file of one fixture directory, sorted, as `dir/name`.
 pub fn fixtures_in(dir: &str) -> Vec<String> {
     let mut out: Vec<String> = std::fs::read_dir(fixture_path(dir))
