@@ -132,19 +132,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/rca-zk-watches.XXXXXX") || exit 1
 zk_pid=
 client_pid=
 collector_pid=
-# stop PID: TERM, up to 10 s, then KILL; reaps it.
-stop() {
-    local i
-    [ -n "$1" ] || return 0
-    kill "$1" 2>/dev/null
-    for i in $(seq 1 50); do
-        kill -0 "$1" 2>/dev/null || break
-        [ "$i" = 50 ] && kill -KILL "$1" 2>/dev/null
-        sleep 0.2
-    done
-    wait "$1" 2>/dev/null
-    return 0
-}
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+. "$here/lib.sh"
 cleanup() {
     stop "$collector_pid" # it still writes its (incomplete) tarball into the temp folder
     stop "$client_pid"
@@ -155,20 +144,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# free_port: a TCP port nobody listens on.
-free_port() {
-    local p
-    for p in $(shuf -i 20000-45000 -n 50); do
-        ss -ltnH "sport = :$p" 2>/dev/null | grep -q . || {
-            echo "$p"
-            return 0
-        }
-    done
-    return 1
-}
-four() { # four PORT WORD: a four-letter word's answer
-    printf '%s' "$2" | nc -w 5 127.0.0.1 "$1" 2>/dev/null
-}
 mntr() { # mntr PORT KEY
     four "$1" mntr | awk -F '\t' -v k="$2" '$1 == k { print $2 }'
 }
@@ -189,38 +164,17 @@ run_case() {
 case_body() {
     local name=$1 d=$work/$1 port t0 t tb x i want comm
     shift
-    mkdir -p "$d/conf" "$d/data" "$d/out"
+    mkdir -p "$d/out"
     port=$(free_port) || {
         not_ok "$name: no free port"
         return 1
     }
-    cat >"$d/conf/zoo.cfg" <<EOF
-tickTime=2000
-dataDir=$d/data
-clientPort=$port
-clientPortAddress=127.0.0.1
-maxClientCnxns=0
-admin.enableServer=false
-4lw.commands.whitelist=*
-EOF
     want=$((znodes * sessions))
 
-    # ZooKeeper, as Debian's script starts it in the foreground: it execs /usr/bin/java, so $!
-    # is the JVM. The package's environment (zkEnv.sh) puts /etc/zookeeper/conf first on the
-    # classpath; the server reads only the zoo.cfg given as argument. Its working directory is
-    # the temp folder, where -XX:+HeapDumpOnOutOfMemoryError (set by zkServer.sh) would write.
+    # The package's environment (zkEnv.sh) puts /etc/zookeeper/conf first on the classpath; the
+    # server reads only the zoo.cfg given as argument.
     t0=$(now_ms)
-    (
-        cd "$d" && JVMFLAGS="-Xms$heap -Xmx$heap -Xlog:gc*:file=$d/gc.log $*" \
-            exec "$zk_server" start-foreground "$d/conf/zoo.cfg" >"$d/zk.out" 2>&1
-    ) &
-    zk_pid=$!
-    for i in $(seq 1 120); do
-        [ "$(four "$port" ruok)" = imok ] && break
-        kill -0 "$zk_pid" 2>/dev/null || break
-        [ "$i" = 120 ] || sleep 0.25
-    done
-    if [ "$(four "$port" ruok)" != imok ]; then
+    if ! start_zk "$d" "$port" "-Xms$heap -Xmx$heap -Xlog:gc*:file=$d/gc.log $*"; then
         not_ok "$name: ZooKeeper answers ruok on 127.0.0.1:$port"
         sed 's/^/    /' "$d/zk.out" | tail -n 20
         return 1
@@ -235,7 +189,7 @@ EOF
     "$python" "$here/watches.py" --port "$port" --znodes "$znodes" --sessions "$sessions" \
         --ready "$d/ready" >"$d/client.out" 2>&1 &
     client_pid=$!
-    for i in $(seq 1 600); do
+    for _ in $(seq 1 600); do
         [ -f "$d/ready" ] && break
         kill -0 "$client_pid" 2>/dev/null || break
         sleep 0.2

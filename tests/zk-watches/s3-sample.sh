@@ -82,18 +82,8 @@ zk_pid=
 watch_pid=
 churn_pid=
 collector_pid=
-stop() { # stop PID: TERM, up to 10 s, then KILL; reaps it.
-    local i
-    [ -n "$1" ] || return 0
-    kill "$1" 2>/dev/null
-    for i in $(seq 1 50); do
-        kill -0 "$1" 2>/dev/null || break
-        [ "$i" = 50 ] && kill -KILL "$1" 2>/dev/null
-        sleep 0.2
-    done
-    wait "$1" 2>/dev/null
-    return 0
-}
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+. "$here/lib.sh"
 cleanup() {
     stop "$collector_pid"
     stop "$churn_pid"
@@ -105,19 +95,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-free_port() {
-    local p
-    for p in $(shuf -i 20000-45000 -n 50); do
-        ss -ltnH "sport = :$p" 2>/dev/null | grep -q . || {
-            echo "$p"
-            return 0
-        }
-    done
-    return 1
-}
-four() { # four PORT WORD
-    printf '%s' "$2" | nc -w 5 127.0.0.1 "$1" 2>/dev/null
-}
 fgc() { # fgc PID: the full-GC count jstat reports now
     jstat -gcutil "$1" 2>/dev/null | awk 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "FGC") c = i; next } c { print $c }'
 }
@@ -177,33 +154,14 @@ print(changed)
 
 main() {
     local d=$work port i x base now tb top j z want
-    mkdir -p "$d/conf" "$d/data" "$d/out"
+    mkdir -p "$d/out"
     port=$(free_port) || {
         not_ok "no free port"
         return 1
     }
-    cat >"$d/conf/zoo.cfg" <<EOF
-tickTime=2000
-dataDir=$d/data
-clientPort=$port
-clientPortAddress=127.0.0.1
-maxClientCnxns=0
-admin.enableServer=false
-4lw.commands.whitelist=*
-EOF
     want=$((znodes * sessions))
 
-    (
-        cd "$d" && JVMFLAGS="-Xms$heap -Xmx$heap -XX:+UseParallelGC -Xlog:gc*:file=$d/gc.log" \
-            exec "$zk_server" start-foreground "$d/conf/zoo.cfg" >"$d/zk.out" 2>&1
-    ) &
-    zk_pid=$!
-    for i in $(seq 1 120); do
-        [ "$(four "$port" ruok)" = imok ] && break
-        kill -0 "$zk_pid" 2>/dev/null || break
-        sleep 0.25
-    done
-    if [ "$(four "$port" ruok)" != imok ]; then
+    if ! start_zk "$d" "$port" "-Xms$heap -Xmx$heap -XX:+UseParallelGC -Xlog:gc*:file=$d/gc.log"; then
         not_ok "ZooKeeper answers ruok on 127.0.0.1:$port"
         tail -n 20 "$d/zk.out" | sed 's/^/    /'
         return 1
@@ -229,7 +187,7 @@ EOF
         return 1
     fi
     # Steady state: a few full GCs under the read load before the window opens.
-    for i in $(seq 1 240); do
+    for _ in $(seq 1 240); do
         now=$(fgc "$zk_pid")
         [ "${now:-0}" -ge $((${base:-0} + warmup_fgc)) ] && break
         kill -0 "$churn_pid" 2>/dev/null || break
