@@ -394,7 +394,7 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
                 kind_source: None,
                 bytes: 0,
                 outcome: Outcome::Unusable {
-                    reason: format!("could not be read from the bundle: {e}"),
+                    reason: format!("{UNREADABLE}: {e}"),
                 },
                 issues: Vec::new(),
                 record: None,
@@ -445,11 +445,14 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
     a
 }
 
+/// How the outcome of an entry that could not be read from the archive begins.
+const UNREADABLE: &str = "could not be read from the bundle";
+
 /// The entry could not be read from the archive (its outcome says why): there is nothing to
 /// parse again under the manifest's kind.
 fn read_failed(a: &Artifact) -> bool {
     a.text.is_empty()
-        && matches!(&a.outcome, Outcome::Unusable { reason } if reason.starts_with("could not be read"))
+        && matches!(&a.outcome, Outcome::Unusable { reason } if reason.starts_with(UNREADABLE))
 }
 
 /// The artifact of an entry parsed while it was read: its kept lines stand in for the text.

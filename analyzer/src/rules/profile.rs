@@ -441,10 +441,7 @@ fn soft_cpus(f: &HostFacts) -> Vec<String> {
     let mut hot: Vec<(u32, f64)> = f
         .cpus
         .iter()
-        .filter_map(|c| {
-            let v: Vec<f64> = c.samples.iter().filter_map(|s| s.soft_pct).collect();
-            (!v.is_empty()).then(|| (c.cpu, v.iter().sum::<f64>() / v.len() as f64))
-        })
+        .filter_map(|c| super::mean(c.samples.iter().map(|s| s.soft_pct)).map(|m| (c.cpu, m)))
         .filter(|&(_, m)| m >= super::softirq::SOFT_WARN_PCT)
         .collect();
     if hot.is_empty() {
