@@ -274,11 +274,10 @@ fn reconcile(
             ),
         }
         a.record = Some(rec.clone());
-        // `systemd-detect-virt` exits 1 after printing `none` on bare metal: an answer, not a
-        // failure.
-        let answered_none =
-            a.kind == Some("detect-virt") && rec.exit == Some(1) && a.text.trim() == "none";
-        let failed = rec.timed_out || (rec.exit.is_some_and(|e| e != 0) && !answered_none);
+        let failed = rec.timed_out
+            || rec
+                .exit
+                .is_some_and(|e| e != 0 && !kinds::exit_is_answer(a.kind, e, &a.text));
         if failed && matches!(a.outcome, Outcome::Unusable { .. }) {
             // The command failed and printed only its complaint: that is the collector's
             // problem to report, not a parse failure.

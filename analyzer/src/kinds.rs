@@ -186,6 +186,13 @@ pub struct Streamed {
 /// A parser that reads its input as a stream (a `perf script` of a gigabyte).
 pub type StreamFn = fn(&mut dyn std::io::BufRead) -> Streamed;
 
+/// Whether a command of `kind` that exited with `exit` still gave its answer in `text`: tools that
+/// report a result through a non-zero status. `systemd-detect-virt` exits 1 after printing
+/// `none` on bare metal.
+pub fn exit_is_answer(kind: Option<&str>, exit: i32, text: &str) -> bool {
+    matches!((kind, exit), (Some("detect-virt"), 1)) && text.trim() == "none"
+}
+
 /// The streaming parser for an entry at `path`, if its kind has one: `perf-script` paths.
 pub fn streamer(path: &str) -> Option<StreamFn> {
     let spec = by_path(path)?;
