@@ -330,32 +330,6 @@ fn map_times(clock: &Clock, times: impl Iterator<Item = Option<Timestamp>>) -> V
     out
 }
 
-/// Parses a finding's time label (`2024-05-01 12:00:01` or `12:00:01`).
-pub(crate) fn parse_label(s: &str) -> Option<Timestamp> {
-    let s = s.trim();
-    let (date, time) = match s.split_once(' ') {
-        Some((d, t)) => {
-            let mut p = d.split('-').map(|x| x.parse::<u32>().ok());
-            let (y, m, dd) = (p.next()??, p.next()??, p.next()??);
-            (
-                Some(Date {
-                    year: y as i32,
-                    month: m,
-                    day: dd,
-                }),
-                t,
-            )
-        }
-        None => (None, s),
-    };
-    let mut p = time.split(':').map(|x| x.parse::<u32>().ok());
-    let (h, m, sec) = (p.next()??, p.next()??, p.next()??);
-    Some(Timestamp {
-        date,
-        seconds_of_day: h * 3600 + m * 60 + sec,
-    })
-}
-
 /// Averages consecutive points into at most `max` bins (time: mean of the bin's times; value:
 /// mean of its present values, `None` when none is present).
 pub(crate) fn bin(points: &[(f64, Option<f64>)], max: usize) -> Vec<(f64, Option<f64>)> {
@@ -407,13 +381,10 @@ impl Charts {
         out.gc = gc_charts(facts, c, &clock, &mut out.missing);
         out.swap = swap_chart(c, facts.interval_s, &clock, &mut out.missing);
         for (i, f) in findings.iter().enumerate() {
-            let Some((a, b)) = &f.time_range else {
+            let Some(r) = &f.time_range else {
                 continue;
             };
-            let (Some(a), Some(b)) = (parse_label(a), parse_label(b)) else {
-                continue;
-            };
-            let (x, y) = (clock.at(&a), clock.at(&b));
+            let (x, y) = (clock.at(&r.from), clock.at(&r.to));
             out.marks.push(Mark {
                 finding: i + 1,
                 rule_id: f.rule_id.to_string(),
@@ -1847,15 +1818,6 @@ mod tests {
             [ts(23, 59, 58), ts(23, 59, 59), ts(0, 0, 0), ts(0, 0, 1)].into_iter(),
         );
         assert_eq!(t, vec![Some(0.0), Some(1.0), Some(2.0), Some(3.0)]);
-    }
-
-    #[test]
-    fn finding_labels_parse_back() {
-        let t = parse_label("2024-05-01 12:00:01").unwrap();
-        assert_eq!(t.seconds_of_day, 43_201);
-        assert_eq!(t.date.unwrap().day, 1);
-        assert_eq!(parse_label("00:00:09").unwrap().seconds_of_day, 9);
-        assert!(parse_label("soon").is_none());
     }
 
     #[test]

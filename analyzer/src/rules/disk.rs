@@ -3,8 +3,10 @@
 //! `%util` alone is not used: it only says a request was in flight, which on NVMe, RAID and
 //! multi-queue devices is compatible with plenty of spare capacity.
 
-use super::{mean, sustained_count, Check, Confidence, Evidence, Finding, RuleMeta, Severity};
-use crate::facts::{time_label, HostFacts};
+use super::{
+    mean, sustained_count, Check, Confidence, Evidence, Finding, RuleMeta, Severity, TimeRange,
+};
+use crate::facts::HostFacts;
 
 /// `await` at or above which an interval is "slow", ms.
 const AWAIT_WARN_MS: f64 = 20.0;
@@ -125,7 +127,7 @@ pub fn check(f: &HostFacts) -> Check {
                 format!("Thresholds: aqu-sz ≥ {AQU_SZ_QUEUED}, await ≥ {AWAIT_WARN_MS:.0} ms (critical ≥ {AWAIT_CRIT_MS:.0} ms)."),
             ],
             score: share * await_mean.min(1000.0),
-            time_range: hot[0].time.zip(hot[hot.len() - 1].time).map(|(a, b)| (time_label(&a), time_label(&b))),
+            time_range: hot[0].time.zip(hot[hot.len() - 1].time).map(|(from, to)| TimeRange { from, to }),
             evidence: vec![Evidence::new(
                 &d.artifact,
                 lines,

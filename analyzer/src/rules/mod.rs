@@ -22,7 +22,8 @@ mod testkit;
 mod timesync;
 mod zookeeper;
 
-use crate::facts::HostFacts;
+use crate::facts::{time_label, HostFacts};
+use parsers::iostat::Timestamp;
 use serde::Serialize;
 
 /// How bad a finding is.
@@ -152,10 +153,27 @@ pub struct Finding {
     pub details: Vec<String>,
     /// Ranking score within a severity (higher first); rule-specific, documented per rule.
     pub score: f64,
-    /// First and last sample time of the condition, as printed in the artifact.
-    pub time_range: Option<(String, String)>,
+    /// First and last sample time of the condition, in the host's clock as the artifact prints
+    /// it; serialised as `[first, last]` labels (`2024-05-01 12:00:01` or `12:00:01`).
+    pub time_range: Option<TimeRange>,
     /// Cited artifact lines.
     pub evidence: Vec<Evidence>,
+}
+
+/// When a condition held: the first and last sample time, host clock, as printed in the artifact
+/// (with a date when the tool printed one).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TimeRange {
+    /// First sample of the condition.
+    pub from: Timestamp,
+    /// Last sample of the condition.
+    pub to: Timestamp,
+}
+
+impl Serialize for TimeRange {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (time_label(&self.from), time_label(&self.to)).serialize(s)
+    }
 }
 
 /// What one rule concluded.
@@ -492,6 +510,28 @@ mod ranking_tests {
                 "net.rx-drops",
                 "jvm.gc-overhead"
             ]
+        );
+    }
+
+    #[test]
+    fn a_time_range_is_written_as_the_labels_the_artifact_prints() {
+        use parsers::common::Date;
+        let at = |date, s| Timestamp {
+            date,
+            seconds_of_day: s,
+        };
+        let day = Date {
+            year: 2024,
+            month: 5,
+            day: 1,
+        };
+        let r = TimeRange {
+            from: at(Some(day), 43_201),
+            to: at(None, 9),
+        };
+        assert_eq!(
+            serde_json::to_string(&r).unwrap(),
+            r#"["2024-05-01 12:00:01","00:00:09"]"#
         );
     }
 

@@ -2,7 +2,7 @@
 //! is concentrated on a subset of CPUs (typically the ones NIC queue interrupts are pinned to).
 
 use super::{mean, sustained_count, Check, Confidence, Evidence, Finding, RuleMeta, Severity};
-use crate::facts::{time_label, CpuSeries, HostFacts};
+use crate::facts::{CpuSeries, HostFacts};
 
 /// `%soft` at or above which a CPU is busy with soft-IRQs more than with anything else.
 pub(crate) const SOFT_WARN_PCT: f64 = 50.0;
@@ -255,7 +255,7 @@ pub fn check(f: &HostFacts) -> Check {
         },
         details,
         score: hot_soft * hot_ids.len() as f64 / f.cpus.len() as f64,
-        time_range: first.zip(last).map(|(a, b)| (time_label(&a), time_label(&b))),
+        time_range: first.zip(last).map(|(from, to)| super::TimeRange { from, to }),
         evidence,
     }])
 }
