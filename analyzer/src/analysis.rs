@@ -1,26 +1,47 @@
 //! One host's analysis end to end: read and parse the bundle, build facts, run rules, cite
-//! evidence. The result, [`Report`], is what every output format renders.
+//! evidence.
+//!
+//! In: a bundle path and [`Limits`]. Out: [`Analysis`]: the artifacts read, the host's facts and
+//! the rules' conclusions with every finding's evidence lines filled in. The report
+//! (`crate::report::Report`) is built from it.
 
-use crate::artifacts::{self, Collected, Lines, Outcome};
+use crate::artifacts::{self, Collected, Lines};
 use crate::bundle::{BundleError, Limits};
 use crate::facts::HostFacts;
-use crate::report::Report;
-use crate::rules::{self, ExcerptLine, Finding};
+use crate::rules::{self, Evaluation, ExcerptLine, Finding};
 use std::path::Path;
 
 /// Longest excerpt line kept, characters.
 const EXCERPT_LINE_CHARS: usize = 400;
 
-/// Analyzes the bundle at `path`. Errors: the bundle cannot be opened or is in an unsupported
-/// format; everything else (bad entries, unparseable artifacts) is reported inside the result.
-pub fn analyze(path: &Path, limits: &Limits) -> Result<Report, BundleError> {
-    let collected = artifacts::collect(path, limits)?;
-    let facts = HostFacts::from_collected(&collected);
-    let mut eval = rules::evaluate(&facts);
-    for f in &mut eval.findings {
-        cite(f, &collected);
+/// One bundle, analyzed.
+#[derive(Debug)]
+pub struct Analysis {
+    /// Every artifact read, with its outcome.
+    pub collected: Collected,
+    /// The host's facts.
+    pub facts: HostFacts,
+    /// What every rule concluded; findings ranked, their excerpts filled in.
+    pub eval: Evaluation,
+}
+
+impl Analysis {
+    /// Analyzes the bundle at `path`. Errors: the bundle cannot be opened or is in an
+    /// unsupported format; everything else (bad entries, unparseable artifacts) is reported
+    /// inside the result.
+    pub fn run(path: &Path, limits: &Limits) -> Result<Analysis, BundleError> {
+        let collected = artifacts::collect(path, limits)?;
+        let facts = HostFacts::from_collected(&collected);
+        let mut eval = rules::evaluate(&facts);
+        for f in &mut eval.findings {
+            cite(f, &collected);
+        }
+        Ok(Analysis {
+            collected,
+            facts,
+            eval,
+        })
     }
-    Ok(Report::new(path, collected, facts, eval))
 }
 
 /// Fills each evidence's excerpt from the artifact text (line numbers are 1-based).
@@ -69,24 +90,4 @@ pub fn excerpt(lines: &Lines, wanted: &[usize]) -> Vec<ExcerptLine> {
         prev = l;
     }
     out
-}
-
-/// Why the bundle could not be analyzed, if so: no evidence artifact parsed (the manifest and
-/// the collector's log do not count), or not a single rule could be evaluated.
-pub fn unanalyzable(r: &Report) -> Option<String> {
-    let evidence = r
-        .artifacts
-        .iter()
-        .filter(|a| !matches!(a.kind, Some("manifest" | "collector-log")))
-        .any(|a| matches!(a.outcome, Outcome::Parsed | Outcome::Partial));
-    if !evidence {
-        return Some("no artifact could be parsed (see the coverage section)".into());
-    }
-    let evaluated = r
-        .rules
-        .iter()
-        .any(|s| !matches!(s.result, crate::rules::RuleResult::NotEvaluated { .. }));
-    (!evaluated).then(|| {
-        "no rule could be evaluated with the evidence in it (see the rules section)".into()
-    })
 }

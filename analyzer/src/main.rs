@@ -276,7 +276,7 @@ fn fleet(args: &[PathBuf], out: &CompareOutputs, limits: &Limits) -> ExitCode {
 }
 
 fn analyze(bundle: &Path, out: &Outputs, limits: &Limits) -> ExitCode {
-    let report = match rca::analysis::analyze(bundle, limits) {
+    let report = match rca::report::Report::analyze(bundle, limits) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("rca: {e}");
@@ -311,7 +311,7 @@ fn analyze(bundle: &Path, out: &Outputs, limits: &Limits) -> ExitCode {
             }
         }
     }
-    if let Some(why) = rca::analysis::unanalyzable(&report) {
+    if let Some(why) = report.unanalyzable() {
         eprintln!("rca: {} could not be analyzed: {why}", bundle.display());
         return ExitCode::from(2);
     }

@@ -12,7 +12,7 @@ use std::process::Command;
 const SOFTIRQS: &str = "                    CPU0       CPU1\n          HI:          7          1\n       TIMER:     424191     108342\n      NET_TX:       2301       2430\n      NET_RX:      43066     104508\n       BLOCK:      23776      24115\n    IRQ_POLL:          0          0\n     TASKLET:        372        116\n       SCHED:     378895     152852\n     HRTIMER:         40         68\n         RCU:     155929     146631\n";
 
 fn analyze(path: &Path, limits: &Limits) -> Report {
-    rca::analysis::analyze(path, limits).expect("the bundle is readable")
+    rca::report::Report::analyze(path, limits).expect("the bundle is readable")
 }
 
 fn artifact<'a>(r: &'a Report, suffix: &str) -> &'a rca::artifacts::Artifact {
@@ -366,7 +366,7 @@ fn a_single_huge_line_is_too_large() {
 fn xz_gives_a_clear_message() {
     let d = tempfile::tempdir().unwrap();
     let p = write(d.path(), "sosreport.tar.xz", b"\xfd7zXZ\0\0\0rest");
-    let err = rca::analysis::analyze(&p, &Limits::default())
+    let err = rca::report::Report::analyze(&p, &Limits::default())
         .unwrap_err()
         .to_string();
     assert!(err.contains("xz") && err.contains("decompress"), "{err}");
@@ -411,7 +411,7 @@ fn a_fifo_is_refused_without_blocking() {
         .status()
         .is_ok_and(|s| s.success());
     assert!(ok, "mkfifo works");
-    let err = rca::analysis::analyze(&p, &Limits::default())
+    let err = rca::report::Report::analyze(&p, &Limits::default())
         .unwrap_err()
         .to_string();
     assert!(

@@ -129,7 +129,7 @@ fn make_zip(path: &Path) {
 }
 
 fn check(path: &Path, expect_format: &str) {
-    let r = rca::analysis::analyze(path, &Limits::default()).unwrap();
+    let r = rca::report::Report::analyze(path, &Limits::default()).unwrap();
     assert_eq!(r.bundle.format.map(|f| f.label()), Some(expect_format));
     let kind_of = |suffix: &str| {
         let a = r

@@ -104,7 +104,7 @@ fn collect_then_analyze_this_machine() {
     assert_eq!(doc["schema_version"], 1);
 
     // Every manifest record appears in coverage with an outcome.
-    let report = rca::analysis::analyze(&tarball, &Limits::default()).unwrap();
+    let report = rca::report::Report::analyze(&tarball, &Limits::default()).unwrap();
     let prefix = report
         .bundle
         .manifest

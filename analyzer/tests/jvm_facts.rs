@@ -118,7 +118,7 @@ fn analyze(entries: &[Entry]) -> Report {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(&p, text).unwrap();
     }
-    rca::analysis::analyze(d.path(), &Limits::default()).unwrap()
+    rca::report::Report::analyze(d.path(), &Limits::default()).unwrap()
 }
 
 #[test]

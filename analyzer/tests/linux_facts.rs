@@ -178,7 +178,7 @@ fn write_bundle(root: &Path, entries: &[Entry]) {
 fn analyze(entries: &[Entry]) -> Report {
     let d = tempfile::tempdir().unwrap();
     write_bundle(d.path(), entries);
-    rca::analysis::analyze(d.path(), &Limits::default()).unwrap()
+    rca::report::Report::analyze(d.path(), &Limits::default()).unwrap()
 }
 
 fn replace(entries: &mut [Entry], path: &str, f: impl Fn(&str) -> String) {

@@ -28,7 +28,7 @@ fn analyze(entries: &[(&str, String)]) -> (Report, String) {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(&p, text).unwrap();
     }
-    let r = rca::analysis::analyze(d.path(), &Limits::default()).unwrap();
+    let r = rca::report::Report::analyze(d.path(), &Limits::default()).unwrap();
     let html = rca::report::html::render(&r).unwrap();
     (r, html)
 }
@@ -155,7 +155,7 @@ fn a_large_perf_script_is_parsed_while_read_and_its_cited_lines_kept() {
             }
         }
     }
-    let r = rca::analysis::analyze(d.path(), &Limits::default()).unwrap();
+    let r = rca::report::Report::analyze(d.path(), &Limits::default()).unwrap();
     let a = &r.artifacts[0];
     assert_eq!(a.outcome.label(), "parsed", "{:?}", a.outcome);
     assert!(a.bytes >= 64 << 20);

@@ -5,42 +5,10 @@
 //! and per DSO, and in the spin-lock slow-path and soft-IRQ shares. A module hot only on the
 //! suspect is linked to the suspect's `profile.module-hot-path` finding (case S4).
 
-use super::score::{self, Floor, Weight};
+use super::score::{self, Weight, PROFILE_MODULE, PROFILE_PATH, PROFILE_SYMBOL, SHARE_PCT};
 use super::{num, Difference, Out, Pair, Which};
 use crate::facts::profile::{Profile, Share};
 use std::collections::BTreeMap;
-
-/// A kernel module's share of busy stacks differs.
-pub const PROFILE_MODULE: Weight = Weight {
-    id: "profile-module",
-    area: "profile",
-    value: 85.0,
-    rationale: "A kernel module's share of busy CPU stacks differs: code in the kernel that one host runs much more than the other, usually third-party (case S4: `resguard_linux` above `ip_local_out` on the slow pool only). Magnitude: the difference in points over 20 (capped at 1). Linked to the suspect's module-in-hot-path finding.",
-};
-
-/// The share of a leaf symbol or DSO differs.
-pub const PROFILE_SYMBOL: Weight = Weight {
-    id: "profile-symbol",
-    area: "profile",
-    value: 40.0,
-    rationale: "A function or shared object takes a different share of busy CPU samples: where the time goes changed. Magnitude: the difference in points over 20 (capped at 1).",
-};
-
-/// The spin-lock slow-path or soft-IRQ share differs.
-pub const PROFILE_PATH: Weight = Weight {
-    id: "profile-path",
-    area: "profile",
-    value: 50.0,
-    rationale: "The share of busy samples spinning in kernel lock slow paths, or running under the soft-IRQ handler, differs (case S4). Magnitude: the difference in points over 20 (capped at 1). Linked to the suspect's matching profile or soft-IRQ finding.",
-};
-
-/// Share differences below 5 points (or 25 % of the larger share) are noise: two profiles of the
-/// same healthy host taken minutes apart move by a few points.
-pub const SHARE_PCT: Floor = Floor {
-    metric: "share of busy CPU samples, % (points)",
-    abs: 5.0,
-    rel: 0.25,
-};
 
 /// Points of share that make a full-magnitude difference.
 const FULL_SCALE_PCT: f64 = 20.0;

@@ -360,11 +360,43 @@ pub const FINDING: Weight = Weight {
     rationale: "A rule fired on one side only (or more severely): the symptom itself, which the other differences should explain. Magnitude by severity: critical 1, warning 0.6, info 0.2.",
 };
 
+/// A kernel module's share of busy stacks differs.
+pub const PROFILE_MODULE: Weight = Weight {
+    id: "profile-module",
+    area: "profile",
+    value: 85.0,
+    rationale: "A kernel module's share of busy CPU stacks differs: code in the kernel that one host runs much more than the other, usually third-party (case S4: `resguard_linux` above `ip_local_out` on the slow pool only). Magnitude: the difference in points over 20 (capped at 1). Linked to the suspect's module-in-hot-path finding.",
+};
+
+/// The share of a leaf symbol or DSO differs.
+pub const PROFILE_SYMBOL: Weight = Weight {
+    id: "profile-symbol",
+    area: "profile",
+    value: 40.0,
+    rationale: "A function or shared object takes a different share of busy CPU samples: where the time goes changed. Magnitude: the difference in points over 20 (capped at 1).",
+};
+
+/// The spin-lock slow-path or soft-IRQ share differs.
+pub const PROFILE_PATH: Weight = Weight {
+    id: "profile-path",
+    area: "profile",
+    value: 50.0,
+    rationale: "The share of busy samples spinning in kernel lock slow paths, or running under the soft-IRQ handler, differs (case S4). Magnitude: the difference in points over 20 (capped at 1). Linked to the suspect's matching profile or soft-IRQ finding.",
+};
+
+/// Share differences below 5 points (or 25 % of the larger share) are noise: two profiles of the
+/// same healthy host taken minutes apart move by a few points.
+pub const SHARE_PCT: Floor = Floor {
+    metric: "share of busy CPU samples, % (points)",
+    abs: 5.0,
+    rel: 0.25,
+};
+
 /// Every weight, for the report's appendix.
 pub const WEIGHTS: &[&Weight] = &[
     &PROCESS_WITH_CONNECTIONS,
     &MODULE_TAINTING,
-    &super::profile::PROFILE_MODULE,
+    &PROFILE_MODULE,
     &JVM_RUNTIME,
     &KERNEL_TAINT,
     &KERNEL_RELEASE,
@@ -380,8 +412,8 @@ pub const WEIGHTS: &[&Weight] = &[
     &CPU_COUNT,
     &CPU_MODEL,
     &CPU_PROFILE,
-    &super::profile::PROFILE_PATH,
-    &super::profile::PROFILE_SYMBOL,
+    &PROFILE_PATH,
+    &PROFILE_SYMBOL,
     &DISK,
     &JVM_THREAD_POOL,
     &NIC_FIRMWARE,
@@ -492,7 +524,7 @@ pub const FLOORS: &[&Floor] = &[
     &SWAP_RATE,
     &OFFSET_S,
     &PAUSE_PCT,
-    &super::profile::SHARE_PCT,
+    &SHARE_PCT,
 ];
 
 /// Symmetric relative change `|a − b| / max(|a|, |b|)`, 0–1; 0 when both are 0.

@@ -5,7 +5,7 @@
 //! excerpts (the fleet view drops them to keep memory to facts and findings).
 
 use crate::analysis;
-use crate::artifacts::{self, Lines};
+use crate::artifacts::Lines;
 use crate::bundle::{BundleError, Limits};
 use crate::facts::HostFacts;
 use crate::report::Report;
@@ -85,14 +85,13 @@ impl SideSummary {
 /// Reads, parses and analyzes the bundle at `path`. `keep_text` keeps the artifact texts for
 /// [`Side::excerpt`]. Errors: the bundle cannot be opened or its format is not supported.
 pub fn load(path: &Path, limits: &Limits, keep_text: bool) -> Result<Side, BundleError> {
-    let collected = artifacts::collect(path, limits)?;
-    let facts = HostFacts::from_collected(&collected);
-    let mut eval = rules::evaluate(&facts);
-    for f in &mut eval.findings {
-        analysis::cite(f, &collected);
-    }
+    let analysis::Analysis {
+        collected,
+        facts,
+        eval,
+    } = analysis::Analysis::run(path, limits)?;
     let report = Report::new(path, collected, facts.clone(), eval);
-    let unanalyzable = analysis::unanalyzable(&report);
+    let unanalyzable = report.unanalyzable();
     let texts = if keep_text {
         report
             .artifacts

@@ -7,8 +7,9 @@ pub mod html;
 pub mod terminal;
 pub mod viewer;
 
-use crate::artifacts::{Artifact, Collected};
-use crate::bundle::{Format, Refused};
+use crate::analysis::Analysis;
+use crate::artifacts::{Artifact, Collected, Outcome};
+use crate::bundle::{BundleError, Format, Limits, Refused};
 use crate::facts::profile::Profile;
 use crate::facts::{Cited, HostFacts, Identity, Jvm, ZkServer};
 use crate::rules::{Evaluation, Finding, RuleResult, Severity, RULES};
@@ -164,6 +165,33 @@ pub struct Problem {
 }
 
 impl Report {
+    /// Analyzes the bundle at `path` and assembles its document. Errors: the bundle cannot be
+    /// opened or is in an unsupported format (see [`Analysis::run`]).
+    pub fn analyze(path: &Path, limits: &Limits) -> Result<Report, BundleError> {
+        let a = Analysis::run(path, limits)?;
+        Ok(Report::new(path, a.collected, a.facts, a.eval))
+    }
+
+    /// Why the bundle could not be analyzed, if so: no evidence artifact parsed (the manifest
+    /// and the collector's log do not count), or not a single rule could be evaluated.
+    pub fn unanalyzable(&self) -> Option<String> {
+        let evidence = self
+            .artifacts
+            .iter()
+            .filter(|a| !matches!(a.kind, Some("manifest" | "collector-log")))
+            .any(|a| matches!(a.outcome, Outcome::Parsed | Outcome::Partial));
+        if !evidence {
+            return Some("no artifact could be parsed (see the coverage section)".into());
+        }
+        let evaluated = self
+            .rules
+            .iter()
+            .any(|s| !matches!(s.result, RuleResult::NotEvaluated { .. }));
+        (!evaluated).then(|| {
+            "no rule could be evaluated with the evidence in it (see the rules section)".into()
+        })
+    }
+
     /// Assembles the document.
     pub fn new(path: &Path, c: Collected, facts: HostFacts, eval: Evaluation) -> Report {
         let mut outcome_counts = BTreeMap::new();
