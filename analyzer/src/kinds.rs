@@ -161,7 +161,7 @@ pub enum Data {
     /// Thread counts by name of one JVM (collector's `threads.tsv`).
     JvmThreads(parsers::jvm_threads::JvmThreads),
     /// `perf script`, read into a profile (samples are not kept).
-    PerfScript(Box<crate::facts::profile::Profile>),
+    PerfScript(Box<parsers::perf_profile::Profile>),
     /// `perf report --stdio` / `perf top` text.
     PerfReport(parsers::perf_report::PerfReport),
     /// A text artifact kept as lines (the collector's own log).
@@ -200,7 +200,7 @@ pub fn streamer(path: &str) -> Option<StreamFn> {
 }
 
 fn stream_perf_script(r: &mut dyn std::io::BufRead) -> Streamed {
-    let (parsed, kept) = match crate::facts::profile::from_reader(r) {
+    let (parsed, kept) = match parsers::perf_profile::from_reader(r) {
         Ok((p, kept)) => (Ok((Data::PerfScript(Box::new(p.value)), p.issues)), kept),
         Err(e) => (Err(e), Vec::new()),
     };
@@ -805,7 +805,7 @@ pub static KINDS: &[KindSpec] = &[
         ],
         sniff: Some(parsers::perf_script::sniff),
         parse: Some(|t| {
-            wrap(crate::facts::profile::from_script(t), |p| {
+            wrap(parsers::perf_profile::from_script(t), |p| {
                 Data::PerfScript(Box::new(p))
             })
         }),

@@ -128,7 +128,7 @@ fn perf_report_alone_still_gives_top_symbols_but_no_flame_graph() {
     )]);
     assert_eq!(r.profiles.len(), 1);
     let p = &r.profiles[0];
-    assert_eq!(p.source_kind, "perf report");
+    assert_eq!(p.source_kind.label(), "perf report");
     assert!(!p.top_symbols.is_empty());
     assert!(p.top_symbols[0].pct > 0.0);
     assert!(!html.contains("<div class=\"flame\">"));
@@ -161,7 +161,7 @@ fn a_large_perf_script_is_parsed_while_read_and_its_cited_lines_kept() {
     assert!(a.bytes >= 64 << 20);
     let kept = a.kept_lines.as_ref().expect("streamed, not held");
     assert!(
-        kept.len() <= rca::facts::profile::KEPT_LINES,
+        kept.len() <= parsers::perf_profile::KEPT_LINES,
         "{} lines kept",
         kept.len()
     );

@@ -412,6 +412,22 @@ pub(crate) fn first_non_blank(text: &str) -> Option<u8> {
     strip_bom(text).bytes().find(|b| !b.is_ascii_whitespace())
 }
 
+/// Longest name or value a parser copies out of an input into a summary, in characters.
+pub const CLIP_CHARS: usize = 256;
+
+/// `s` cut to [`CLIP_CHARS`] characters (with `…`): a single value from an untrusted input (a
+/// symbol, a version string, a class name) must not carry megabytes into a report.
+pub fn clip(s: &str) -> String {
+    if s.len() <= CLIP_CHARS {
+        return s.to_string();
+    }
+    let mut out: String = s.chars().take(CLIP_CHARS).collect();
+    if out.len() < s.len() {
+        out.push('…');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

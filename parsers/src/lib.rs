@@ -47,6 +47,7 @@ pub mod modules;
 pub mod mpstat;
 pub mod netdev;
 pub mod netstat_s;
+pub mod perf_profile;
 pub mod perf_report;
 pub mod perf_script;
 pub mod pidstat;

@@ -9,6 +9,7 @@ use super::score::{
     KERNEL_CMDLINE, KERNEL_RELEASE, KERNEL_TAINT, MODULE_ONE_SIDE, MODULE_TAINTING,
 };
 use super::{symptoms, Difference, Out, Pair, Which};
+use crate::facts::profile::ProfileSource;
 use crate::facts::HostFacts;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -108,7 +109,9 @@ pub const COLD_IN_PROFILE: f64 = 0.7;
 
 /// The side's `perf script` profile, when it has one.
 fn side_profile(f: &HostFacts) -> Option<&crate::facts::profile::Profile> {
-    f.profiles.iter().find(|p| p.source_kind == "perf script")
+    f.profiles
+        .iter()
+        .find(|p| p.source_kind == ProfileSource::PerfScript)
 }
 
 /// The suspect's profile puts `module` in the hot path (its `profile.module-hot-path` finding).

@@ -7,7 +7,7 @@
 
 use super::score::{self, Weight, PROFILE_MODULE, PROFILE_PATH, PROFILE_SYMBOL, SHARE_PCT};
 use super::{num, Difference, Out, Pair, Which};
-use crate::facts::profile::{Profile, Share};
+use crate::facts::profile::{Profile, ProfileSource, Share};
 use std::collections::BTreeMap;
 
 /// Points of share that make a full-magnitude difference.
@@ -40,12 +40,13 @@ fn beyond_sampling_error(b: f64, s: f64, nb: u64, ns: u64) -> bool {
 
 /// The first `perf script` profile (the one with stacks).
 pub fn script(p: &[Profile]) -> Option<&Profile> {
-    p.iter().find(|p| p.source_kind == "perf script")
+    p.iter()
+        .find(|p| p.source_kind == ProfileSource::PerfScript)
 }
 
 fn first(p: &[Profile]) -> Option<&Profile> {
     p.iter()
-        .find(|p| p.source_kind == "perf script")
+        .find(|p| p.source_kind == ProfileSource::PerfScript)
         .or_else(|| p.first())
 }
 

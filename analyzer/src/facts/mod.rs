@@ -155,21 +155,7 @@ impl HostFacts {
     }
 }
 
-/// Longest name or value copied from the bundle into facts, in characters.
-pub const CLIP_CHARS: usize = 256;
-
-/// `s` cut to [`CLIP_CHARS`] characters (with `…`): a single value from an untrusted bundle (a
-/// symbol, a version string, a class name) must not carry megabytes into the report.
-pub fn clip(s: &str) -> String {
-    if s.len() <= CLIP_CHARS {
-        return s.to_string();
-    }
-    let mut out: String = s.chars().take(CLIP_CHARS).collect();
-    if out.len() < s.len() {
-        out.push('…');
-    }
-    out
-}
+pub use parsers::common::{clip, CLIP_CHARS};
 
 /// A display label for a sysstat timestamp: `2024-05-01 12:00:01` or `12:00:01`.
 pub fn time_label(t: &parsers::iostat::Timestamp) -> String {

@@ -153,9 +153,11 @@ mod tests {
     fn profile(stacks: &[(&str, u64)]) -> Profile {
         Profile {
             artifact: "perf/perf-script.txt".into(),
-            samples: stacks.iter().map(|s| s.1).sum(),
-            folded: stacks.iter().map(|(s, n)| (s.to_string(), *n)).collect(),
-            ..Default::default()
+            data: parsers::perf_profile::Profile {
+                samples: stacks.iter().map(|s| s.1).sum(),
+                folded: stacks.iter().map(|(s, n)| (s.to_string(), *n)).collect(),
+                ..Default::default()
+            },
         }
     }
 

@@ -6,7 +6,7 @@
 //! report` entries).
 
 use super::{Check, Confidence, Evidence, Finding, RuleMeta, Severity};
-use crate::facts::profile::{ModuleHeat, Profile};
+use crate::facts::profile::{ModuleHeat, Profile, ProfileSource};
 use crate::facts::HostFacts;
 
 /// A module on at least this share of busy stacks, %, is in the hot path ...
@@ -104,7 +104,7 @@ pub static SOFTIRQ_COST: RuleMeta = RuleMeta {
 };
 
 fn enough(p: &Profile) -> bool {
-    p.busy_samples >= MIN_BUSY_SAMPLES || p.source_kind == "perf report"
+    p.busy_samples >= MIN_BUSY_SAMPLES || p.source_kind == ProfileSource::PerfReport
 }
 
 fn not_evaluated(f: &HostFacts) -> Option<Check> {
@@ -273,7 +273,7 @@ fn module_finding(f: &HostFacts, p: &Profile, m: &ModuleHeat) -> Finding {
         } else {
             Severity::Warning
         },
-        confidence: if third.is_some() && p.source_kind == "perf script" {
+        confidence: if third.is_some() && p.source_kind == ProfileSource::PerfScript {
             Confidence::High
         } else {
             Confidence::Medium
@@ -326,7 +326,7 @@ pub fn check_locks(f: &HostFacts) -> Check {
             } else {
                 Severity::Warning
             },
-            confidence: if p.source_kind == "perf script" {
+            confidence: if p.source_kind == ProfileSource::PerfScript {
                 Confidence::High
             } else {
                 Confidence::Medium
@@ -469,7 +469,7 @@ pub fn check_softirq(f: &HostFacts) -> Check {
     let scripts: Vec<&Profile> = f
         .profiles
         .iter()
-        .filter(|p| enough(p) && p.source_kind == "perf script")
+        .filter(|p| enough(p) && p.source_kind == ProfileSource::PerfScript)
         .collect();
     if scripts.is_empty() {
         return Check::NotEvaluated(
@@ -542,9 +542,8 @@ mod tests {
     fn profile(module_pct: f64, lock_pct: f64) -> HostFacts {
         let busy = 1000u64;
         let n = |pct: f64| (pct * busy as f64 / 100.0) as u64;
-        let p = Profile {
-            artifact: "perf/perf-script.txt".into(),
-            source_kind: "perf script",
+        let data = parsers::perf_profile::Profile {
+            source_kind: ProfileSource::PerfScript,
             samples: busy,
             busy_samples: busy,
             modules: vec![ModuleHeat {
@@ -569,6 +568,10 @@ mod tests {
                 }],
             },
             ..Default::default()
+        };
+        let p = Profile {
+            artifact: "perf/perf-script.txt".into(),
+            data,
         };
         HostFacts {
             profiles: vec![p],
