@@ -8,8 +8,9 @@
 //! becomes a "parser bug" outcome for that artifact alone.
 
 use crate::bundle::{self, EntryContent, Limits, RawEntry, ReadSummary};
-use crate::kinds::{self, Data, KindSource, KindSpec, Sniffed};
+use crate::layout;
 use crate::manifest::{self, Manifest, ManifestRecord};
+use parsers::kind::{self, Data, KindSpec, Record, Sniffed};
 use parsers::LineIssue;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -76,8 +77,9 @@ impl Outcome {
 pub struct Artifact {
     /// Path inside the bundle.
     pub path: String,
-    /// Kind name (`iostat`), when resolved.
-    pub kind: Option<&'static str>,
+    /// Its kind, when resolved; serialised as the kind's name (`iostat`).
+    #[serde(serialize_with = "kind_name")]
+    pub kind: Option<&'static KindSpec>,
     /// How the kind was decided.
     pub kind_source: Option<KindSource>,
     /// Size, bytes.
@@ -115,16 +117,44 @@ pub struct Collected {
 }
 
 impl Collected {
-    /// Artifacts of a kind that parsed (fully or partly), in path order.
-    pub fn parsed<'a>(
-        &'a self,
-        kind: &'a str,
-    ) -> impl Iterator<Item = (&'a Artifact, &'a Data)> + 'a {
+    /// Every artifact that parsed (fully or partly) into a record of type `T`, in path order,
+    /// with that record: `c.records::<Iostat>()`.
+    pub fn records<T: Record>(&self) -> impl Iterator<Item = (&Artifact, &T)> + '_ {
         self.artifacts
             .iter()
-            .filter(move |a| a.kind == Some(kind))
-            .filter_map(|a| a.data.as_ref().map(|d| (a, d)))
+            .filter_map(|a| a.data.as_ref().and_then(T::of).map(|d| (a, d)))
     }
+
+    /// Like [`Collected::records`], for one of the kinds that share the record type `T`
+    /// (`/proc/modules` and `lsmod` both give modules): `c.records_of::<Vec<Module>>(&kind::LSMOD)`.
+    pub fn records_of<'a, T: Record>(
+        &'a self,
+        of: &'static KindSpec,
+    ) -> impl Iterator<Item = (&'a Artifact, &'a T)> + 'a {
+        self.records::<T>().filter(move |(a, _)| a.is(of))
+    }
+}
+
+/// How an artifact's kind was decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KindSource {
+    /// From the collector's manifest.
+    Manifest,
+    /// From the layout's path table.
+    Path,
+    /// From the content.
+    Content,
+}
+
+fn kind_name<S: serde::Serializer>(k: &Option<&'static KindSpec>, s: S) -> Result<S::Ok, S::Error> {
+    k.map(|k| k.name).serialize(s)
+}
+
+/// The streaming parser for an entry at `path`: its kind's by the layout's path table, if that
+/// kind has one (`perf script`).
+fn stream_for(path: &str) -> Option<parsers::kind::StreamFn> {
+    layout::by_path(path).and_then(|k| k.stream)
 }
 
 /// Reads and parses a bundle. Errors: the bundle could not be opened or is an unsupported format.
@@ -133,7 +163,7 @@ pub fn collect(path: &Path, limits: &Limits) -> Result<Collected, bundle::Bundle
     let manifest: Mutex<Option<(String, String)>> = Mutex::new(None);
     let manifests: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let summary = rayon::scope(|s| {
-        bundle::read(path, limits, |entry: RawEntry| {
+        bundle::read(path, limits, &stream_for, |entry: RawEntry| {
             let is_manifest = entry.path == manifest::FILE_NAME
                 || entry.path.ends_with(&format!("/{}", manifest::FILE_NAME));
             if is_manifest {
@@ -176,7 +206,7 @@ pub fn collect(path: &Path, limits: &Limits) -> Result<Collected, bundle::Bundle
             reconcile(&mut artifacts, &p, &m, summary.stopped.as_deref());
             artifacts.push(Artifact {
                 path: p.clone(),
-                kind: Some("manifest"),
+                kind: Some(&kind::MANIFEST),
                 kind_source: Some(KindSource::Path),
                 bytes: text.len() as u64,
                 outcome: if m.issues.is_empty() {
@@ -229,11 +259,11 @@ fn reconcile(
         let Some(&idx) = index.get(rel) else { continue };
         seen[idx] = true;
         let rec = &m.artifacts[idx];
-        match kinds::by_name(&rec.kind) {
+        match kind::by_name(&rec.kind) {
             // A streamed artifact keeps only some lines: it cannot be parsed again as another
             // kind, and keeps the kind its path gave it.
             Some(spec)
-                if a.kind != Some(spec.name)
+                if !a.is(spec)
                     && !matches!(a.outcome, Outcome::TooLarge { .. })
                     && a.kept_lines.is_none()
                     && !read_failed(a) =>
@@ -243,7 +273,7 @@ fn reconcile(
                 redone.issues.splice(0..0, a.issues.iter().filter(|i| i.message == NON_UTF8).cloned());
                 // A kind this version does not analyze has no parser to contradict the content:
                 // outputs that resemble another kind (`ip addr` and `ip link`) are not a conflict.
-                if let Some(other) = looked_like.filter(|_| spec.parse.is_some()) {
+                if let Some(other) = looked_like.map(|k| k.name).filter(|_| spec.parse.is_some()) {
                     redone.issues.insert(
                         0,
                         LineIssue::new(
@@ -275,9 +305,13 @@ fn reconcile(
         }
         a.record = Some(rec.clone());
         let failed = rec.timed_out
-            || rec
-                .exit
-                .is_some_and(|e| e != 0 && !kinds::exit_is_answer(a.kind, e, &a.text));
+            || rec.exit.is_some_and(|e| {
+                e != 0
+                    && !a
+                        .kind
+                        .and_then(|k| k.answers_with_exit)
+                        .is_some_and(|answers| answers(e, &a.text))
+            });
         if failed && matches!(a.outcome, Outcome::Unusable { .. }) {
             // The command failed and printed only its complaint: that is the collector's
             // problem to report, not a parse failure.
@@ -350,7 +384,7 @@ fn reconcile(
         };
         artifacts.push(Artifact {
             path: format!("{prefix}{}", rec.path),
-            kind: kinds::by_name(&rec.kind).map(|k| k.name),
+            kind: kind::by_name(&rec.kind),
             kind_source: Some(KindSource::Manifest),
             bytes: 0,
             outcome,
@@ -373,8 +407,8 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
         EntryContent::Bytes(b) => b,
         EntryContent::TooLarge { limit } => {
             return Artifact {
-                kind: kinds::by_path(&path).map(|k| k.name),
-                kind_source: kinds::by_path(&path).map(|_| KindSource::Path),
+                kind: layout::by_path(&path),
+                kind_source: layout::by_path(&path).map(|_| KindSource::Path),
                 path,
                 bytes: limit,
                 outcome: Outcome::TooLarge { limit },
@@ -385,7 +419,7 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
                 data: None,
             }
         }
-        EntryContent::Streamed(st) => return streamed(path, *st),
+        EntryContent::Streamed { bytes, result } => return streamed(path, bytes, *result),
         EntryContent::ReadError(e) => {
             return Artifact {
                 path,
@@ -407,9 +441,9 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
     let (text, utf8_issue) = decode(bytes);
     let (spec, source) = match forced {
         Some(k) => (Some(k), KindSource::Manifest),
-        None => match kinds::by_path(&path) {
+        None => match layout::by_path(&path) {
             Some(k) => (Some(k), KindSource::Path),
-            None => match kinds::sniff(&text) {
+            None => match kind::sniff(&text) {
                 Sniffed::Kind(k) => (Some(k), KindSource::Content),
                 Sniffed::Nothing => (None, KindSource::Content),
                 Sniffed::Ambiguous(names) => {
@@ -455,7 +489,7 @@ fn read_failed(a: &Artifact) -> bool {
 }
 
 /// The artifact of an entry parsed while it was read: its kept lines stand in for the text.
-fn streamed(path: String, st: kinds::Streamed) -> Artifact {
+fn streamed(path: String, bytes: u64, st: kind::Streamed) -> Artifact {
     let numbers: Vec<usize> = st.kept.iter().map(|(n, _)| *n).collect();
     let mut text = String::new();
     for (_, t) in &st.kept {
@@ -481,10 +515,10 @@ fn streamed(path: String, st: kinds::Streamed) -> Artifact {
         ),
     };
     Artifact {
+        kind: layout::by_path(&path),
         path,
-        kind: Some(st.kind),
         kind_source: Some(KindSource::Path),
-        bytes: st.bytes,
+        bytes,
         outcome,
         issues,
         record: None,
@@ -539,6 +573,16 @@ impl<'a> Lines<'a> {
 }
 
 impl Artifact {
+    /// Whether its kind is `k`.
+    pub fn is(&self, k: &KindSpec) -> bool {
+        self.kind.is_some_and(|own| std::ptr::eq(own, k))
+    }
+
+    /// Its kind's name (`iostat`), when resolved.
+    pub fn kind_name(&self) -> Option<&'static str> {
+        self.kind.map(|k| k.name)
+    }
+
     /// Its lines, addressable by input line number.
     pub fn lines(&self) -> Lines<'_> {
         Lines::new(&self.text, self.kept_lines.as_deref().map(Vec::as_slice))
@@ -588,7 +632,7 @@ fn parse_with(
 ) -> Artifact {
     let mut a = Artifact {
         path: path.to_string(),
-        kind: Some(spec.name),
+        kind: Some(spec),
         kind_source: Some(source),
         bytes,
         outcome: Outcome::Parsed,
@@ -673,17 +717,11 @@ fn decode(bytes: Vec<u8>) -> (Arc<str>, Option<LineIssue>) {
 mod tests {
     use super::*;
 
-    static PANICKY: KindSpec = KindSpec {
-        name: "panicky",
-        source: "a parser with a defect",
-        paths: &[],
-        sniff: None,
-        parse: Some(|t| {
-            let v: Vec<&str> = t.lines().collect();
-            let _ = v[99];
-            unreachable!()
-        }),
-    };
+    static PANICKY: KindSpec = KindSpec::new("panicky", "a parser with a defect").parse(|t| {
+        let v: Vec<&str> = t.lines().collect();
+        let _ = v[99];
+        unreachable!()
+    });
 
     #[test]
     fn a_parser_panic_is_a_parser_bug_outcome() {

@@ -15,7 +15,7 @@ pub mod bundle;
 pub mod diff;
 pub mod facts;
 pub mod fleet;
-pub mod kinds;
+pub mod layout;
 pub mod manifest;
 pub mod report;
 pub mod rules;

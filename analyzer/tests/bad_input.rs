@@ -316,7 +316,7 @@ fn random_bytes_named_iostat_are_unusable() {
     write(&d.path().join("proc"), "softirqs", SOFTIRQS.as_bytes());
     let r = analyze(d.path(), &Limits::default());
     let a = artifact(&r, "iostat.txt");
-    assert_eq!(a.kind, Some("iostat"));
+    assert_eq!(a.kind_name(), Some("iostat"));
     match &a.outcome {
         Outcome::Unusable { reason } => assert!(!reason.is_empty()),
         other => panic!("expected unusable, got {other:?}"),
@@ -558,7 +558,7 @@ fn a_manifest_kind_that_contradicts_the_content_is_reported() {
     assert!(r
         .artifacts
         .iter()
-        .any(|a| a.path.ends_with("manifest.tsv") && a.kind == Some("manifest")));
+        .any(|a| a.path.ends_with("manifest.tsv") && a.kind_name() == Some("manifest")));
 }
 
 #[test]

@@ -5,9 +5,9 @@
 //! a captured sysstat 12.6 `iostat -x -t` whose `vda` rows are rewritten to a saturated device
 //! (aqu-sz 12.50, r_await/w_await 85.00, %util 99.80), so the disk rule has something to find.
 
+use rca::artifacts::KindSource;
 use rca::artifacts::Outcome;
 use rca::bundle::Limits;
-use rca::kinds::KindSource;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -137,7 +137,7 @@ fn check(path: &Path, expect_format: &str) {
             .iter()
             .find(|a| a.path.ends_with(suffix))
             .unwrap_or_else(|| panic!("{suffix} missing"));
-        (a.kind, a.kind_source, a.outcome.clone())
+        (a.kind_name(), a.kind_source, a.outcome.clone())
     };
     assert_eq!(
         kind_of("iostat_node3.log"),

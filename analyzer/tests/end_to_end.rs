@@ -4,9 +4,10 @@
 //! Host tools (sysstat) are optional on a developer machine; with `RCA_HOST_TESTS=1` (set by CI,
 //! which installs them) their absence is a failure instead of a skipped assertion.
 
+use parsers::iostat::Iostat;
+use parsers::kind::Record;
 use rca::artifacts::Outcome;
 use rca::bundle::Limits;
-use rca::kinds::Data;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -189,7 +190,7 @@ fn collect_then_analyze_this_machine() {
         iostat.outcome,
         iostat.issues
     );
-    let Some(Data::Iostat(io)) = &iostat.data else {
+    let Some(io) = iostat.data.as_ref().and_then(Iostat::of) else {
         panic!("iostat parsed")
     };
     let seen: BTreeSet<String> = io.reports[0]

@@ -40,6 +40,7 @@ pub mod jstat;
 pub mod jvm_identity;
 pub mod jvm_threads;
 pub mod kernel;
+pub mod kind;
 pub mod limits;
 pub mod lspci;
 pub mod meminfo;

@@ -5,7 +5,7 @@
 //! ignored. Entries are delivered in sorted path order so runs are reproducible.
 
 use super::limits::{self, Limits};
-use super::{names, EntryContent, RawEntry, ReadSummary, Refused};
+use super::{names, EntryContent, RawEntry, ReadSummary, Refused, StreamFor};
 use std::fs;
 use std::path::Path;
 
@@ -15,6 +15,7 @@ const MAX_DEPTH: usize = 32;
 pub fn read(
     root: &Path,
     limits: &Limits,
+    stream_for: StreamFor<'_>,
     summary: &mut ReadSummary,
     deliver: &mut dyn FnMut(RawEntry, &mut ReadSummary),
 ) {
@@ -29,7 +30,7 @@ pub fn read(
             Ok(f) => match f.metadata().map(|m| m.len()) {
                 Ok(len)
                     if len > cap
-                        && !(crate::kinds::streamer(&rel).is_some()
+                        && !(stream_for(&rel).is_some()
                             && len <= remaining_total
                             && len >= limits::STREAM_MIN_BYTES) =>
                 {
@@ -41,7 +42,9 @@ pub fn read(
                         },
                     }
                 }
-                Ok(len) => limits::read_entry(&rel, f, (cap, remaining_total), len, None),
+                Ok(len) => {
+                    limits::read_entry(stream_for(&rel), f, (cap, remaining_total), len, None)
+                }
                 Err(e) => EntryContent::ReadError(e.to_string()),
             },
             Err(e) => EntryContent::ReadError(e.to_string()),

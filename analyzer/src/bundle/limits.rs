@@ -1,6 +1,7 @@
 //! Size and count limits for reading untrusted bundles, and the bounded reads that enforce them.
 
 use super::EntryContent;
+use parsers::kind::StreamFn;
 use serde::Serialize;
 use std::cell::Cell;
 use std::io::{self, Read};
@@ -147,18 +148,18 @@ pub fn read_bounded(
 /// while they are read instead of being held in memory.
 pub const STREAM_MIN_BYTES: u64 = 64 << 20;
 
-/// Reads one entry: like [`read_bounded`], except that an entry at `path` whose kind is parsed
-/// while read ([`crate::kinds::streamer`]) and that claims at least [`STREAM_MIN_BYTES`] is fed to
-/// that parser under `stream_max` (the remaining total budget: the per-entry limit guards memory,
-/// which a streamed entry does not use) with the ratio alarm checked every 8 MiB.
+/// Reads one entry: like [`read_bounded`], except that an entry with a streaming parser
+/// (`stream`, from the caller's [`super::StreamFor`]) that claims at least [`STREAM_MIN_BYTES`]
+/// is fed to that parser under `stream_max` (the remaining total budget: the per-entry limit
+/// guards memory, which a streamed entry does not use) with the ratio alarm checked every 8 MiB.
 pub fn read_entry(
-    path: &str,
+    stream: Option<StreamFn>,
     r: impl Read,
     (max, stream_max): (u64, u64),
     size_hint: u64,
     ratio: Option<RatioCheck<'_>>,
 ) -> EntryContent {
-    match crate::kinds::streamer(path) {
+    match stream {
         Some(stream) if size_hint >= STREAM_MIN_BYTES && size_hint <= stream_max => {
             let max = stream_max;
             let mut guarded = Guarded {
@@ -175,11 +176,10 @@ pub fn read_entry(
             match guarded.stop {
                 Some(Stop::TooLarge) => EntryContent::TooLarge { limit: max },
                 Some(Stop::Error(e)) => EntryContent::ReadError(e),
-                None => {
-                    let mut st = out;
-                    st.bytes = guarded.read;
-                    EntryContent::Streamed(Box::new(st))
-                }
+                None => EntryContent::Streamed {
+                    bytes: guarded.read,
+                    result: Box::new(out),
+                },
             }
         }
         _ => read_bounded(r, max, size_hint, ratio),

@@ -19,6 +19,7 @@ mod zipfile;
 
 pub use limits::{parse_size, Limits};
 
+use parsers::kind::{StreamFn, Streamed};
 use serde::Serialize;
 use std::fs::File;
 use std::io::{self, Read};
@@ -46,10 +47,20 @@ pub enum EntryContent {
     },
     /// Reading the entry failed part-way (corrupt or truncated archive).
     ReadError(String),
-    /// A large entry of a kind that is parsed while it is read (see [`crate::kinds::streamer`]):
-    /// its text was never held whole.
-    Streamed(Box<crate::kinds::Streamed>),
+    /// A large entry of a kind that is parsed while it is read (the caller's [`StreamFor`]
+    /// chose it): its text was never held whole.
+    Streamed {
+        /// Bytes read.
+        bytes: u64,
+        /// What the streaming parser made of them.
+        result: Box<Streamed>,
+    },
 }
+
+/// Which entries are parsed while they are read, and by what: the parser for an entry at a path,
+/// if its kind has a streaming one. Given by the caller, since the bundle reader knows nothing
+/// of kinds.
+pub type StreamFor<'a> = &'a dyn Fn(&str) -> Option<StreamFn>;
 
 /// Archive formats recognised by their magic bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -128,6 +139,7 @@ pub enum BundleError {
 pub fn read(
     path: &Path,
     limits: &Limits,
+    stream_for: StreamFor<'_>,
     mut on_entry: impl FnMut(RawEntry),
 ) -> Result<ReadSummary, BundleError> {
     let io_err = |source| BundleError::Io {
@@ -156,7 +168,7 @@ pub fn read(
         }
         match &e.content {
             EntryContent::Bytes(b) => s.bytes_read += b.len() as u64,
-            EntryContent::Streamed(st) => s.bytes_read += st.bytes,
+            EntryContent::Streamed { bytes, .. } => s.bytes_read += *bytes,
             _ => {}
         }
         s.entries += 1;
@@ -164,7 +176,7 @@ pub fn read(
     };
     if meta.is_dir() {
         summary.format = Some(Format::Directory);
-        dir::read(path, limits, &mut summary, &mut deliver);
+        dir::read(path, limits, stream_for, &mut summary, &mut deliver);
         return Ok(summary);
     }
     let mut file = File::open(path).map_err(io_err)?;
@@ -180,7 +192,7 @@ pub fn read(
         Some(Format::Zip) => {
             summary.format = Some(Format::Zip);
             let file = File::open(path).map_err(io_err)?;
-            zipfile::read(file, limits, &mut summary, &mut deliver);
+            zipfile::read(file, limits, stream_for, &mut summary, &mut deliver);
         }
         Some(Format::TarGz) | Some(Format::Gzip) => {
             let counted = limits::CountingReader::new(rewind);
@@ -200,7 +212,14 @@ pub fn read(
             let inner = io::Cursor::new(head[..n].to_vec()).chain(gz);
             if n == 512 && tarball::looks_like_tar(&head) {
                 summary.format = Some(Format::TarGz);
-                tarball::read(inner, Some(compressed), limits, &mut summary, &mut deliver);
+                tarball::read(
+                    inner,
+                    Some(compressed),
+                    limits,
+                    stream_for,
+                    &mut summary,
+                    &mut deliver,
+                );
             } else {
                 summary.format = Some(Format::Gzip);
                 let name = file_name
@@ -233,7 +252,7 @@ pub fn read(
         }
         Some(Format::Tar) => {
             summary.format = Some(Format::Tar);
-            tarball::read(rewind, None, limits, &mut summary, &mut deliver);
+            tarball::read(rewind, None, limits, stream_for, &mut summary, &mut deliver);
         }
         _ if is_unsupported_compression(magic).is_some() => {
             return Err(BundleError::Unsupported(format!(

@@ -5,7 +5,7 @@
 //! buffered whole by the crate. Sparse entries, links and devices are refused.
 
 use super::limits::{self, describe_io, human_bytes, Counter, Limits, RatioCheck};
-use super::{names, EntryContent, RawEntry, ReadSummary, Refused};
+use super::{names, EntryContent, RawEntry, ReadSummary, Refused, StreamFor};
 use std::io::Read;
 use tar::EntryType;
 
@@ -53,6 +53,7 @@ pub fn read<R: Read>(
     r: R,
     compressed: Option<Counter>,
     limits: &Limits,
+    stream_for: StreamFor<'_>,
     summary: &mut ReadSummary,
     deliver: &mut dyn FnMut(RawEntry, &mut ReadSummary),
 ) {
@@ -113,7 +114,7 @@ pub fn read<R: Read>(
                 } else {
                     match limits::read_bounded(&mut entry, limits.max_meta_bytes, claimed, None) {
                         EntryContent::Bytes(b) => Ok(b),
-                        EntryContent::TooLarge { .. } | EntryContent::Streamed(_) => {
+                        EntryContent::TooLarge { .. } | EntryContent::Streamed { .. } => {
                             Err("tar metadata header over the limit".into())
                         }
                         EntryContent::ReadError(e) => {
@@ -234,8 +235,13 @@ pub fn read<R: Read>(
             limits,
             before: summary.bytes_read,
         });
-        let mut content =
-            limits::read_entry(&path, &mut entry, (cap, remaining_total), claimed, ratio);
+        let mut content = limits::read_entry(
+            stream_for(&path),
+            &mut entry,
+            (cap, remaining_total),
+            claimed,
+            ratio,
+        );
         if let EntryContent::TooLarge { limit } = &mut content {
             *limit = limits::reported_limit(cap, limits);
         }

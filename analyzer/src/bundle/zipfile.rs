@@ -8,7 +8,7 @@
 //! header another entry already used (the overlapping-entry bomb) are refused.
 
 use super::limits::{self, Limits};
-use super::{names, EntryContent, RawEntry, ReadSummary, Refused};
+use super::{names, EntryContent, RawEntry, ReadSummary, Refused, StreamFor};
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::BufReader;
@@ -17,6 +17,7 @@ use std::io::BufReader;
 pub fn read(
     file: File,
     limits: &Limits,
+    stream_for: StreamFor<'_>,
     summary: &mut ReadSummary,
     deliver: &mut dyn FnMut(RawEntry, &mut ReadSummary),
 ) {
@@ -87,11 +88,16 @@ pub fn read(
             limits,
             before: inflated,
         };
-        let mut content =
-            limits::read_entry(&path, &mut f, (cap, remaining_total), hint, Some(ratio));
+        let mut content = limits::read_entry(
+            stream_for(&path),
+            &mut f,
+            (cap, remaining_total),
+            hint,
+            Some(ratio),
+        );
         inflated += match &content {
             EntryContent::Bytes(b) => b.len() as u64,
-            EntryContent::Streamed(st) => st.bytes,
+            EntryContent::Streamed { bytes, .. } => *bytes,
             EntryContent::TooLarge { .. } => cap,
             EntryContent::ReadError(_) => 0,
         };

@@ -5,7 +5,9 @@
 
 use super::Cited;
 use crate::artifacts::Collected;
-use crate::kinds::Data;
+use parsers::hadoop::HadoopConf;
+use parsers::kind::Record;
+use parsers::zookeeper::ZooCfg;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -27,8 +29,9 @@ pub fn build(c: &Collected) -> Vec<ConfigFile> {
     let mut out = Vec::new();
     for a in &c.artifacts {
         let name = a.path.rsplit('/').next().unwrap_or(&a.path).to_string();
-        match a.data.as_ref() {
-            Some(Data::ZooCfg(z)) => out.push(ConfigFile {
+        let data = a.data.as_ref();
+        if let Some(z) = data.and_then(ZooCfg::of) {
+            out.push(ConfigFile {
                 name,
                 artifact: a.path.clone(),
                 format: "zoo.cfg",
@@ -42,8 +45,9 @@ pub fn build(c: &Collected) -> Vec<ConfigFile> {
                         )
                     })
                     .collect(),
-            }),
-            Some(Data::HadoopConf(h)) => out.push(ConfigFile {
+            });
+        } else if let Some(h) = data.and_then(HadoopConf::of) {
+            out.push(ConfigFile {
                 name,
                 artifact: a.path.clone(),
                 format: "hadoop-site-xml",
@@ -57,8 +61,7 @@ pub fn build(c: &Collected) -> Vec<ConfigFile> {
                         )
                     })
                     .collect(),
-            }),
-            _ => {}
+            });
         }
     }
     out.sort_by(|x, y| {

@@ -1,9 +1,12 @@
 //! Per-CPU utilisation series from `mpstat -P ALL`.
 
 use crate::artifacts::Collected;
-use crate::kinds::Data;
 use parsers::iostat::Timestamp;
+use parsers::kind;
 use parsers::mpstat::CpuId;
+use parsers::mpstat::Mpstat;
+use parsers::procstat::ProcStat;
+use parsers::sar::Sar;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -46,25 +49,19 @@ pub struct CpuSample {
 /// Builds per-CPU series from the `mpstat` artifact with the most intervals (text preferred).
 pub fn build(c: &Collected) -> Result<Vec<CpuSeries>, String> {
     // Prefer output with per-CPU %soft values, then most intervals, then text, then the path.
-    let best = c
-        .parsed("mpstat")
-        .filter_map(|(a, d)| match d {
-            Data::Mpstat(m) => Some((a, m)),
-            _ => None,
-        })
-        .max_by_key(|(a, m)| {
-            let per_cpu = m.intervals.iter().any(|iv| {
-                iv.rows
-                    .iter()
-                    .any(|r| matches!(r.cpu, CpuId::Cpu(_)) && r.soft_pct.is_some())
-            });
-            (
-                per_cpu,
-                m.intervals.len(),
-                !a.path.ends_with(".json"),
-                std::cmp::Reverse(a.path.clone()),
-            )
+    let best = c.records::<Mpstat>().max_by_key(|(a, m)| {
+        let per_cpu = m.intervals.iter().any(|iv| {
+            iv.rows
+                .iter()
+                .any(|r| matches!(r.cpu, CpuId::Cpu(_)) && r.soft_pct.is_some())
         });
+        (
+            per_cpu,
+            m.intervals.len(),
+            !a.path.ends_with(".json"),
+            std::cmp::Reverse(a.path.clone()),
+        )
+    });
     let Some((art, mp)) = best else {
         return from_sar(c)
             .or_else(|_| from_proc_stat(c))
@@ -117,15 +114,10 @@ pub fn build(c: &Collected) -> Result<Vec<CpuSeries>, String> {
 /// default report's `%user`/`%system` include guest and interrupt time; `-u ALL`'s `%usr`/`%sys`
 /// are preferred when printed.
 fn from_sar(c: &Collected) -> Result<Vec<CpuSeries>, String> {
-    let best = ["sar", "sadf-json"]
-        .into_iter()
-        .flat_map(|k| c.parsed(k))
-        .filter_map(|(a, d)| match d {
-            Data::Sar(s) if s.cpu.rows.iter().any(|r| matches!(r.cpu, CpuId::Cpu(_))) => {
-                Some((a, s))
-            }
-            _ => None,
-        })
+    let best = c
+        .records_of::<Sar>(&kind::SAR)
+        .chain(c.records_of::<Sar>(&kind::SADF_JSON))
+        .filter(|(_, s)| s.cpu.rows.iter().any(|r| matches!(r.cpu, CpuId::Cpu(_))))
         .max_by_key(|(_, s)| s.cpu.rows.len());
     let Some((art, sar)) = best else {
         return Err("no per-CPU `sar -P ALL` either".into());
@@ -171,11 +163,8 @@ fn from_sar(c: &Collected) -> Result<Vec<CpuSeries>, String> {
 
 /// One interval per CPU from the two `/proc/stat` snapshots of the window.
 fn from_proc_stat(c: &Collected) -> Result<Vec<CpuSeries>, String> {
-    let p = super::snapshots::pair(c, "proc-stat", |d| match d {
-        Data::ProcStat(s) => s.snapshots.last(),
-        _ => None,
-    })
-    .map_err(|why| format!("and {why}"))?;
+    let p = super::snapshots::pair(c, &kind::PROC_STAT, |s: &ProcStat| s.snapshots.last())
+        .map_err(|why| format!("and {why}"))?;
     let (_, s0) = p.first;
     let (b, s1) = p.last;
     let mut out = Vec::new();

@@ -1,8 +1,10 @@
 //! Per-device I/O series from `iostat -x`.
 
 use crate::artifacts::Collected;
-use crate::kinds::Data;
+use parsers::iostat::Iostat;
 use parsers::iostat::Timestamp;
+use parsers::kind;
+use parsers::sar::Sar;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -39,25 +41,19 @@ pub struct DiskSample {
 pub fn build(c: &Collected) -> Result<Vec<DiskSeries>, String> {
     // Prefer the output that can feed the rules (extended statistics: await and aqu-sz), then
     // the one with most reports, then text (its rows are easier to cite), then the path.
-    let best = c
-        .parsed("iostat")
-        .filter_map(|(a, d)| match d {
-            Data::Iostat(i) => Some((a, i)),
-            _ => None,
-        })
-        .max_by_key(|(a, i)| {
-            let extended = i.reports.iter().any(|r| {
-                r.devices
-                    .iter()
-                    .any(|d| d.aqu_sz.is_some() && d.await_ms().is_some())
-            });
-            (
-                extended,
-                i.reports.len(),
-                !a.path.ends_with(".json"),
-                std::cmp::Reverse(a.path.clone()),
-            )
+    let best = c.records::<Iostat>().max_by_key(|(a, i)| {
+        let extended = i.reports.iter().any(|r| {
+            r.devices
+                .iter()
+                .any(|d| d.aqu_sz.is_some() && d.await_ms().is_some())
         });
+        (
+            extended,
+            i.reports.len(),
+            !a.path.ends_with(".json"),
+            std::cmp::Reverse(a.path.clone()),
+        )
+    });
     let Some((art, io)) = best else {
         return from_sar(c).map_err(|why| format!("no `iostat -x` output was parsed; {why}"));
     };
@@ -108,13 +104,10 @@ fn sum(v: [Option<f64>; 3]) -> Option<f64> {
 /// Device series from `sar -d` (text or `sadf -j`) when no iostat was collected. sar reports
 /// every interval (no since-boot report).
 fn from_sar(c: &Collected) -> Result<Vec<DiskSeries>, String> {
-    let best = ["sar", "sadf-json"]
-        .into_iter()
-        .flat_map(|k| c.parsed(k))
-        .filter_map(|(a, d)| match d {
-            Data::Sar(s) if !s.disk.rows.is_empty() => Some((a, s)),
-            _ => None,
-        })
+    let best = c
+        .records_of::<Sar>(&kind::SAR)
+        .chain(c.records_of::<Sar>(&kind::SADF_JSON))
+        .filter(|(_, s)| !s.disk.rows.is_empty())
         .max_by_key(|(_, s)| s.disk.rows.len());
     let Some((art, sar)) = best else {
         return Err("no `sar -d` either".into());

@@ -5,7 +5,7 @@
 
 use super::Cited;
 use crate::artifacts::Collected;
-use crate::kinds::Data;
+use parsers::hadoop::HadoopConf;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -36,13 +36,7 @@ impl Hadoop {
 pub fn build(c: &Collected) -> Hadoop {
     let mut h = Hadoop::default();
     let mut finals: Vec<String> = Vec::new();
-    let mut confs: Vec<_> = c
-        .parsed("hadoop-site-xml")
-        .filter_map(|(a, d)| match d {
-            Data::HadoopConf(conf) => Some((a, conf)),
-            _ => None,
-        })
-        .collect();
+    let mut confs: Vec<_> = c.records::<HadoopConf>().collect();
     confs.sort_by(|x, y| x.0.path.cmp(&y.0.path));
     for (a, conf) in confs {
         h.files.push(a.path.clone());

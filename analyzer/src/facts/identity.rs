@@ -1,7 +1,10 @@
 //! Host identity from `uname -a`, `/etc/os-release`, the manifest and sysstat banners.
 
 use crate::artifacts::Collected;
-use crate::kinds::Data;
+use parsers::identity::{OsRelease, Uname};
+use parsers::iostat::Iostat;
+use parsers::kind::Record;
+use parsers::mpstat::Mpstat;
 use serde::Serialize;
 
 /// Who the host is. Each field comes from the most direct source available.
@@ -26,14 +29,14 @@ pub struct Identity {
 /// Combines every identity source in the bundle.
 pub fn build(c: &Collected) -> Identity {
     let mut id = Identity::default();
-    if let Some((a, Data::Uname(u))) = c.parsed("uname").next() {
+    if let Some((a, u)) = c.records::<Uname>().next() {
         id.hostname = Some(u.nodename.clone());
         id.kernel_release = Some(u.release.clone());
         id.kernel_version = Some(u.version.clone());
         id.machine = u.machine.clone();
         id.sources.push(a.path.clone());
     }
-    if let Some((a, Data::OsRelease(o))) = c.parsed("os-release").next() {
+    if let Some((a, o)) = c.records::<OsRelease>().next() {
         id.os = o.pretty_name();
         id.sources.push(a.path.clone());
     }
@@ -42,10 +45,12 @@ pub fn build(c: &Collected) -> Identity {
         id.kernel_release = id.kernel_release.or_else(|| m.meta.get("kernel").cloned());
         id.machine = id.machine.or_else(|| m.meta.get("machine").cloned());
     }
-    let banners = c.artifacts.iter().filter_map(|a| match &a.data {
-        Some(Data::Iostat(i)) => i.header.as_ref(),
-        Some(Data::Mpstat(m)) => m.header.as_ref(),
-        _ => None,
+    let banners = c.artifacts.iter().filter_map(|a| {
+        let d = a.data.as_ref()?;
+        match Iostat::of(d) {
+            Some(i) => i.header.as_ref(),
+            None => Mpstat::of(d)?.header.as_ref(),
+        }
     });
     for h in banners {
         id.hostname = id.hostname.or_else(|| Some(h.nodename.clone()));

@@ -5,18 +5,17 @@
 //! command line of JVMs that could not be attached. Out: [`Jvm`]s with identity, heap settings,
 //! collector, a GC series over the window, the top classes by bytes and thread counts by pool.
 //!
-//! Artifacts are grouped by JVM: the collector's `jvm/<pid>/` folder first, then the PID that
-//! `jcmd` prints on its first line, then the folder the file sits in (a folder of loose outputs
-//! from one JVM).
+//! Artifacts of the JVM-scoped kinds are grouped by JVM: the process the bundle layout files them
+//! under first (the collector's `jvm/<pid>/`), then the PID that `jcmd` prints on its first line,
+//! then the folder the file sits in (a folder of loose outputs from one JVM). Process-scoped kinds
+//! (cgroup, `/proc/<pid>/status`, thread counts) join the JVM of their process or folder.
 
 use super::Cited;
 use crate::artifacts::{Artifact, Collected};
-use crate::kinds::Data;
 use parsers::jstat::{Jstat, JstatSample};
-use regex::Regex;
+use parsers::kind::{Data, Scope};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
 
 /// Everything known about one JVM.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -258,34 +257,6 @@ pub fn role_of(main_and_args: &str) -> Option<&'static str> {
         .map(|(_, role)| *role)
 }
 
-/// Process-level kinds the collector writes for every target (`jvm/<pid>/` and `proc/<pid>/`):
-/// they join a JVM already found, never make one.
-fn is_process_kind(kind: &str) -> bool {
-    matches!(kind, "cgroup" | "proc-status" | "jvm-threads")
-}
-
-/// Is this artifact kind JVM evidence?
-fn is_jvm_kind(kind: &str) -> bool {
-    matches!(
-        kind,
-        "jstat-gcutil"
-            | "jstat"
-            | "class-histogram"
-            | "java-version"
-            | "jcmd-vm-version"
-            | "jcmd-vm-flags"
-            | "jcmd-vm-command-line"
-            | "jcmd-vm-system-properties"
-            | "thread-dump"
-            | "gc-log"
-    )
-}
-
-fn jvm_dir_re() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"(?:^|/)jvm/(\d+)/").expect("valid regex"))
-}
-
 /// The PID a JVM artifact's content names (jcmd's `PID:` line, a histogram's leading line).
 fn content_pid(d: &Data) -> Option<u32> {
     match d {
@@ -306,14 +277,18 @@ fn parent_dir(path: &str) -> String {
     }
 }
 
-/// Group key: `(pid, dir)`.
+/// Group key: `(pid, dir)`: the process the bundle layout files it under, else the PID its
+/// content names and its folder.
 fn group_of(a: &Artifact, d: &Data) -> (Option<u32>, String) {
-    if let Some(c) = jvm_dir_re().captures(&a.path) {
-        let pid = c[1].parse().ok();
-        let dir = c.get(0).map(|m| m.as_str().trim_matches('/')).unwrap_or("");
-        return (pid, dir.to_string());
+    if let Some(owner) = crate::layout::process_of(&a.path) {
+        return owner;
     }
     (content_pid(d), parent_dir(&a.path))
+}
+
+/// Whether `a`'s kind is scoped to `scope` (JVM evidence, or any process's files).
+fn scoped(a: &Artifact, scope: Scope) -> bool {
+    a.kind.is_some_and(|k| k.scope == scope)
 }
 
 /// Builds one [`Jvm`] per JVM found.
@@ -322,12 +297,9 @@ pub fn build(c: &Collected, interval_s: Option<f64>, procs: &super::Processes) -
     type Group<'a> = (Option<u32>, String, Vec<(&'a Artifact, &'a Data)>);
     let mut groups: BTreeMap<String, Group> = BTreeMap::new();
     for a in &c.artifacts {
-        let (Some(kind), Some(d)) = (a.kind, a.data.as_ref()) else {
+        let Some(d) = a.data.as_ref().filter(|_| scoped(a, Scope::Jvm)) else {
             continue;
         };
-        if !is_jvm_kind(kind) {
-            continue;
-        }
         let (pid, dir) = group_of(a, d);
         let key = match pid {
             Some(p) => format!("pid:{p}"),
@@ -338,12 +310,9 @@ pub fn build(c: &Collected, interval_s: Option<f64>, procs: &super::Processes) -
     }
     // Process-level files join the JVM of their folder.
     for a in &c.artifacts {
-        let (Some(kind), Some(d)) = (a.kind, a.data.as_ref()) else {
+        let Some(d) = a.data.as_ref().filter(|_| scoped(a, Scope::Process)) else {
             continue;
         };
-        if !is_process_kind(kind) {
-            continue;
-        }
         let (pid, dir) = group_of(a, d);
         if let Some(g) = groups
             .values_mut()

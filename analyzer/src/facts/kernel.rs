@@ -53,7 +53,9 @@ impl Kernel {
 }
 
 use crate::artifacts::Collected;
-use crate::kinds::Data;
+use parsers::kernel::{ModInfo, Taint};
+use parsers::sysctl::Sysctl;
+use parsers::virt::{DetectVirt, Dmidecode, Lscpu};
 
 /// Builds kernel facts from taint, modules (with `modinfo`), virtualization and sysctl.
 pub fn build(
@@ -62,16 +64,12 @@ pub fn build(
     modules_source: Option<&str>,
 ) -> Kernel {
     let mut k = Kernel::default();
-    if let Some((a, Data::Tainted(t))) = c.parsed("tainted").next() {
+    if let Some((a, t)) = c.records::<Taint>().next() {
         k.taint = Some(Cited::new((t.value, t.letters()), &a.path, t.line));
     }
-    let modinfo: Vec<&parsers::kernel::ModInfo> = c
-        .parsed("modinfo")
-        .filter_map(|(_, d)| match d {
-            Data::Modinfo(v) => Some(v.iter()),
-            _ => None,
-        })
-        .flatten()
+    let modinfo: Vec<&ModInfo> = c
+        .records::<Vec<ModInfo>>()
+        .flat_map(|(_, v)| v.iter())
         .collect();
     if let Some(src) = modules_source {
         for m in modules.iter().filter(|m| m.taint.is_some()) {
@@ -96,18 +94,9 @@ pub fn build(
             ));
         }
     }
-    let detect = c.parsed("detect-virt").find_map(|(a, d)| match d {
-        Data::DetectVirt(x) => Some((a, x)),
-        _ => None,
-    });
-    let lscpu = c.parsed("lscpu").find_map(|(a, d)| match d {
-        Data::Lscpu(x) => Some((a, x)),
-        _ => None,
-    });
-    let dmi = c.parsed("dmidecode").find_map(|(a, d)| match d {
-        Data::Dmidecode(x) => Some((a, x)),
-        _ => None,
-    });
+    let detect = c.records::<DetectVirt>().next();
+    let lscpu = c.records::<Lscpu>().next();
+    let dmi = c.records::<Dmidecode>().next();
     if detect.is_some() || lscpu.is_some() || dmi.is_some() {
         let p = parsers::virt::platform(detect.map(|x| x.1), lscpu.map(|x| x.1), dmi.map(|x| x.1));
         let word = match p.kind {
@@ -132,7 +121,7 @@ pub fn build(
             }
         }
     }
-    if let Some((a, Data::Sysctl(s))) = c.parsed("sysctl").next() {
+    if let Some((a, s)) = c.records::<Sysctl>().next() {
         for e in &s.entries {
             k.sysctl
                 .insert(e.key.clone(), Cited::new(e.value.clone(), &a.path, e.line));

@@ -5,8 +5,7 @@
 
 use super::Cited;
 use crate::artifacts::Collected;
-use crate::kinds::Data;
-use parsers::limits::{LimitValue, Resource};
+use parsers::limits::{LimitValue, ProcLimits, Resource, Ulimit};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -91,7 +90,7 @@ fn pid_of(path: &str) -> Option<u32> {
 /// names the processes.
 pub fn build(c: &Collected, procs: &super::Processes) -> Limits {
     let mut out = Limits::default();
-    if let Some((a, Data::Ulimit(u))) = c.parsed("ulimit").next() {
+    if let Some((a, u)) = c.records::<Ulimit>().next() {
         for e in &u.entries {
             let key = e
                 .resource
@@ -112,8 +111,7 @@ pub fn build(c: &Collected, procs: &super::Processes) -> Limits {
             );
         }
     }
-    for (a, d) in c.parsed("proc-limits") {
-        let Data::ProcLimits(p) = d else { continue };
+    for (a, p) in c.records::<ProcLimits>() {
         let pid = pid_of(&a.path);
         let comm = pid.and_then(|pid| {
             procs

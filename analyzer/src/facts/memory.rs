@@ -34,7 +34,9 @@ pub struct Memory {
 }
 
 use crate::artifacts::Collected;
-use crate::kinds::Data;
+use parsers::meminfo::Meminfo;
+use parsers::vmstat::Vmstat;
+use parsers::vmware::Balloon;
 use std::collections::BTreeMap;
 
 /// Builds memory facts. `sysctl` supplies `vm.swappiness`, `modules` the balloon driver.
@@ -45,7 +47,7 @@ pub fn build(
     modules_source: Option<&str>,
 ) -> Memory {
     let mut m = Memory::default();
-    if let Some((a, Data::Meminfo(mi))) = c.parsed("meminfo").next() {
+    if let Some((a, mi)) = c.records::<Meminfo>().next() {
         let line = |name: &str| {
             mi.entries
                 .iter()
@@ -67,10 +69,7 @@ pub fn build(
             .map(|v| Cited::lines(v, &a.path, vec![line("SwapTotal"), line("SwapFree")]));
     }
     // vmstat si/so (KiB/s), the first sample (averages since boot) excluded.
-    if let Some((a, Data::Vmstat(v))) = c.parsed("vmstat").max_by_key(|(_, d)| match d {
-        Data::Vmstat(v) => v.samples.len(),
-        _ => 0,
-    }) {
+    if let Some((a, v)) = c.records::<Vmstat>().max_by_key(|(_, v)| v.samples.len()) {
         let samples: Vec<_> = v
             .samples
             .iter()
@@ -114,7 +113,7 @@ pub fn build(
     ) {
         m.balloon_driver = Some(Cited::new(b.name.clone(), src, b.line));
     }
-    if let Some((a, Data::VmwareBalloon(b))) = c.parsed("balloon").next() {
+    if let Some((a, b)) = c.records::<Balloon>().next() {
         m.balloon_mib = Some(Cited::new(b.mib, &a.path, b.line));
     }
     m

@@ -38,8 +38,9 @@ pub use timesync::TimeSync;
 pub use zookeeper::ZkServer;
 
 use crate::artifacts::Collected;
-use crate::kinds::Data;
+use parsers::kind;
 use parsers::modules::Module;
+use parsers::virt::Lscpu;
 use serde::Serialize;
 
 /// Everything rules know about one host.
@@ -121,14 +122,8 @@ impl HostFacts {
             Ok(s) => f.softirqs = Some(s),
             Err(why) => f.softirqs_missing = Some(why),
         }
-        let proc_modules = c.parsed("proc-modules").find_map(|(a, d)| match d {
-            Data::ProcModules(m) => Some((a, m)),
-            _ => None,
-        });
-        let lsmod = c.parsed("lsmod").find_map(|(a, d)| match d {
-            Data::Lsmod(m) => Some((a, m)),
-            _ => None,
-        });
+        let proc_modules = c.records_of::<Vec<Module>>(&kind::PROC_MODULES).next();
+        let lsmod = c.records_of::<Vec<Module>>(&kind::LSMOD).next();
         if let Some((a, m)) = proc_modules.or(lsmod) {
             f.modules = m.clone();
             f.modules_source = Some(a.path.clone());
@@ -146,10 +141,7 @@ impl HostFacts {
         f.limits = limits::build(c, &f.processes);
         f.platform = platform::build(c);
         if f.identity.cpus.is_none() {
-            f.identity.cpus = c.parsed("lscpu").find_map(|(_, d)| match d {
-                Data::Lscpu(l) => l.cpus,
-                _ => None,
-            });
+            f.identity.cpus = c.records::<Lscpu>().find_map(|(_, l)| l.cpus);
         }
         f
     }

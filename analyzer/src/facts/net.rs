@@ -178,7 +178,14 @@ pub struct ListenQueue {
 }
 
 use crate::artifacts::{Artifact, Collected};
-use crate::kinds::Data;
+use parsers::ethtool::DriverInfo;
+use parsers::interrupts::Interrupts;
+use parsers::irq_affinity::IrqAffinity;
+use parsers::kind::{self, Data, Record};
+use parsers::netdev::NetDev;
+use parsers::netstat_s::NetstatS;
+use parsers::procs::SsTable;
+use parsers::snmp::Snmp;
 use std::collections::BTreeMap;
 
 /// The interface an `ethtool` artifact describes: the name printed in its header, else the
@@ -340,10 +347,7 @@ pub fn build(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> (Vec<Ni
         }
     }
     // Drop and packet rates between the two /proc/net/dev snapshots.
-    if let Ok(p) = super::snapshots::pair(c, "net-dev", |d| match d {
-        Data::NetDev(x) => Some(x),
-        _ => None,
-    }) {
+    if let Ok(p) = super::snapshots::pair(c, &kind::NET_DEV, |x: &NetDev| Some(x)) {
         for i0 in &p.first.1.interfaces {
             let Some(i1) = p.last.1.interfaces.iter().find(|i| i.name == i0.name) else {
                 continue;
@@ -372,16 +376,10 @@ pub fn build(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> (Vec<Ni
 /// Assigns interrupt lines to NICs: by the NIC's name or PCI address in the IRQ's device name;
 /// on a single-NIC host also the queue-looking lines (`virtio0-input.0`, `*-TxRx-*`, `*comp*`).
 fn attach_irqs(c: &Collected, nics: &mut BTreeMap<String, Nic>) {
-    let Ok(p) = super::snapshots::pair(c, "interrupts", |d| match d {
-        Data::Interrupts(x) => Some(x),
-        _ => None,
-    }) else {
+    let Ok(p) = super::snapshots::pair(c, &kind::INTERRUPTS, |x: &Interrupts| Some(x)) else {
         return;
     };
-    let affinity = c.parsed("irq-affinity").find_map(|(a, d)| match d {
-        Data::IrqAffinity(x) => Some((a, x)),
-        _ => None,
-    });
+    let affinity = c.records::<IrqAffinity>().next();
     let physical: Vec<String> = nics
         .values()
         .filter(|n| {
@@ -392,11 +390,9 @@ fn attach_irqs(c: &Collected, nics: &mut BTreeMap<String, Nic>) {
     let bus: BTreeMap<String, String> = c
         .artifacts
         .iter()
-        .filter_map(|a| match &a.data {
-            Some(Data::EthtoolDriver(x)) => {
-                Some((iface_of(a, x.interface.as_deref())?, x.bus_info.clone()?))
-            }
-            _ => None,
+        .filter_map(|a| {
+            let x = DriverInfo::of(a.data.as_ref()?)?;
+            Some((iface_of(a, x.interface.as_deref())?, x.bus_info.clone()?))
         })
         .collect();
     for d in p.first.1.delta_to(p.last.1) {
@@ -470,10 +466,7 @@ fn stack(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> NetStack {
     };
     // Counter changes over the window from netstat -s, nstat or /proc/net/netstat snapshots.
     let change = |key: &str| -> Option<Cited<CounterChange>> {
-        if let Ok(p) = super::snapshots::pair(c, "netstat-s", |d| match d {
-            Data::NetstatS(x) => Some(x),
-            _ => None,
-        }) {
+        if let Ok(p) = super::snapshots::pair(c, &kind::NETSTAT_S, |x: &NetstatS| Some(x)) {
             let line = |x: &parsers::netstat_s::NetstatS| {
                 x.section("TcpExt").and_then(|s| {
                     s.entries
@@ -497,11 +490,8 @@ fn stack(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> NetStack {
             }
             return Some(cited);
         }
-        for kind in ["nstat", "net-snmp"] {
-            if let Ok(p) = super::snapshots::pair(c, kind, |d| match d {
-                Data::Snmp(x) => Some(x),
-                _ => None,
-            }) {
+        for of in [&kind::NSTAT, &kind::NET_SNMP] {
+            if let Ok(p) = super::snapshots::pair(c, of, |x: &Snmp| Some(x)) {
                 let (Some(a), Some(b)) =
                     (p.first.1.get("TcpExt", key), p.last.1.get("TcpExt", key))
                 else {
@@ -531,8 +521,7 @@ fn stack(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> NetStack {
     };
     net.listen_overflows = change("ListenOverflows");
     net.listen_drops = change("ListenDrops");
-    for (a, d) in c.parsed("ss") {
-        let Data::Ss(t) = d else { continue };
+    for (a, t) in c.records::<SsTable>() {
         for s in t.sockets.iter().filter(|s| s.state == "LISTEN") {
             if let (Some(q), Some(b)) = (s.recv_q, s.send_q) {
                 if b > 0 && q >= b {

@@ -4,7 +4,8 @@
 
 use super::Cited;
 use crate::artifacts::Collected;
-use crate::kinds::Data;
+use parsers::kernel::Cmdline;
+use parsers::virt::Lscpu;
 use serde::Serialize;
 
 /// CPU model, topology and boot parameters.
@@ -25,10 +26,7 @@ pub struct Platform {
 /// Builds the platform facts.
 pub fn build(c: &Collected) -> Platform {
     let mut p = Platform::default();
-    if let Some((a, l)) = c.parsed("lscpu").find_map(|(a, d)| match d {
-        Data::Lscpu(l) => Some((a, l)),
-        _ => None,
-    }) {
+    if let Some((a, l)) = c.records::<Lscpu>().next() {
         let line = |k: &str| l.line_of(k).unwrap_or(1);
         p.cpu_model = l
             .model_name
@@ -42,7 +40,7 @@ pub fn build(c: &Collected) -> Platform {
             .numa_nodes
             .map(|v| Cited::new(v, &a.path, line("NUMA node(s)")));
     }
-    if let Some((a, Data::Cmdline(k))) = c.parsed("cmdline").next() {
+    if let Some((a, k)) = c.records::<Cmdline>().next() {
         let words = k
             .params
             .iter()

@@ -60,13 +60,13 @@ impl Processes {
 }
 
 use crate::artifacts::Collected;
-use crate::kinds::Data;
+use parsers::procs::{Netstat, PsTable, SsTable};
 
 /// Builds the process list (`ps`) and established connections per command (`ss` preferred,
 /// then `netstat -tanp`, the end-of-window snapshot when there are two).
 pub fn build(c: &Collected) -> Processes {
     let mut out = Processes::default();
-    if let Some((a, Data::Ps(t))) = c.parsed("ps").next() {
+    if let Some((a, t)) = c.records::<PsTable>().next() {
         for p in &t.processes {
             if p.thread_of.is_some() {
                 continue;
@@ -87,21 +87,13 @@ pub fn build(c: &Collected) -> Processes {
         }
     }
     let conns = c
-        .parsed("ss")
+        .records::<SsTable>()
         .filter(|(a, _)| !a.path.contains("tulpn"))
-        .filter_map(|(a, d)| match d {
-            Data::Ss(t) => Some((a, parsers::procs::established_by_process(t.established()))),
-            _ => None,
-        })
+        .map(|(a, t)| (a, parsers::procs::established_by_process(t.established())))
         .last()
         .or_else(|| {
-            c.parsed("netstat-tanp")
-                .filter_map(|(a, d)| match d {
-                    Data::NetstatConn(t) => {
-                        Some((a, parsers::procs::established_by_process(t.established())))
-                    }
-                    _ => None,
-                })
+            c.records::<Netstat>()
+                .map(|(a, t)| (a, parsers::procs::established_by_process(t.established())))
                 .last()
         });
     if let Some((a, list)) = conns {

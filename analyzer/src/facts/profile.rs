@@ -38,26 +38,21 @@ impl std::ops::DerefMut for Profile {
 
 /// The host's profiles: every `perf script`; without one, the `perf report` with symbols.
 pub fn build(c: &Collected) -> Vec<Profile> {
-    use crate::kinds::Data;
     let mut out: Vec<Profile> = c
-        .parsed("perf-script")
-        .filter_map(|(a, d)| match d {
-            Data::PerfScript(p) => Some(Profile {
-                artifact: a.path.clone(),
-                data: (**p).clone(),
-            }),
-            _ => None,
+        .records::<parsers::perf_profile::Profile>()
+        .map(|(a, p)| Profile {
+            artifact: a.path.clone(),
+            data: p.clone(),
         })
         .collect();
     if out.is_empty() {
         let mut reports: Vec<Profile> = c
-            .parsed("perf-report")
-            .filter_map(|(a, d)| match d {
-                Data::PerfReport(r) => parsers::perf_profile::from_report(r).map(|data| Profile {
+            .records::<parsers::perf_report::PerfReport>()
+            .filter_map(|(a, r)| {
+                parsers::perf_profile::from_report(r).map(|data| Profile {
                     artifact: a.path.clone(),
                     data,
-                }),
-                _ => None,
+                })
             })
             .collect();
         // The report sorted by symbol says the most.

@@ -5,7 +5,7 @@
 //! not computed.
 
 use crate::artifacts::{Artifact, Collected};
-use crate::kinds::Data;
+use parsers::kind::{KindSpec, Record};
 
 /// The earliest and latest snapshot of one kind.
 pub struct Pair<'a, T> {
@@ -17,15 +17,16 @@ pub struct Pair<'a, T> {
     pub seconds: f64,
 }
 
-/// Finds the first and last timed snapshots of `kind` whose data `pick` accepts.
+/// Finds the first and last timed snapshots of `of` whose record `pick` accepts.
 /// Errors: why no pair with a positive interval exists.
-pub fn pair<'a, T>(
+pub fn pair<'a, R: Record, T>(
     c: &'a Collected,
-    kind: &'a str,
-    pick: fn(&Data) -> Option<&T>,
+    of: &'static KindSpec,
+    pick: fn(&R) -> Option<&T>,
 ) -> Result<Pair<'a, T>, String> {
+    let kind = of.name;
     let mut snaps: Vec<(&Artifact, &T, Option<f64>)> = c
-        .parsed(kind)
+        .records_of::<R>(of)
         .filter_map(|(a, d)| pick(d).map(|t| (a, t, a.record.as_ref().and_then(|r| r.start))))
         .collect();
     match snaps.len() {

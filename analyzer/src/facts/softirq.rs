@@ -4,8 +4,9 @@
 //! the counters are known, and rates are not computed.
 
 use crate::artifacts::Collected;
-use crate::kinds::Data;
+use parsers::kind;
 use parsers::softirqs::SoftirqRates;
+use parsers::softirqs::Softirqs;
 use serde::Serialize;
 
 /// Soft-IRQ evidence for one host.
@@ -32,10 +33,7 @@ impl SoftirqFacts {
 
 /// Pairs the earliest and latest timed snapshots.
 pub fn build(c: &Collected) -> Result<SoftirqFacts, String> {
-    let p = super::snapshots::pair(c, "softirqs", |d| match d {
-        Data::Softirqs(s) => Some(s),
-        _ => None,
-    })?;
+    let p = super::snapshots::pair(c, &kind::SOFTIRQS, |s: &Softirqs| Some(s))?;
     let ((a, s0), (b, s1)) = (p.first, p.last);
     let net_rx_lines = s0
         .row("NET_RX")

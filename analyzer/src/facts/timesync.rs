@@ -26,7 +26,7 @@ pub struct TimeSync {
 
 use crate::artifacts::Collected;
 use crate::facts::Processes;
-use crate::kinds::Data;
+use parsers::timesync::{Peers, Timedatectl, Tracking, VmwareTimesync};
 
 /// Daemons that discipline the clock, by process name.
 const DAEMONS: &[&str] = &[
@@ -40,7 +40,7 @@ const DAEMONS: &[&str] = &[
 /// Builds time-sync facts; `procs` tells which daemons run.
 pub fn build(c: &Collected, procs: &Processes) -> TimeSync {
     let mut t = TimeSync::default();
-    if let Some((a, Data::ChronyTracking(x))) = c.parsed("chronyc-tracking").next() {
+    if let Some((a, x)) = c.records::<Tracking>().next() {
         t.evidence_present = true;
         if let Some(v) = x.system_time_s {
             t.offset_s = Some(Cited::new(
@@ -60,7 +60,7 @@ pub fn build(c: &Collected, procs: &Processes) -> TimeSync {
             ));
         }
     }
-    if let Some((a, Data::Ntpq(x))) = c.parsed("ntpq").next() {
+    if let Some((a, x)) = c.records::<Peers>().next() {
         t.evidence_present = true;
         if t.offset_s.is_none() {
             if let Some(p) = x.system_peer() {
@@ -73,7 +73,7 @@ pub fn build(c: &Collected, procs: &Processes) -> TimeSync {
             t.daemons.push(Cited::new("ntpd".into(), &a.path, 1));
         }
     }
-    if let Some((a, Data::Timedatectl(x))) = c.parsed("timedatectl").next() {
+    if let Some((a, x)) = c.records::<Timedatectl>().next() {
         t.evidence_present = true;
         if t.synchronised.is_none() {
             if let Some(v) = x.synchronized {
@@ -85,7 +85,7 @@ pub fn build(c: &Collected, procs: &Processes) -> TimeSync {
             }
         }
     }
-    if let Some((a, Data::VmwareTimesync(x))) = c.parsed("vmware-timesync").next() {
+    if let Some((a, x)) = c.records::<VmwareTimesync>().next() {
         t.evidence_present = true;
         t.vmware_periodic_sync = Some(Cited::new(x.enabled, &a.path, x.line));
     }
@@ -103,7 +103,7 @@ pub fn build(c: &Collected, procs: &Processes) -> TimeSync {
         }
     }
     if t.daemons.is_empty() {
-        if let Some((a, Data::ChronyTracking(_))) = c.parsed("chronyc-tracking").next() {
+        if let Some((a, _)) = c.records::<Tracking>().next() {
             // chronyc answered, so chronyd runs.
             t.daemons.push(Cited::new("chronyd".into(), &a.path, 1));
         }

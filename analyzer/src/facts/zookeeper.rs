@@ -7,7 +7,8 @@
 use super::jvm::Jvm;
 use super::Cited;
 use crate::artifacts::Collected;
-use crate::kinds::Data;
+use parsers::kind::Data;
+use parsers::zookeeper::ZooCfg;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -150,11 +151,8 @@ pub fn build(c: &Collected, jvms: &[Jvm]) -> Vec<ZkServer> {
 
     // zoo.cfg files: settings for the server on the same client port, else a server of their own.
     let cfgs: Vec<(&str, &parsers::zookeeper::ZooCfg)> = c
-        .parsed("zoo-cfg")
-        .filter_map(|(a, d)| match d {
-            Data::ZooCfg(z) => Some((a.path.as_str(), z)),
-            _ => None,
-        })
+        .records::<ZooCfg>()
+        .map(|(a, z)| (a.path.as_str(), z))
         .collect();
     for (path, cfg) in &cfgs {
         let port = cfg.client_port();

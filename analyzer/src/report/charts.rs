@@ -19,10 +19,13 @@
 use super::Report;
 use crate::artifacts::{Artifact, Collected};
 use crate::facts::HostFacts;
-use crate::kinds::Data;
 use crate::rules::Finding;
 use parsers::common::Date;
 use parsers::iostat::Timestamp;
+use parsers::jstat::Jstat;
+use parsers::kind::{self, Record};
+use parsers::sar::Sar;
+use parsers::vmstat::Vmstat;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -460,14 +463,12 @@ fn first_timestamp(facts: &HostFacts, c: &Collected) -> Option<Timestamp> {
         .first()
         .and_then(|c| c.samples.first())
         .and_then(|s| s.time);
-    let vm = c.parsed("vmstat").find_map(|(_, d)| match d {
-        Data::Vmstat(v) => v.samples.iter().find_map(|s| s.time),
-        _ => None,
-    });
-    let sar = c.parsed("sar").find_map(|(_, d)| match d {
-        Data::Sar(s) => s.net_dev.rows.iter().find_map(|r| r.time),
-        _ => None,
-    });
+    let vm = c
+        .records::<Vmstat>()
+        .find_map(|(_, v)| v.samples.iter().find_map(|s| s.time));
+    let sar = c
+        .records_of::<Sar>(&kind::SAR)
+        .find_map(|(_, s)| s.net_dev.rows.iter().find_map(|r| r.time));
     let any_disk = facts
         .disks
         .iter()
@@ -642,13 +643,9 @@ fn disk_chart(facts: &HostFacts, clock: &Clock, missing: &mut Vec<Missing>) -> O
 }
 
 fn nic_chart(c: &Collected, clock: &Clock, missing: &mut Vec<Missing>) -> Option<NicChart> {
-    let sars: Vec<(&Artifact, &parsers::sar::Sar)> = ["sar", "sadf-json"]
-        .into_iter()
-        .flat_map(|k| c.parsed(k))
-        .filter_map(|(a, d)| match d {
-            Data::Sar(s) => Some((a, s)),
-            _ => None,
-        })
+    let sars: Vec<(&Artifact, &Sar)> = c
+        .records_of::<Sar>(&kind::SAR)
+        .chain(c.records_of::<Sar>(&kind::SADF_JSON))
         .collect();
     let dev = sars
         .iter()
@@ -809,11 +806,11 @@ fn gc_charts(
     let mut out = Vec::new();
     for j in &facts.jvms {
         let Some(g) = &j.gc else { continue };
-        let Some((art, Data::Jstat(js))) = c
+        let Some((art, js)) = c
             .artifacts
             .iter()
             .find(|a| a.path == g.artifact)
-            .and_then(|a| a.data.as_ref().map(|d| (a, d)))
+            .and_then(|a| a.data.as_ref().and_then(Jstat::of).map(|d| (a, d)))
         else {
             continue;
         };
@@ -904,13 +901,7 @@ fn swap_chart(
     clock: &Clock,
     missing: &mut Vec<Missing>,
 ) -> Option<SwapChart> {
-    let best = c
-        .parsed("vmstat")
-        .filter_map(|(a, d)| match d {
-            Data::Vmstat(v) => Some((a, v)),
-            _ => None,
-        })
-        .max_by_key(|(_, v)| v.samples.len());
+    let best = c.records::<Vmstat>().max_by_key(|(_, v)| v.samples.len());
     let Some((art, vm)) = best else {
         missing.push(Missing {
             chart: "swap",

@@ -178,7 +178,7 @@ impl Report {
         let evidence = self
             .artifacts
             .iter()
-            .filter(|a| !matches!(a.kind, Some("manifest" | "collector-log")))
+            .filter(|a| a.kind.is_none_or(|k| k.evidence))
             .any(|a| matches!(a.outcome, Outcome::Parsed | Outcome::Partial));
         if !evidence {
             return Some("no artifact could be parsed (see the coverage section)".into());
