@@ -21,13 +21,63 @@ pub const FILE_NAME: &str = "manifest.tsv";
 /// A parsed manifest.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Manifest {
-    /// Run metadata (`hostname`, `kernel`, `started`, `ended`, `duration`, `interval`,
-    /// `complete`, ...).
-    pub meta: BTreeMap<String, String>,
+    /// Run metadata.
+    pub meta: Meta,
     /// Artifact records in manifest order.
     pub artifacts: Vec<ManifestRecord>,
     /// Lines that could not be read, with 1-based line numbers.
     pub issues: Vec<parsers::LineIssue>,
+}
+
+/// The run metadata (`meta` records): the keys rca reads, typed, and every key as written.
+///
+/// Serialised as the map of every key to its text, as written.
+#[derive(Debug, Clone, Default)]
+pub struct Meta {
+    /// `hostname`: `uname -n`, unsanitised.
+    pub hostname: Option<String>,
+    /// `kernel`: `uname -r`.
+    pub kernel: Option<String>,
+    /// `machine`: `uname -m`.
+    pub machine: Option<String>,
+    /// `started`: UTC epoch seconds of the run's start.
+    pub started: Option<f64>,
+    /// `ended`: UTC epoch seconds of the run's end.
+    pub ended: Option<f64>,
+    /// `duration`: the sampling window, seconds.
+    pub duration: Option<f64>,
+    /// `interval`: the sampling step, seconds.
+    pub interval: Option<f64>,
+    /// `complete`: false when the run was interrupted.
+    pub complete: Option<bool>,
+    /// Every `meta` key and its value as written, later keys included.
+    pub raw: BTreeMap<String, String>,
+}
+
+impl Meta {
+    /// Records `key` = `value` and reads it into its typed field if rca knows the key. A number
+    /// that does not parse, or is not finite, is left unset.
+    fn set(&mut self, key: &str, value: &str) {
+        let num = || value.trim().parse::<f64>().ok().filter(|v| v.is_finite());
+        match key {
+            "hostname" => self.hostname = Some(value.to_string()),
+            "kernel" => self.kernel = Some(value.to_string()),
+            "machine" => self.machine = Some(value.to_string()),
+            "started" => self.started = num(),
+            "ended" => self.ended = num(),
+            "duration" => self.duration = num(),
+            "interval" => self.interval = num(),
+            "complete" => self.complete = Some(value.trim() == "1"),
+            _ => {}
+        }
+        self.raw.insert(key.to_string(), value.to_string());
+    }
+}
+
+impl Serialize for Meta {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.raw.serialize(s)
+    }
 }
 
 /// One `artifact` record.
@@ -51,8 +101,10 @@ pub struct ManifestRecord {
     pub truncated: bool,
     /// Free-text note (`not found`, `permission denied`, ...).
     pub note: String,
-    /// The command line, words joined by spaces.
-    pub argv: String,
+    /// The command's words (`cat`, `/proc/softirqs`); serialised as the manifest writes them,
+    /// joined by single spaces.
+    #[serde(serialize_with = "joined")]
+    pub argv: Vec<String>,
 }
 
 impl Manifest {
@@ -81,9 +133,7 @@ impl Manifest {
             }
             let f: Vec<&str> = line.split('\t').collect();
             match f[0] {
-                "meta" if f.len() >= 3 => {
-                    m.meta.insert(f[1].to_string(), f[2..].join("\t"));
-                }
+                "meta" if f.len() >= 3 => m.meta.set(f[1], &f[2..].join("\t")),
                 "artifact" if f.len() >= 11 => {
                     let path = f[1].trim_start_matches("./").to_string();
                     if m.artifacts.len() >= max_records {
@@ -107,7 +157,7 @@ impl Manifest {
                         bytes: f[7].trim().parse().ok(),
                         truncated: f[8].trim() == "1",
                         note: f[9].to_string(),
-                        argv: f[10..].join(" "),
+                        argv: f[10..].join(" ").split(' ').map(str::to_string).collect(),
                     })
                 }
                 "meta" | "artifact" => m.issues.push(parsers::LineIssue::new(
@@ -130,14 +180,17 @@ impl Manifest {
     pub fn record(&self, rel_path: &str) -> Option<&ManifestRecord> {
         self.artifacts.iter().find(|r| r.path == rel_path)
     }
+}
 
-    /// A numeric meta value (`started`, `duration`, ...).
-    pub fn meta_f64(&self, key: &str) -> Option<f64> {
-        self.meta
-            .get(key)
-            .and_then(|v| v.trim().parse::<f64>().ok())
-            .filter(|v| v.is_finite())
+impl ManifestRecord {
+    /// The command line as the manifest writes it: the words joined by single spaces.
+    pub fn argv_text(&self) -> String {
+        self.argv.join(" ")
     }
+}
+
+fn joined<S: serde::Serializer>(argv: &[String], s: S) -> Result<S::Ok, S::Error> {
+    argv.join(" ").serialize(s)
 }
 
 #[cfg(test)]
@@ -153,8 +206,8 @@ mod tests {
             .issues
             .iter()
             .any(|i| i.line == 1 && i.message.contains("`999`")));
-        assert_eq!(m.meta_f64("started"), None);
-        assert_eq!(m.meta_f64("ended"), None);
+        assert_eq!(m.meta.started, None);
+        assert_eq!(m.meta.ended, None);
         assert_eq!(m.artifacts[0].start, None);
         assert_eq!(m.artifacts[0].end, Some(1.0));
     }
@@ -165,10 +218,12 @@ mod tests {
     fn reads_records_and_flags_short_lines() {
         let text = "# rca-manifest 1\nmeta\thostname\tdb1\nartifact\tproc/softirqs.start\tsoftirqs\t0\t0\t1700000000.5\t1700000000.6\t2048\t0\t\tcat /proc/softirqs\nartifact\tbroken\nartifact\tproc/softirqs.start\tsoftirqs\t0\t0\t1\t2\t3\t0\t\tagain\n";
         let m = Manifest::parse(text, 100);
-        assert_eq!(m.meta["hostname"], "db1");
+        assert_eq!(m.meta.raw["hostname"], "db1");
+        assert_eq!(m.meta.hostname.as_deref(), Some("db1"));
         assert_eq!(m.artifacts.len(), 1);
         assert_eq!(m.artifacts[0].start, Some(1700000000.5));
-        assert_eq!(m.artifacts[0].argv, "cat /proc/softirqs");
+        assert_eq!(m.artifacts[0].argv, ["cat", "/proc/softirqs"]);
+        assert_eq!(m.artifacts[0].argv_text(), "cat /proc/softirqs");
         assert_eq!(m.issues.len(), 2);
         assert_eq!(m.issues[0].line, 4);
         assert!(m.issues[1].message.contains("second record"));

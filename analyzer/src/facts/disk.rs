@@ -61,7 +61,7 @@ pub fn build(c: &Collected) -> Result<Vec<DiskSeries>, String> {
     let since_boot_first = !art
         .record
         .as_ref()
-        .is_some_and(|r| r.argv.split(' ').any(|w| w == "-y"));
+        .is_some_and(|r| r.argv.iter().any(|w| w == "-y"));
     let skip = usize::from(since_boot_first && io.reports.len() > 1);
     let mut out: Vec<DiskSeries> = Vec::new();
     let mut index: HashMap<&str, usize> = HashMap::new();

@@ -41,9 +41,9 @@ pub fn build(c: &Collected) -> Identity {
         id.sources.push(a.path.clone());
     }
     if let Some(m) = &c.manifest {
-        id.hostname = id.hostname.or_else(|| m.meta.get("hostname").cloned());
-        id.kernel_release = id.kernel_release.or_else(|| m.meta.get("kernel").cloned());
-        id.machine = id.machine.or_else(|| m.meta.get("machine").cloned());
+        id.hostname = id.hostname.or_else(|| m.meta.hostname.clone());
+        id.kernel_release = id.kernel_release.or_else(|| m.meta.kernel.clone());
+        id.machine = id.machine.or_else(|| m.meta.machine.clone());
     }
     let banners = c.artifacts.iter().filter_map(|a| {
         let d = a.data.as_ref()?;

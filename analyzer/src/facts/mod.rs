@@ -105,10 +105,10 @@ impl HostFacts {
             ..Default::default()
         };
         if let Some(m) = &c.manifest {
-            if let (Some(s), Some(e)) = (m.meta_f64("started"), m.meta_f64("ended")) {
+            if let (Some(s), Some(e)) = (m.meta.started, m.meta.ended) {
                 f.window = Some((s, e));
             }
-            f.interval_s = m.meta_f64("interval");
+            f.interval_s = m.meta.interval;
         }
         match disk::build(c) {
             Ok(d) => f.disks = d,

@@ -209,7 +209,7 @@ fn iface_of(a: &Artifact, printed: Option<&str>) -> Option<String> {
     }
     a.record
         .as_ref()
-        .and_then(|r| r.argv.split_whitespace().last().map(str::to_string))
+        .and_then(|r| r.argv_text().split_whitespace().last().map(str::to_string))
 }
 
 /// Builds per-NIC facts and the TCP-stack facts.

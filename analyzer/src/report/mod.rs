@@ -200,7 +200,7 @@ impl Report {
         }
         let mut collection = Collection::default();
         if let Some(m) = &c.manifest {
-            collection.meta = m.meta.clone();
+            collection.meta = m.meta.raw.clone();
             collection.problems = m
                 .artifacts
                 .iter()
@@ -216,7 +216,7 @@ impl Report {
                     exit: r.exit,
                     timed_out: r.timed_out,
                     note: r.note.clone(),
-                    argv: r.argv.clone(),
+                    argv: r.argv_text(),
                 })
                 .collect();
         }
