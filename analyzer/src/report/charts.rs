@@ -1,28 +1,25 @@
-//! Time-series charts: the series behind them (the report's `charts` part, so also in the JSON
-//! document) and their drawing as inline SVG with plotters' SVG backend.
+//! The report's charts: the host's time series ([`crate::facts::series`]) fitted to the page,
+//! serialised as the report's `charts` part (so also in the JSON document), and drawn as inline
+//! SVG with plotters' SVG backend ([`draw()`], [`draw_pair`] for the comparison page).
 //!
-//! In: [`HostFacts`] (per-CPU and per-device series, soft-IRQ rates, JVM GC series) and the
-//! parsed artifacts (`sar -n DEV`/`EDEV` for NIC rates, `vmstat` for swap, `jstat` samples).
-//! Out: [`Charts`], every series on one time axis, [`TimeAxis`]: seconds from the collection
-//! window's start, so cause and effect line up from chart to chart, plus the time range of each
-//! finding that has one ([`Mark`]).
+//! In: [`HostFacts`] (its [`TimeSeries`], soft-IRQ rates, JVM labels) and the ranked findings.
+//! Out: [`Charts`] on a [`TimeAxis`] that spans the collection window and every point drawn,
+//! with the findings' time ranges ([`Mark`]).
 //!
-//! sysstat prints the host's local time of day (with a date when it has one); the manifest
-//! records the window in UTC. The host's offset from UTC is taken from the first sample against
-//! the window's start, rounded to a quarter hour, and the axis is labelled in the host's clock,
-//! the time the evidence lines print.
-//!
-//! Series are binned (mean of each bin) to at most [`MAX_POINTS`] points; a CPU × time heatmap
-//! replaces per-CPU panels from [`HEATMAP_FROM_CPUS`] CPUs on, binned to at most
-//! [`HEATMAP_CELLS`] cells.
+//! Fitting is presentation and stays here: line series are binned (mean of each bin) to at most
+//! [`MAX_POINTS`] points, CPU columns to the heatmap's cell budget ([`HEATMAP_CELLS`], from
+//! [`HEATMAP_FROM_CPUS`] CPUs on), and the [`MAX_LINES`] busiest devices and interfaces are
+//! kept. The facts keep every sample, so a rule sees the sample a bin's mean would hide.
+
+pub use crate::facts::series::{CpuRow, Mark};
 
 use super::Report;
-use crate::artifacts::{Artifact, Collected};
+use crate::facts::series::{
+    self, median_step, Clock, CpuTimeline, DiskTimeline, GcTimeline, NicTimeline, SwapTimeline,
+    TimeSeries,
+};
 use crate::facts::HostFacts;
-use crate::kinds::Data;
 use crate::rules::Finding;
-use parsers::common::Date;
-use parsers::iostat::Timestamp;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -62,7 +59,7 @@ pub struct Charts {
     pub missing: Vec<Missing>,
 }
 
-/// The time axis shared by every chart.
+/// The time axis shared by every chart: the host's [`Clock`] and the span drawn.
 #[derive(Debug, Clone, Serialize)]
 pub struct TimeAxis {
     /// UTC epoch seconds of time 0 (the collection window's start), when the manifest gives it.
@@ -103,19 +100,6 @@ pub struct CpuChart {
     pub column_s: f64,
     /// One row per CPU, in CPU order.
     pub rows: Vec<CpuRow>,
-}
-
-/// One CPU's columns, % of its time (`null` = no sample).
-#[derive(Debug, Clone, Serialize)]
-pub struct CpuRow {
-    /// CPU number.
-    pub cpu: u32,
-    /// `100 − %idle − %iowait`: running anything, soft-IRQs included.
-    pub busy: Vec<Option<f64>>,
-    /// `%soft`.
-    pub soft: Vec<Option<f64>>,
-    /// `%iowait`.
-    pub iowait: Vec<Option<f64>>,
 }
 
 /// Per-device I/O series.
@@ -187,147 +171,13 @@ pub struct SwapChart {
     pub so: Series,
 }
 
-/// A finding's time range on the axis.
-#[derive(Debug, Clone, Serialize)]
-pub struct Mark {
-    /// 1-based rank of the finding in the report.
-    pub finding: usize,
-    /// Its rule.
-    pub rule_id: String,
-    /// Its area (`disk`, `network` …): it is shaded on the charts of that area.
-    pub area: String,
-    /// Its severity.
-    pub severity: String,
-    /// Start and end, seconds on the axis.
-    pub from_s: f64,
-    /// See `from_s`.
-    pub to_s: f64,
-}
-
 /// A chart that is not drawn, and why.
 #[derive(Debug, Clone, Serialize)]
 pub struct Missing {
-    /// `cpu`, `disk`, `nic`, `softirq`, `gc`, `swap`.
+    /// `cpu`, `disk`, `nic`, `softirq`, `gc`, `swap`, or `all` without a time axis.
     pub chart: &'static str,
     /// Why.
     pub why: String,
-}
-
-/// Maps host-clock timestamps onto the axis.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Clock {
-    /// Host-clock seconds (days since 1970 × 86400 + seconds of day) of axis 0.
-    origin_local: f64,
-    /// UTC epoch of axis 0, when known.
-    origin_epoch: Option<f64>,
-    /// Host clock minus UTC.
-    offset: Option<i64>,
-}
-
-impl Clock {
-    /// A clock for a window starting at `start` (UTC epoch) whose first host-clock sample is
-    /// `first`. Without a window, time 0 is `first`.
-    pub(crate) fn new(start: Option<f64>, first: Option<Timestamp>) -> Option<Clock> {
-        match (start, first) {
-            (Some(s), Some(t)) => {
-                let sod_utc = s.rem_euclid(86_400.0);
-                let offset = match t.date {
-                    Some(_) => local_secs(&t, 0) - s,
-                    None => {
-                        let d = t.seconds_of_day as f64 - sod_utc;
-                        (d + 43_200.0).rem_euclid(86_400.0) - 43_200.0
-                    }
-                };
-                let offset = ((offset / 900.0).round() * 900.0) as i64;
-                Some(Clock {
-                    origin_local: s + offset as f64,
-                    origin_epoch: Some(s),
-                    offset: Some(offset),
-                })
-            }
-            (Some(s), None) => Some(Clock {
-                origin_local: s,
-                origin_epoch: Some(s),
-                offset: None,
-            }),
-            (None, Some(t)) => Some(Clock {
-                origin_local: local_secs(&t, 0),
-                origin_epoch: None,
-                offset: None,
-            }),
-            (None, None) => None,
-        }
-    }
-
-    /// Seconds on the axis of a host-clock timestamp; a time without a date is taken on the
-    /// day that puts it nearest to time 0.
-    pub(crate) fn at(&self, t: &Timestamp) -> f64 {
-        match t.date {
-            Some(_) => local_secs(t, 0) - self.origin_local,
-            None => {
-                let day = (self.origin_local / 86_400.0).floor() as i64;
-                let x = local_secs(t, day) - self.origin_local;
-                (x + 43_200.0).rem_euclid(86_400.0) - 43_200.0
-            }
-        }
-    }
-
-    /// Seconds on the axis of a UTC epoch time (manifest records).
-    fn at_epoch(&self, e: f64) -> Option<f64> {
-        self.origin_epoch.map(|o| e - o)
-    }
-
-    /// `HH:MM:SS` in the host's clock of an axis time.
-    pub(crate) fn label(&self, x: f64) -> String {
-        let s = (self.origin_local + x).round() as i64;
-        let s = s.rem_euclid(86_400);
-        format!("{:02}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
-    }
-
-    fn describe(&self) -> String {
-        match self.offset {
-            Some(0) => "UTC (host clock)".into(),
-            Some(o) => {
-                let sign = if o < 0 { '−' } else { '+' };
-                let a = o.abs();
-                format!("host clock, UTC{sign}{:02}:{:02}", a / 3600, (a / 60) % 60)
-            }
-            None if self.origin_epoch.is_some() => "UTC".into(),
-            None => "host clock (no collection window recorded)".into(),
-        }
-    }
-}
-
-/// Host-clock seconds of a timestamp: its date (else `day`, days since 1970) × 86400 + time.
-fn local_secs(t: &Timestamp, day: i64) -> f64 {
-    let d = t.date.map(Date::days_since_epoch).unwrap_or(day);
-    (d * 86_400) as f64 + t.seconds_of_day as f64
-}
-
-/// Maps a series' times onto the axis, keeping them increasing across midnight when the
-/// timestamps carry no date.
-fn map_times(clock: &Clock, times: impl Iterator<Item = Option<Timestamp>>) -> Vec<Option<f64>> {
-    let mut out = Vec::new();
-    let mut prev: Option<f64> = None;
-    let mut shift = 0.0;
-    for t in times {
-        let Some(t) = t else {
-            out.push(None);
-            continue;
-        };
-        let mut x = clock.at(&t) + shift;
-        if t.date.is_none() {
-            if let Some(p) = prev {
-                if x < p - 43_200.0 {
-                    shift += 86_400.0;
-                    x += 86_400.0;
-                }
-            }
-        }
-        prev = Some(x);
-        out.push(Some(x));
-    }
-    out
 }
 
 /// Averages consecutive points into at most `max` bins (time: mean of the bin's times; value:
@@ -357,60 +207,87 @@ fn chunked_mean(v: &[Option<f64>], k: usize) -> Vec<Option<f64>> {
         .collect()
 }
 
+/// The highest value of a series (0 when it has none above).
 fn peak(s: &Series) -> f64 {
     s.points.iter().filter_map(|p| p.1).fold(0.0_f64, f64::max)
 }
 
+/// A series binned to [`MAX_POINTS`].
+fn line(label: &str, points: &[(f64, Option<f64>)]) -> Series {
+    Series {
+        label: label.to_string(),
+        points: bin(points, MAX_POINTS),
+    }
+}
+
 impl Charts {
-    /// Builds every chart the facts allow, with the findings' time ranges.
-    pub fn build(facts: &HostFacts, c: &Collected, findings: &[Finding]) -> Charts {
+    /// Fits every series of the facts to the page, with the findings' time ranges.
+    pub fn build(facts: &HostFacts, findings: &[Finding]) -> Charts {
         let mut out = Charts::default();
-        let first = first_timestamp(facts, c);
-        let start = facts.window.map(|w| w.0);
-        let Some(clock) = Clock::new(start, first) else {
+        let Some(ts) = &facts.series else {
             out.missing.push(Missing {
                 chart: "all",
-                why: "no sample carries a time and the bundle has no collection window".into(),
+                why: facts
+                    .series_missing
+                    .clone()
+                    .unwrap_or_else(|| series::NO_CLOCK.into()),
             });
             return out;
         };
-        out.cpu = cpu_chart(facts, &clock, &mut out.missing);
-        out.disk = disk_chart(facts, &clock, &mut out.missing);
-        out.nic = nic_chart(c, &clock, &mut out.missing);
+        out.cpu = out.fit("cpu", &ts.cpu, cpu_chart);
+        out.disk = out.fit("disk", &ts.disks, disk_chart);
+        out.nic = out.fit("nic", &ts.nics, nic_chart);
         out.softirq = softirq_chart(facts, &mut out.missing);
-        out.gc = gc_charts(facts, c, &clock, &mut out.missing);
-        out.swap = swap_chart(c, facts.interval_s, &clock, &mut out.missing);
-        for (i, f) in findings.iter().enumerate() {
-            let Some(r) = &f.time_range else {
-                continue;
-            };
-            let (x, y) = (clock.at(&r.from), clock.at(&r.to));
-            out.marks.push(Mark {
-                finding: i + 1,
-                rule_id: f.rule_id.to_string(),
-                area: f.area.to_string(),
-                severity: format!("{:?}", f.severity).to_lowercase(),
-                from_s: x.min(y),
-                to_s: x.max(y),
+        out.gc = ts.gc.iter().map(|g| gc_chart(g, facts)).collect();
+        for why in &ts.gc_missing {
+            out.missing.push(Missing {
+                chart: "gc",
+                why: why.clone(),
             });
         }
-        let window_s = facts.window.map(|(s, e)| e - s);
+        out.swap = out.fit("swap", &ts.swap, swap_chart);
+        out.marks = series::marks(&ts.clock, findings);
+        out.axis = Some(out.span(ts, facts.window.map(|(s, e)| e - s)));
+        out
+    }
+
+    /// `fit` of a series, or `None` with why it is missing.
+    fn fit<T, C>(
+        &mut self,
+        chart: &'static str,
+        s: &Result<T, String>,
+        fit: impl FnOnce(&T) -> C,
+    ) -> Option<C> {
+        match s {
+            Ok(t) => Some(fit(t)),
+            Err(why) => {
+                self.missing.push(Missing {
+                    chart,
+                    why: why.clone(),
+                });
+                None
+            }
+        }
+    }
+
+    /// The axis: the window (`window_s` long) widened to every time drawn.
+    fn span(&self, ts: &TimeSeries, window_s: Option<f64>) -> TimeAxis {
         let (mut lo, mut hi) = (0.0_f64, window_s.unwrap_or(0.0));
         let mut widen = |t: f64| {
             lo = lo.min(t);
             hi = hi.max(t);
         };
-        out.each_time(&mut widen);
-        out.axis = Some(TimeAxis {
+        self.each_time(&mut widen);
+        let clock = &ts.clock;
+        TimeAxis {
             origin_epoch: clock.origin_epoch,
-            utc_offset_s: clock.offset,
-            origin_local_s: clock.origin_local,
+            utc_offset_s: clock.utc_offset_s,
+            origin_local_s: clock.origin_local_s,
             start_s: lo,
             end_s: if hi > lo { hi } else { lo + 1.0 },
             window_s,
             clock: clock.describe(),
-        });
-        out
+        }
     }
 
     /// Calls `f` with every time of every time series.
@@ -439,110 +316,28 @@ impl Charts {
     /// The axis as a [`Clock`], for labels.
     fn clock(&self) -> Option<Clock> {
         self.axis.as_ref().map(|a| Clock {
-            origin_local: a.origin_local_s,
+            origin_local_s: a.origin_local_s,
             origin_epoch: a.origin_epoch,
-            offset: a.utc_offset_s,
+            utc_offset_s: a.utc_offset_s,
         })
     }
 }
 
-/// The first host-clock sample of the window's samplers, to find the host's offset from UTC:
-/// dated `iostat` first, then `mpstat`, `vmstat -t`, `sar`.
-fn first_timestamp(facts: &HostFacts, c: &Collected) -> Option<Timestamp> {
-    let disk = facts
-        .disks
-        .iter()
-        .flat_map(|d| d.samples.first())
-        .filter_map(|s| s.time)
-        .find(|t| t.date.is_some());
-    let cpu = facts
-        .cpus
-        .first()
-        .and_then(|c| c.samples.first())
-        .and_then(|s| s.time);
-    let vm = c.parsed("vmstat").find_map(|(_, d)| match d {
-        Data::Vmstat(v) => v.samples.iter().find_map(|s| s.time),
-        _ => None,
-    });
-    let sar = c.parsed("sar").find_map(|(_, d)| match d {
-        Data::Sar(s) => s.net_dev.rows.iter().find_map(|r| r.time),
-        _ => None,
-    });
-    let any_disk = facts
-        .disks
-        .iter()
-        .flat_map(|d| d.samples.first())
-        .find_map(|s| s.time);
-    disk.or(cpu).or(vm).or(sar).or(any_disk)
-}
-
-fn cpu_chart(facts: &HostFacts, clock: &Clock, missing: &mut Vec<Missing>) -> Option<CpuChart> {
-    if facts.cpus.is_empty() {
-        missing.push(Missing {
-            chart: "cpu",
-            why: facts
-                .cpus_missing
-                .clone()
-                .unwrap_or_else(|| "no per-CPU samples".into()),
-        });
-        return None;
-    }
-    // Columns: every distinct sample time (to the millisecond), in order.
-    let mut columns: BTreeMap<i64, usize> = BTreeMap::new();
-    let mapped: Vec<Vec<Option<f64>>> = facts
-        .cpus
-        .iter()
-        .map(|c| map_times(clock, c.samples.iter().map(|s| s.time)))
-        .collect();
-    for t in mapped.iter().flatten().flatten() {
-        columns.insert((t * 1000.0).round() as i64, 0);
-    }
-    if columns.is_empty() {
-        missing.push(Missing {
-            chart: "cpu",
-            why: format!("the samples of {} carry no time", facts.cpus[0].artifact),
-        });
-        return None;
-    }
-    for (i, v) in columns.values_mut().enumerate() {
-        *v = i;
-    }
-    let n = columns.len();
-    let mut rows: Vec<CpuRow> = facts
-        .cpus
-        .iter()
-        .zip(&mapped)
-        .map(|(c, times)| {
-            let mut row = CpuRow {
-                cpu: c.cpu,
-                busy: vec![None; n],
-                soft: vec![None; n],
-                iowait: vec![None; n],
-            };
-            for (s, t) in c.samples.iter().zip(times) {
-                let Some(t) = t else { continue };
-                let i = columns[&((t * 1000.0).round() as i64)];
-                row.busy[i] = s
-                    .idle_pct
-                    .map(|idle| (100.0 - idle - s.iowait_pct.unwrap_or(0.0)).clamp(0.0, 100.0));
-                row.soft[i] = s.soft_pct;
-                row.iowait[i] = s.iowait_pct;
-            }
-            row
-        })
-        .collect();
-    let times: Vec<f64> = columns.keys().map(|k| *k as f64 / 1000.0).collect();
-    let step = median_step(&times);
-    let max_cols = if rows.len() >= HEATMAP_FROM_CPUS {
-        (HEATMAP_CELLS / rows.len()).max(HEATMAP_MIN_COLUMNS)
+/// CPU columns binned: to [`MAX_POINTS`] for panels, to the cell budget for heatmaps.
+fn cpu_chart(t: &CpuTimeline) -> CpuChart {
+    let n = t.times.len();
+    let max_cols = if t.rows.len() >= HEATMAP_FROM_CPUS {
+        (HEATMAP_CELLS / t.rows.len()).max(HEATMAP_MIN_COLUMNS)
     } else {
         MAX_POINTS
     };
     let k = n.div_ceil(max_cols).max(1);
-    let times: Vec<f64> = times
+    let times: Vec<f64> = t
+        .times
         .chunks(k)
         .map(|c| c.iter().sum::<f64>() / c.len() as f64)
         .collect();
+    let mut rows = t.rows.clone();
     if k > 1 {
         for r in &mut rows {
             r.busy = chunked_mean(&r.busy, k);
@@ -550,76 +345,28 @@ fn cpu_chart(facts: &HostFacts, clock: &Clock, missing: &mut Vec<Missing>) -> Op
             r.iowait = chunked_mean(&r.iowait, k);
         }
     }
-    Some(CpuChart {
-        artifact: facts.cpus[0].artifact.clone(),
+    CpuChart {
+        artifact: t.artifact.clone(),
         times,
         per_column: k,
-        column_s: step * k as f64,
+        column_s: t.step_s * k as f64,
         rows,
-    })
+    }
 }
 
-/// The median gap between consecutive times (1 when there are fewer than two).
-fn median_step(times: &[f64]) -> f64 {
-    let mut d: Vec<f64> = times
-        .windows(2)
-        .map(|w| w[1] - w[0])
-        .filter(|d| *d > 0.0)
+/// The [`MAX_LINES`] busiest devices (by peak queue, then peak utilisation), by name.
+fn disk_chart(t: &DiskTimeline) -> DiskChart {
+    let mut all: Vec<(Series, Series, Series)> = t
+        .devices
+        .iter()
+        .map(|d| {
+            (
+                line(&d.device, &d.await_ms),
+                line(&d.device, &d.aqu_sz),
+                line(&d.device, &d.util_pct),
+            )
+        })
         .collect();
-    if d.is_empty() {
-        return 1.0;
-    }
-    d.sort_by(f64::total_cmp);
-    d[d.len() / 2]
-}
-
-fn disk_chart(facts: &HostFacts, clock: &Clock, missing: &mut Vec<Missing>) -> Option<DiskChart> {
-    if facts.disks.is_empty() {
-        missing.push(Missing {
-            chart: "disk",
-            why: facts
-                .disks_missing
-                .clone()
-                .unwrap_or_else(|| "no device samples".into()),
-        });
-        return None;
-    }
-    let mut all: Vec<(Series, Series, Series)> = Vec::new();
-    for d in &facts.disks {
-        let times = map_times(clock, d.samples.iter().map(|s| s.time));
-        if times.iter().all(Option::is_none) {
-            continue;
-        }
-        let pts = |f: fn(&crate::facts::DiskSample) -> Option<f64>| -> Vec<(f64, Option<f64>)> {
-            let p: Vec<_> = d
-                .samples
-                .iter()
-                .zip(&times)
-                .filter_map(|(s, t)| t.map(|t| (t, f(s))))
-                .collect();
-            bin(&p, MAX_POINTS)
-        };
-        let series = |points| Series {
-            label: d.device.clone(),
-            points,
-        };
-        all.push((
-            series(pts(|s| s.await_ms)),
-            series(pts(|s| s.aqu_sz)),
-            series(pts(|s| s.util_pct)),
-        ));
-    }
-    if all.is_empty() {
-        missing.push(Missing {
-            chart: "disk",
-            why: format!(
-                "the samples of {} carry no time (iostat without -t)",
-                facts.disks[0].artifact
-            ),
-        });
-        return None;
-    }
-    // The busiest devices: by peak queue, then peak utilisation.
     all.sort_by(|a, b| {
         (peak(&b.1) + peak(&b.2) / 100.0).total_cmp(&(peak(&a.1) + peak(&a.2) / 100.0))
     });
@@ -627,7 +374,7 @@ fn disk_chart(facts: &HostFacts, clock: &Clock, missing: &mut Vec<Missing>) -> O
     all.truncate(MAX_LINES);
     all.sort_by(|a, b| a.0.label.cmp(&b.0.label));
     let mut chart = DiskChart {
-        artifact: facts.disks[0].artifact.clone(),
+        artifact: t.artifact.clone(),
         await_ms: Vec::new(),
         aqu_sz: Vec::new(),
         util_pct: Vec::new(),
@@ -638,107 +385,25 @@ fn disk_chart(facts: &HostFacts, clock: &Clock, missing: &mut Vec<Missing>) -> O
         chart.aqu_sz.push(q);
         chart.util_pct.push(u);
     }
-    Some(chart)
+    chart
 }
 
-fn nic_chart(c: &Collected, clock: &Clock, missing: &mut Vec<Missing>) -> Option<NicChart> {
-    let sars: Vec<(&Artifact, &parsers::sar::Sar)> = ["sar", "sadf-json"]
-        .into_iter()
-        .flat_map(|k| c.parsed(k))
-        .filter_map(|(a, d)| match d {
-            Data::Sar(s) => Some((a, s)),
-            _ => None,
+/// The [`MAX_LINES`] busiest interfaces (drops first, then throughput), by name; loopback only
+/// when it is all there is.
+fn nic_chart(t: &NicTimeline) -> NicChart {
+    let shown = |i: &&series::InterfaceTimeline| t.interfaces.len() == 1 || i.iface != "lo";
+    let mut all: Vec<(Series, Series, Series)> = t
+        .interfaces
+        .iter()
+        .filter(shown)
+        .map(|i| {
+            (
+                line(&i.iface, &i.rx_kb_per_s),
+                line(&i.iface, &i.tx_kb_per_s),
+                line(&i.iface, &i.drops_per_s),
+            )
         })
         .collect();
-    let dev = sars
-        .iter()
-        .filter(|(_, s)| !s.net_dev.rows.is_empty())
-        .max_by_key(|(_, s)| s.net_dev.rows.len());
-    let edev = sars
-        .iter()
-        .filter(|(_, s)| !s.net_edev.rows.is_empty())
-        .max_by_key(|(_, s)| s.net_edev.rows.len());
-    if dev.is_none() && edev.is_none() {
-        missing.push(Missing {
-            chart: "nic",
-            why:
-                "no `sar -n DEV` output was parsed (the /proc/net/dev snapshots give averages only)"
-                    .into(),
-        });
-        return None;
-    }
-    // Group rows by interface, mapping times per interface.
-    fn by_iface<R>(rows: &[R], iface: fn(&R) -> &str) -> BTreeMap<String, Vec<&R>> {
-        let mut m: BTreeMap<String, Vec<&R>> = BTreeMap::new();
-        for r in rows {
-            m.entry(iface(r).to_string()).or_default().push(r);
-        }
-        m
-    }
-    let mut artifacts = Vec::new();
-    let mut per: BTreeMap<String, (Series, Series, Series)> = BTreeMap::new();
-    let empty = |label: &str| {
-        (
-            Series {
-                label: label.into(),
-                points: Vec::new(),
-            },
-            Series {
-                label: label.into(),
-                points: Vec::new(),
-            },
-            Series {
-                label: label.into(),
-                points: Vec::new(),
-            },
-        )
-    };
-    if let Some((a, s)) = dev {
-        artifacts.push(a.path.clone());
-        for (name, rows) in by_iface(&s.net_dev.rows, |r| &r.iface) {
-            let times = map_times(clock, rows.iter().map(|r| r.time));
-            let e = per.entry(name.clone()).or_insert_with(|| empty(&name));
-            let rx: Vec<_> = rows
-                .iter()
-                .zip(&times)
-                .filter_map(|(r, t)| t.map(|t| (t, r.rxkb_per_s)))
-                .collect();
-            let tx: Vec<_> = rows
-                .iter()
-                .zip(&times)
-                .filter_map(|(r, t)| t.map(|t| (t, r.txkb_per_s)))
-                .collect();
-            e.0.points = bin(&rx, MAX_POINTS);
-            e.1.points = bin(&tx, MAX_POINTS);
-        }
-    }
-    if let Some((a, s)) = edev {
-        if !artifacts.contains(&a.path) {
-            artifacts.push(a.path.clone());
-        }
-        for (name, rows) in by_iface(&s.net_edev.rows, |r| &r.iface) {
-            let times = map_times(clock, rows.iter().map(|r| r.time));
-            let e = per.entry(name.clone()).or_insert_with(|| empty(&name));
-            let d: Vec<_> = rows
-                .iter()
-                .zip(&times)
-                .filter_map(|(r, t)| {
-                    let parts = [r.rxdrop_per_s, r.txdrop_per_s, r.rxfifo_per_s];
-                    let v = parts
-                        .iter()
-                        .any(Option::is_some)
-                        .then(|| parts.iter().flatten().sum::<f64>());
-                    t.map(|t| (t, v))
-                })
-                .collect();
-            e.2.points = bin(&d, MAX_POINTS);
-        }
-    }
-    // Loopback only when it is all there is.
-    if per.len() > 1 {
-        per.remove("lo");
-    }
-    let mut all: Vec<(Series, Series, Series)> = per.into_values().collect();
     all.sort_by(|a, b| {
         let score = |x: &(Series, Series, Series)| peak(&x.0) + peak(&x.1) + peak(&x.2) * 1e6;
         score(b).total_cmp(&score(a))
@@ -747,7 +412,7 @@ fn nic_chart(c: &Collected, clock: &Clock, missing: &mut Vec<Missing>) -> Option
     all.truncate(MAX_LINES);
     all.sort_by(|a, b| a.0.label.cmp(&b.0.label));
     let mut chart = NicChart {
-        artifacts,
+        artifacts: t.artifacts.clone(),
         rx_kb_per_s: Vec::new(),
         tx_kb_per_s: Vec::new(),
         drops_per_s: Vec::new(),
@@ -762,9 +427,10 @@ fn nic_chart(c: &Collected, clock: &Clock, missing: &mut Vec<Missing>) -> Option
             chart.drops_per_s.push(d);
         }
     }
-    Some(chart)
+    chart
 }
 
+/// Bars per CPU for the soft-IRQ types with any event.
 fn softirq_chart(facts: &HostFacts, missing: &mut Vec<Missing>) -> Option<SoftirqChart> {
     let Some(s) = &facts.softirqs else {
         missing.push(Missing {
@@ -800,174 +466,22 @@ fn softirq_chart(facts: &HostFacts, missing: &mut Vec<Missing>) -> Option<Softir
     })
 }
 
-fn gc_charts(
-    facts: &HostFacts,
-    c: &Collected,
-    clock: &Clock,
-    missing: &mut Vec<Missing>,
-) -> Vec<GcChart> {
-    let mut out = Vec::new();
-    for j in &facts.jvms {
-        let Some(g) = &j.gc else { continue };
-        let Some((art, Data::Jstat(js))) = c
-            .artifacts
-            .iter()
-            .find(|a| a.path == g.artifact)
-            .and_then(|a| a.data.as_ref().map(|d| (a, d)))
-        else {
-            continue;
-        };
-        let start = art.record.as_ref().and_then(|r| r.start);
-        let Some(t0) = start.and_then(|s| clock.at_epoch(s)) else {
-            missing.push(Missing {
-                chart: "gc",
-                why: format!(
-                    "{}: the jstat samples cannot be placed in time (no collection time in the manifest)",
-                    j.label()
-                ),
-            });
-            continue;
-        };
-        let first_ts = js.samples.first().and_then(|s| s.timestamp_s);
-        let step = facts.interval_s.unwrap_or(1.0);
-        let times: Vec<f64> = js
-            .samples
-            .iter()
-            .enumerate()
-            .map(|(i, s)| match (s.timestamp_s, first_ts) {
-                (Some(t), Some(f)) => t0 + (t - f),
-                _ => t0 + i as f64 * step,
-            })
-            .collect();
-        let old: Vec<_> = js
-            .samples
-            .iter()
-            .zip(&times)
-            .map(|(s, t)| {
-                let o = s.old_pct.or_else(|| match (s.ou_kib, s.oc_kib) {
-                    (Some(u), Some(c)) if c > 0.0 => Some(u * 100.0 / c),
-                    _ => None,
-                });
-                (*t, o)
-            })
-            .collect();
-        let pause = |s: &parsers::jstat::JstatSample| match (s.ygct_s, s.fgct_s) {
-            (None, None) => None,
-            (y, f) => Some(y.unwrap_or(0.0) + f.unwrap_or(0.0)),
-        };
-        let mut gc_time = Vec::new();
-        let mut full_gcs = Vec::new();
-        for (w, t) in js.samples.windows(2).zip(times.windows(2)) {
-            let dt = t[1] - t[0];
-            let v = match (pause(&w[0]), pause(&w[1])) {
-                (Some(a), Some(b)) if dt > 0.0 && b >= a => Some(((b - a) / dt * 100.0).min(100.0)),
-                _ => None,
-            };
-            gc_time.push((t[1], v));
-            if let (Some(a), Some(b)) = (w[0].fgc, w[1].fgc) {
-                if b > a {
-                    full_gcs.push(t[1]);
-                }
-            }
-        }
-        out.push(GcChart {
-            jvm: j.label(),
-            artifact: g.artifact.clone(),
-            old_pct: Series {
-                label: "Old gen (O) %".into(),
-                points: bin(&old, MAX_POINTS),
-            },
-            gc_time_pct: Series {
-                label: "GC time, % of interval".into(),
-                points: bin(&gc_time, MAX_POINTS),
-            },
-            full_gcs,
-        });
+fn gc_chart(g: &GcTimeline, facts: &HostFacts) -> GcChart {
+    GcChart {
+        jvm: facts.jvms[g.jvm].label(),
+        artifact: g.artifact.clone(),
+        old_pct: line("Old gen (O) %", &g.old_pct),
+        gc_time_pct: line("GC time, % of interval", &g.gc_time_pct),
+        full_gcs: g.full_gcs.clone(),
     }
-    if out.is_empty() && facts.jvms.is_empty() {
-        missing.push(Missing {
-            chart: "gc",
-            why: "no JVM in the bundle".into(),
-        });
-    } else if out.is_empty() {
-        missing.push(Missing {
-            chart: "gc",
-            why: "no `jstat -gcutil` series with two samples or more".into(),
-        });
-    }
-    out
 }
 
-fn swap_chart(
-    c: &Collected,
-    interval_s: Option<f64>,
-    clock: &Clock,
-    missing: &mut Vec<Missing>,
-) -> Option<SwapChart> {
-    let best = c
-        .parsed("vmstat")
-        .filter_map(|(a, d)| match d {
-            Data::Vmstat(v) => Some((a, v)),
-            _ => None,
-        })
-        .max_by_key(|(_, v)| v.samples.len());
-    let Some((art, vm)) = best else {
-        missing.push(Missing {
-            chart: "swap",
-            why: "no `vmstat` output was parsed".into(),
-        });
-        return None;
-    };
-    // The first report covers the time since boot.
-    let samples = if vm.samples.len() > 1 {
-        &vm.samples[1..]
-    } else {
-        &vm.samples[..]
-    };
-    let timed = samples.iter().any(|s| s.time.is_some());
-    let times: Vec<Option<f64>> = if timed {
-        map_times(clock, samples.iter().map(|s| s.time))
-    } else {
-        let start = art
-            .record
-            .as_ref()
-            .and_then(|r| r.start)
-            .and_then(|s| clock.at_epoch(s));
-        match (start, interval_s) {
-            (Some(s), Some(i)) => (0..samples.len())
-                .map(|k| Some(s + (k + 1) as f64 * i))
-                .collect(),
-            _ => {
-                missing.push(Missing {
-                    chart: "swap",
-                    why: format!(
-                        "{}: no timestamps (vmstat without -t) and no collection time",
-                        art.path
-                    ),
-                });
-                return None;
-            }
-        }
-    };
-    let pts = |f: fn(&parsers::vmstat::VmstatSample) -> Option<u64>| {
-        let p: Vec<_> = samples
-            .iter()
-            .zip(&times)
-            .filter_map(|(s, t)| t.map(|t| (t, f(s).map(|v| v as f64))))
-            .collect();
-        bin(&p, MAX_POINTS)
-    };
-    Some(SwapChart {
-        artifact: art.path.clone(),
-        si: Series {
-            label: "si (swap-in)".into(),
-            points: pts(|s| s.si),
-        },
-        so: Series {
-            label: "so (swap-out)".into(),
-            points: pts(|s| s.so),
-        },
-    })
+fn swap_chart(t: &SwapTimeline) -> SwapChart {
+    SwapChart {
+        artifact: t.artifact.clone(),
+        si: line("si (swap-in)", &t.si),
+        so: line("so (swap-out)", &t.so),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1758,6 +1272,7 @@ mod tests {
     use super::*;
     use crate::artifacts::Collected;
     use crate::facts::{CpuSample, CpuSeries, DiskSample, DiskSeries};
+    use parsers::iostat::Timestamp;
     use std::path::Path;
 
     fn ts(h: u32, m: u32, s: u32) -> Option<Timestamp> {
@@ -1797,27 +1312,10 @@ mod tests {
         }
     }
 
-    fn report(facts: HostFacts) -> Report {
+    fn report(mut facts: HostFacts) -> Report {
+        facts.series = series::build(&facts, &empty()).ok();
         let eval = crate::rules::evaluate(&facts);
         Report::new(Path::new("bundle"), empty(), facts, eval)
-    }
-
-    #[test]
-    fn host_offset_comes_from_the_first_sample_against_the_window() {
-        // Window starts 10:00:00 UTC; the host prints 12:00:01 (UTC+2).
-        let start = 20_000.0 * 86_400.0 + 36_000.0;
-        let c = Clock::new(Some(start), ts(12, 0, 1)).unwrap();
-        assert_eq!(c.offset, Some(7200));
-        assert_eq!(c.at(&ts(12, 0, 30).unwrap()), 30.0);
-        assert_eq!(c.label(30.0), "12:00:30");
-        assert_eq!(c.describe(), "host clock, UTC+02:00");
-        // Across midnight without dates, times keep increasing.
-        let c = Clock::new(None, ts(23, 59, 58)).unwrap();
-        let t = map_times(
-            &c,
-            [ts(23, 59, 58), ts(23, 59, 59), ts(0, 0, 0), ts(0, 0, 1)].into_iter(),
-        );
-        assert_eq!(t, vec![Some(0.0), Some(1.0), Some(2.0), Some(3.0)]);
     }
 
     #[test]
@@ -1834,7 +1332,10 @@ mod tests {
         assert_eq!(segs.len(), 3, "{segs:?}");
         assert_eq!(segs[0], vec![(0.0, 1.0), (1.0, 2.0)]);
         assert_eq!(segs[2], vec![(20.0, 6.0)]);
-        // Binning keeps gaps as gaps and averages the rest.
+    }
+
+    #[test]
+    fn binning_keeps_gaps_as_gaps_and_averages_the_rest() {
         let b = bin(
             &[(0.0, Some(1.0)), (1.0, Some(3.0)), (2.0, None), (3.0, None)],
             2,
