@@ -46,6 +46,14 @@ pub struct CpuSample {
     pub idle_pct: Option<f64>,
 }
 
+impl CpuSample {
+    /// `100 − %idle − %iowait` (clamped to 0–100): running anything, soft-IRQs included.
+    pub fn busy_pct(&self) -> Option<f64> {
+        self.idle_pct
+            .map(|idle| (100.0 - idle - self.iowait_pct.unwrap_or(0.0)).clamp(0.0, 100.0))
+    }
+}
+
 /// Builds per-CPU series from the `mpstat` artifact with the most intervals (text preferred).
 pub fn build(c: &Collected) -> Result<Vec<CpuSeries>, String> {
     // Prefer output with per-CPU %soft values, then most intervals, then text, then the path.

@@ -776,15 +776,40 @@ fn fill_gc_log(j: &mut Jvm, a: &Artifact, g: &parsers::gclog::GcLog) {
     j.gc_log = Some(s);
 }
 
-/// Old-generation occupancy of a sample, %: `O` (`-gcutil`), else `OU / OC` (`-gc`); `None`
-/// outside 0–100 % (a corrupt value).
+/// Old-generation occupancy of a sample as printed, %: `O` (`-gcutil`), else `OU / OC` (`-gc`).
+pub fn old_occupancy_pct(s: &JstatSample) -> Option<f64> {
+    s.old_pct.or_else(|| match (s.ou_kib, s.oc_kib) {
+        (Some(u), Some(c)) if c > 0.0 => Some(u * 100.0 / c),
+        _ => None,
+    })
+}
+
+/// [`old_occupancy_pct`], `None` outside 0–100 % (a corrupt value).
 fn old_pct(s: &JstatSample) -> Option<f64> {
-    s.old_pct
-        .or_else(|| match (s.ou_kib, s.oc_kib) {
-            (Some(u), Some(c)) if c > 0.0 => Some(u * 100.0 / c),
-            _ => None,
-        })
-        .filter(|o| (0.0..=100.5).contains(o))
+    old_occupancy_pct(s).filter(|o| (0.0..=100.5).contains(o))
+}
+
+/// Seconds spent in stop-the-world pauses since the JVM started: `YGCT + FGCT` (either alone
+/// when the other is not printed).
+pub fn pause_total_s(s: &JstatSample) -> Option<f64> {
+    match (s.ygct_s, s.fgct_s) {
+        (None, None) => None,
+        (y, f) => Some(y.unwrap_or(0.0) + f.unwrap_or(0.0)),
+    }
+}
+
+/// Share of an interval of `dt` seconds spent in GC pauses between samples `a` and `b`, %
+/// (capped at 100); `None` when the interval is empty or the pause time went backwards.
+pub fn gc_time_pct(a: &JstatSample, b: &JstatSample, dt: f64) -> Option<f64> {
+    match (pause_total_s(a), pause_total_s(b)) {
+        (Some(a), Some(b)) if dt > 0.0 && b >= a => Some(((b - a) / dt * 100.0).min(100.0)),
+        _ => None,
+    }
+}
+
+/// A full collection ran between consecutive samples `a` and `b`: `FGC` grew.
+pub fn full_gc_between(a: &JstatSample, b: &JstatSample) -> bool {
+    matches!((a.fgc, b.fgc), (Some(x), Some(y)) if y > x)
 }
 
 /// Builds the GC series of one `jstat` output. `None` when it has fewer than two samples.
@@ -824,11 +849,9 @@ pub fn gc_series(path: &str, s: &Jstat, interval_s: Option<f64>) -> Option<GcSer
     };
     let mut old_after_fgc = Vec::new();
     for w in s.samples.windows(2) {
-        if let (Some(a), Some(b)) = (w[0].fgc, w[1].fgc) {
-            if b > a {
-                if let Some(o) = old_pct(&w[1]) {
-                    old_after_fgc.push(Cited::new(o, path, w[1].line));
-                }
+        if full_gc_between(&w[0], &w[1]) {
+            if let Some(o) = old_pct(&w[1]) {
+                old_after_fgc.push(Cited::new(o, path, w[1].line));
             }
         }
     }

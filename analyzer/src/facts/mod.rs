@@ -2,8 +2,9 @@
 //!
 //! In: [`Collected`] artifacts. Out: [`HostFacts`]: identity, the collection window, per-device
 //! I/O series, per-CPU utilisation series, soft-IRQ rates per CPU, loaded modules, network,
-//! memory, time sync, kernel, processes, JVMs and ZooKeeper servers. Every sample
-//! keeps the artifact path and input line it came from, so findings can cite it.
+//! memory, time sync, kernel, processes, JVMs and ZooKeeper servers, and the sampled quantities
+//! on one time axis ([`series`]). Every sample keeps the artifact path and input line it came
+//! from, so findings can cite it.
 
 mod cited;
 pub mod config;
@@ -19,6 +20,7 @@ pub mod net;
 pub mod platform;
 pub mod process;
 pub mod profile;
+pub mod series;
 pub mod snapshots;
 mod softirq;
 pub mod timesync;
@@ -95,6 +97,10 @@ pub struct HostFacts {
     pub limits: limits::Limits,
     /// CPU model and topology (`lscpu`), kernel command line.
     pub platform: platform::Platform,
+    /// The sampled quantities (CPU, disk, network, GC, swap) on one time axis.
+    pub series: Option<series::TimeSeries>,
+    /// Why `series` is `None`, when it is.
+    pub series_missing: Option<String>,
 }
 
 impl HostFacts {
@@ -142,6 +148,10 @@ impl HostFacts {
         f.platform = platform::build(c);
         if f.identity.cpus.is_none() {
             f.identity.cpus = c.records::<Lscpu>().find_map(|(_, l)| l.cpus);
+        }
+        match series::build(&f, c) {
+            Ok(s) => f.series = Some(s),
+            Err(why) => f.series_missing = Some(why),
         }
         f
     }

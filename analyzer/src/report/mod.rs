@@ -242,7 +242,7 @@ impl Report {
                     }),
             })
             .collect();
-        let charts = charts::Charts::build(&facts, &c, &eval.findings);
+        let charts = charts::Charts::build(&facts, &eval.findings);
         let platform = Platform {
             virtualization: facts.kernel.virt.clone(),
             cpu_model: facts.platform.cpu_model.clone(),
