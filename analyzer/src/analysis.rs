@@ -3,9 +3,10 @@
 
 use crate::artifacts::{self, Collected, Lines, Outcome};
 use crate::bundle::{BundleError, Limits};
+use crate::evidence::ExcerptLine;
 use crate::facts::HostFacts;
 use crate::report::Report;
-use crate::rules::{self, ExcerptLine, Finding};
+use crate::rules::{self, Finding};
 use std::path::Path;
 
 /// Longest excerpt line kept, characters.

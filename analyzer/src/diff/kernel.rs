@@ -387,7 +387,7 @@ fn modules(p: &Pair, out: &mut Out) {
 mod tests {
     use super::*;
     use crate::diff::{Side, Symptoms};
-    use crate::facts::Cited;
+    use crate::evidence::Cited;
     use parsers::modules::Module;
 
     fn host(modules: &[(&str, Option<&str>)], source: &str, taint: (u64, &str)) -> Side {

@@ -7,9 +7,10 @@
 use crate::analysis;
 use crate::artifacts::{self, Lines};
 use crate::bundle::{BundleError, Limits};
+use crate::evidence::ExcerptLine;
 use crate::facts::HostFacts;
 use crate::report::Report;
-use crate::rules::{self, ExcerptLine, Finding};
+use crate::rules::{self, Finding};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;

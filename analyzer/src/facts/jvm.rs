@@ -9,8 +9,8 @@
 //! `jcmd` prints on its first line, then the folder the file sits in (a folder of loose outputs
 //! from one JVM).
 
-use super::Cited;
 use crate::artifacts::{Artifact, Collected};
+use crate::evidence::Cited;
 use crate::kinds::Data;
 use parsers::jstat::{Jstat, JstatSample};
 use regex::Regex;

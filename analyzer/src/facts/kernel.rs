@@ -3,7 +3,7 @@
 //! In: `/proc/sys/kernel/tainted`, `/proc/modules`, `modinfo`, `systemd-detect-virt`,
 //! `dmidecode`, `lscpu`, `sysctl -a`. Out: [`Kernel`].
 
-use super::Cited;
+use crate::evidence::Cited;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

@@ -4,7 +4,7 @@
 //! pswpin/pswpout), `sysctl -a` (`vm.swappiness`), `lsmod`/`/proc/modules` (`vmw_balloon`),
 //! `vmware-toolbox-cmd stat balloon`. Out: [`Memory`].
 
-use super::Cited;
+use crate::evidence::Cited;
 use serde::Serialize;
 
 /// Memory state of the host.

@@ -5,7 +5,6 @@
 //! memory, time sync, kernel, processes, JVMs and ZooKeeper servers. Every sample
 //! keeps the artifact path and input line it came from, so findings can cite it.
 
-mod cited;
 pub mod config;
 mod cpu;
 mod disk;
@@ -24,7 +23,6 @@ mod softirq;
 pub mod timesync;
 pub mod zookeeper;
 
-pub use cited::Cited;
 pub use cpu::{CpuSample, CpuSeries};
 pub use disk::{DiskSample, DiskSeries};
 pub use identity::Identity;

@@ -5,8 +5,8 @@
 //! `zk/<host>_<port>/`), `zoo.cfg` files, and the [`Jvm`]s already built. Out: [`ZkServer`]s.
 
 use super::jvm::Jvm;
-use super::Cited;
 use crate::artifacts::Collected;
+use crate::evidence::Cited;
 use crate::kinds::Data;
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -10,7 +10,8 @@
 
 use crate::diff::score::{self, Floor, Weight};
 use crate::diff::{kernel, process, sysctl};
-use crate::facts::{Cited, HostFacts};
+use crate::evidence::Cited;
+use crate::facts::HostFacts;
 use crate::rules::Finding;
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -9,8 +9,9 @@ pub mod viewer;
 
 use crate::artifacts::{Artifact, Collected};
 use crate::bundle::{Format, Refused};
+use crate::evidence::Cited;
 use crate::facts::profile::Profile;
-use crate::facts::{Cited, HostFacts, Identity, Jvm, ZkServer};
+use crate::facts::{HostFacts, Identity, Jvm, ZkServer};
 use crate::rules::{Evaluation, Finding, RuleResult, Severity, RULES};
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -1,6 +1,7 @@
 //! CPU rules: high I/O wait.
 
-use super::{mean, Check, Confidence, Evidence, Finding, RuleMeta, Severity};
+use super::{mean, Check, Confidence, Finding, RuleMeta, Severity};
+use crate::evidence::Evidence;
 use crate::facts::HostFacts;
 
 /// Mean `%iowait` over all CPUs and the window for a warning.

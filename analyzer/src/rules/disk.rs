@@ -3,9 +3,8 @@
 //! `%util` alone is not used: it only says a request was in flight, which on NVMe, RAID and
 //! multi-queue devices is compatible with plenty of spare capacity.
 
-use super::{
-    mean, sustained_count, Check, Confidence, Evidence, Finding, RuleMeta, Severity, TimeRange,
-};
+use super::{mean, sustained_count, Check, Confidence, Finding, RuleMeta, Severity, TimeRange};
+use crate::evidence::Evidence;
 use crate::facts::HostFacts;
 
 /// `await` at or above which an interval is "slow", ms.

@@ -2,7 +2,8 @@
 //!
 //! In: [`HostFacts::hadoop`] (`yarn-site.xml` properties). Out: at most one finding.
 
-use super::{Check, Confidence, Evidence, Finding, RuleMeta, Severity};
+use super::{Check, Confidence, Finding, RuleMeta, Severity};
+use crate::evidence::Evidence;
 use crate::facts::HostFacts;
 
 /// Hadoop's default for `yarn.nodemanager.vmem-check-enabled`.
@@ -103,7 +104,7 @@ pub fn check_vmem(f: &HostFacts) -> Check {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::facts::Cited;
+    use crate::evidence::Cited;
     use crate::rules::testkit::{found, is_clear, is_not_evaluated};
 
     fn yarn(props: &[(&str, &str)]) -> HostFacts {

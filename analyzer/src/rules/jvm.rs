@@ -4,7 +4,8 @@
 //! In: [`HostFacts::jvms`] (GC series from `jstat`, GC log summary, histogram top classes, thread
 //! pools, heap settings) and the host's memory. Out: one finding per affected JVM.
 
-use super::{Check, Confidence, Evidence, Finding, RuleMeta, Severity};
+use super::{Check, Confidence, Finding, RuleMeta, Severity};
+use crate::evidence::Evidence;
 use crate::facts::jvm::Jvm;
 use crate::facts::HostFacts;
 
@@ -598,7 +599,7 @@ pub fn check_heap_memory(f: &HostFacts) -> Check {
 fn host_heaps(
     f: &HostFacts,
     sized: &[&Jvm],
-    ram: &crate::facts::Cited<u64>,
+    ram: &crate::evidence::Cited<u64>,
     sum_kib: u64,
     pct: f64,
 ) -> Finding {
@@ -652,8 +653,8 @@ fn host_heaps(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evidence::Cited;
     use crate::facts::jvm::{ClassShare, GcLogSummary, GcSeries, PoolCount};
-    use crate::facts::Cited;
     use crate::rules::testkit::{c, found, is_clear, is_not_evaluated};
 
     fn jvm_with_gc(after: &[f64], share: f64) -> HostFacts {

@@ -1,6 +1,7 @@
 //! Memory rules: swap on JVM and database hosts, and memory ballooning on VMs.
 
-use super::{Check, Confidence, Evidence, Finding, RuleMeta, Severity};
+use super::{Check, Confidence, Finding, RuleMeta, Severity};
+use crate::evidence::Evidence;
 use crate::facts::HostFacts;
 
 /// `vm.swappiness` above this on a JVM/database host is a misconfiguration.

@@ -22,6 +22,7 @@ mod testkit;
 mod timesync;
 mod zookeeper;
 
+use crate::evidence::Evidence;
 use crate::facts::{time_label, HostFacts};
 use parsers::iostat::Timestamp;
 use serde::Serialize;
@@ -80,54 +81,6 @@ pub struct RuleMeta {
     pub false_positives: &'static str,
     /// What to do about it.
     pub remedy: &'static str,
-}
-
-/// Lines of one artifact cited by a finding.
-#[derive(Debug, Clone, Serialize)]
-pub struct Evidence {
-    /// Bundle path of the artifact.
-    pub artifact: String,
-    /// 1-based line numbers cited, ascending (header lines included).
-    pub lines: Vec<usize>,
-    /// What these lines show.
-    pub note: String,
-    /// When set, the nearest line above the first cited line that starts with this text (after
-    /// leading blanks) is cited too: the table header that names the columns (`Device`).
-    #[serde(skip)]
-    pub header_prefix: Option<&'static str>,
-    /// The cited lines with their text, filled in after the rules ran.
-    pub excerpt: Vec<ExcerptLine>,
-}
-
-/// One line of an excerpt.
-#[derive(Debug, Clone, Serialize)]
-pub struct ExcerptLine {
-    /// 1-based line number; 0 marks an elision ("…") between non-adjacent lines.
-    pub line: usize,
-    /// Verbatim text of the line (long lines shortened).
-    pub text: String,
-}
-
-impl Evidence {
-    /// Evidence over `lines` of `artifact` (sorted and deduplicated here).
-    pub fn new(artifact: &str, mut lines: Vec<usize>, note: impl Into<String>) -> Self {
-        lines.sort_unstable();
-        lines.dedup();
-        lines.retain(|&l| l > 0);
-        Evidence {
-            artifact: artifact.to_string(),
-            lines,
-            note: note.into(),
-            header_prefix: None,
-            excerpt: Vec::new(),
-        }
-    }
-
-    /// Also cite the nearest table header above the cited lines that starts with `prefix`.
-    pub fn with_header(mut self, prefix: &'static str) -> Self {
-        self.header_prefix = Some(prefix);
-        self
-    }
 }
 
 /// One diagnosed problem.

@@ -3,7 +3,8 @@
 //! Each rule reads [`Nic`] facts (from `ethtool`, `ip link`, `/proc/net/dev` deltas,
 //! `/proc/interrupts` deltas and IRQ affinity) and cites the lines of those tools' outputs.
 
-use super::{Check, Confidence, Evidence, Finding, RuleMeta, Severity};
+use super::{Check, Confidence, Finding, RuleMeta, Severity};
+use crate::evidence::Evidence;
 use crate::facts::{HostFacts, Nic};
 
 /// Drivers of emulated (fully virtualised) NICs; each has a paravirtual alternative.
@@ -495,7 +496,8 @@ pub fn check_drops(f: &HostFacts) -> Check {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::facts::{Channels, Cited, NicRates, Rings};
+    use crate::evidence::Cited;
+    use crate::facts::{Channels, NicRates, Rings};
     use crate::rules::testkit::{c, found, is_clear, is_not_evaluated};
 
     fn host(cpus: u32, nics: Vec<Nic>) -> HostFacts {

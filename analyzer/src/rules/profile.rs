@@ -5,7 +5,8 @@
 //! context-switch rate. Out: findings citing sample lines of the `perf script` (or `perf
 //! report` entries).
 
-use super::{Check, Confidence, Evidence, Finding, RuleMeta, Severity};
+use super::{Check, Confidence, Finding, RuleMeta, Severity};
+use crate::evidence::Evidence;
 use crate::facts::profile::{ModuleHeat, Profile};
 use crate::facts::HostFacts;
 
@@ -360,12 +361,12 @@ pub fn check_locks(f: &HostFacts) -> Check {
 }
 
 /// Mean context switches per second per CPU from `vmstat`, with its citation.
-fn cs_per_cpu(f: &HostFacts) -> Option<(f64, crate::facts::Cited<()>)> {
+fn cs_per_cpu(f: &HostFacts) -> Option<(f64, crate::evidence::Cited<()>)> {
     let cs = f.memory.context_switches_per_s.as_ref()?;
     let cpus = f.identity.cpus.filter(|&c| c > 0)? as f64;
     Some((
         cs.value / cpus,
-        crate::facts::Cited::lines((), &cs.artifact, cs.lines.clone()),
+        crate::evidence::Cited::lines((), &cs.artifact, cs.lines.clone()),
     ))
 }
 
@@ -534,9 +535,9 @@ pub fn check_softirq(f: &HostFacts) -> Check {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evidence::Cited;
     use crate::facts::kernel::ModuleInfo;
     use crate::facts::profile::{Category, Share};
-    use crate::facts::Cited;
     use crate::rules::testkit::{found, is_clear, is_not_evaluated};
 
     fn profile(module_pct: f64, lock_pct: f64) -> HostFacts {

@@ -1,7 +1,8 @@
 //! `softirq.saturation`: CPUs that spend most of their time in soft-IRQ context, when that load
 //! is concentrated on a subset of CPUs (typically the ones NIC queue interrupts are pinned to).
 
-use super::{mean, sustained_count, Check, Confidence, Evidence, Finding, RuleMeta, Severity};
+use super::{mean, sustained_count, Check, Confidence, Finding, RuleMeta, Severity};
+use crate::evidence::Evidence;
 use crate::facts::{CpuSeries, HostFacts};
 
 /// `%soft` at or above which a CPU is busy with soft-IRQs more than with anything else.

@@ -1,6 +1,7 @@
 //! Builders for rule tests: facts with citations pointing at plausible artifact lines.
 
-use crate::facts::{Cited, HostFacts, ProcessInfo};
+use crate::evidence::Cited;
+use crate::facts::{HostFacts, ProcessInfo};
 
 pub fn c<T>(v: T) -> Cited<T> {
     Cited::new(v, "test/artifact.txt", 7)

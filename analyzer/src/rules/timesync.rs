@@ -110,7 +110,7 @@ pub fn check_two_sources(f: &HostFacts) -> Check {
                 .into(),
         );
     }
-    let mut sources: Vec<&crate::facts::Cited<String>> = t.daemons.iter().collect();
+    let mut sources: Vec<&crate::evidence::Cited<String>> = t.daemons.iter().collect();
     sources.dedup_by(|a, b| a.value == b.value);
     let vmware = t.vmware_periodic_sync.as_ref().filter(|v| v.value);
     let n = sources.len() + usize::from(vmware.is_some());

@@ -5,7 +5,8 @@
 //! (system properties, heap, histogram, GC series). Out: one finding per affected server.
 
 use super::jvm::{OLD_AFTER_FGC_PCT, OLD_GEN};
-use super::{Check, Confidence, Evidence, Finding, RuleMeta, Severity};
+use super::{Check, Confidence, Finding, RuleMeta, Severity};
+use crate::evidence::Evidence;
 use crate::facts::{HostFacts, Jvm, ZkServer};
 
 /// Bytes the default `WatchManager` spends per watch, at least: ZOOKEEPER-1177 measured 1 million
@@ -494,8 +495,8 @@ pub fn check_txn_log(f: &HostFacts) -> Check {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evidence::Cited;
     use crate::facts::jvm::{ClassShare, GcSeries};
-    use crate::facts::Cited;
     use crate::rules::testkit::{c, found, is_clear, is_not_evaluated};
 
     /// A ZooKeeper JVM with a 256 MiB heap and a server holding `watches` watches.
