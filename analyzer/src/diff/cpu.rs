@@ -228,7 +228,10 @@ fn profile(p: &Pair, out: &mut Out) {
 }
 
 fn softirqs(p: &Pair, out: &mut Out) {
-    let (b, s) = (&p.baseline.facts.softirqs, &p.suspect.facts.softirqs);
+    let (b, s) = (
+        p.baseline.facts.softirqs.get(),
+        p.suspect.facts.softirqs.get(),
+    );
     if !out.both(
         "cpu",
         "soft-IRQ rates (two `/proc/softirqs` snapshots)",

@@ -56,11 +56,7 @@ use crate::artifacts::Collected;
 use crate::kinds::Data;
 
 /// Builds kernel facts from taint, modules (with `modinfo`), virtualization and sysctl.
-pub fn build(
-    c: &Collected,
-    modules: &[parsers::modules::Module],
-    modules_source: Option<&str>,
-) -> Kernel {
+pub fn build(c: &Collected, modules: Option<&super::ModuleList>) -> Kernel {
     let mut k = Kernel::default();
     if let Some((a, Data::Tainted(t))) = c.parsed("tainted").next() {
         k.taint = Some(Cited::new((t.value, t.letters()), &a.path, t.line));
@@ -73,8 +69,9 @@ pub fn build(
         })
         .flatten()
         .collect();
-    if let Some(src) = modules_source {
-        for m in modules.iter().filter(|m| m.taint.is_some()) {
+    if let Some(list) = modules {
+        let src = list.artifact.as_str();
+        for m in list.iter().filter(|m| m.taint.is_some()) {
             let info = modinfo.iter().find(|i| {
                 i.name.as_deref() == Some(m.name.as_str())
                     || i.filename

@@ -41,8 +41,7 @@ use std::collections::BTreeMap;
 pub fn build(
     c: &Collected,
     sysctl: &BTreeMap<String, Cited<String>>,
-    modules: &[parsers::modules::Module],
-    modules_source: Option<&str>,
+    modules: Option<&super::ModuleList>,
 ) -> Memory {
     let mut m = Memory::default();
     if let Some((a, Data::Meminfo(mi))) = c.parsed("meminfo").next() {
@@ -108,11 +107,10 @@ pub fn build(
             });
         }
     }
-    if let (Some(b), Some(src)) = (
-        modules.iter().find(|x| x.name == "vmw_balloon"),
-        modules_source,
-    ) {
-        m.balloon_driver = Some(Cited::new(b.name.clone(), src, b.line));
+    if let Some(list) = modules {
+        if let Some(b) = list.iter().find(|x| x.name == "vmw_balloon") {
+            m.balloon_driver = Some(Cited::new(b.name.clone(), &list.artifact, b.line));
+        }
     }
     if let Some((a, Data::VmwareBalloon(b))) = c.parsed("balloon").next() {
         m.balloon_mib = Some(Cited::new(b.mib, &a.path, b.line));

@@ -5,6 +5,7 @@
 //! memory, time sync, kernel, processes, JVMs and ZooKeeper servers. Every sample
 //! keeps the artifact path and input line it came from, so findings can cite it.
 
+mod available;
 pub mod config;
 mod cpu;
 mod disk;
@@ -23,6 +24,7 @@ mod softirq;
 pub mod timesync;
 pub mod zookeeper;
 
+pub use available::{Available, Missing, ModuleList};
 pub use cpu::{CpuSample, CpuSeries};
 pub use disk::{DiskSample, DiskSeries};
 pub use identity::Identity;
@@ -37,7 +39,6 @@ pub use zookeeper::ZkServer;
 
 use crate::artifacts::Collected;
 use crate::kinds::Data;
-use parsers::modules::Module;
 use serde::Serialize;
 
 /// Everything rules know about one host.
@@ -49,23 +50,16 @@ pub struct HostFacts {
     pub window: Option<(f64, f64)>,
     /// Sampling interval in seconds, from the manifest.
     pub interval_s: Option<f64>,
-    /// Per-device I/O series from `iostat -x` (since-boot report dropped).
-    pub disks: Vec<DiskSeries>,
-    /// Why `disks` is empty, when it is.
-    pub disks_missing: Option<String>,
-    /// Per-CPU utilisation series from `mpstat -P ALL` (the `all` row excluded).
-    pub cpus: Vec<CpuSeries>,
-    /// Why `cpus` is empty, when it is.
-    pub cpus_missing: Option<String>,
+    /// Per-device I/O series from `iostat -x`, else `sar -d` (since-boot report dropped).
+    pub disks: Available<Vec<DiskSeries>>,
+    /// Per-CPU utilisation series from `mpstat -P ALL`, else `sar -P ALL` or `/proc/stat`
+    /// snapshots (the `all` row excluded).
+    pub cpus: Available<Vec<CpuSeries>>,
     /// Soft-IRQ counters and rates from two `/proc/softirqs` snapshots.
-    pub softirqs: Option<SoftirqFacts>,
-    /// Why `softirqs` is `None`, when it is.
-    pub softirqs_missing: Option<String>,
+    pub softirqs: Available<SoftirqFacts>,
     /// Loaded modules (from `/proc/modules` when present, which carries taint letters; else
     /// `lsmod`), with the artifact they came from.
-    pub modules: Vec<Module>,
-    /// Path of the artifact `modules` came from.
-    pub modules_source: Option<String>,
+    pub modules: Available<ModuleList>,
     /// Network interfaces.
     pub nics: Vec<Nic>,
     /// TCP stack and connection tracking.
@@ -107,18 +101,9 @@ impl HostFacts {
             }
             f.interval_s = m.meta_f64("interval");
         }
-        match disk::build(c) {
-            Ok(d) => f.disks = d,
-            Err(why) => f.disks_missing = Some(why),
-        }
-        match cpu::build(c) {
-            Ok(s) => f.cpus = s,
-            Err(why) => f.cpus_missing = Some(why),
-        }
-        match softirq::build(c) {
-            Ok(s) => f.softirqs = Some(s),
-            Err(why) => f.softirqs_missing = Some(why),
-        }
+        f.disks = Available::from_result(disk::build(c));
+        f.cpus = Available::from_result(cpu::build(c));
+        f.softirqs = Available::from_result(softirq::build(c));
         let proc_modules = c.parsed("proc-modules").find_map(|(a, d)| match d {
             Data::ProcModules(m) => Some((a, m)),
             _ => None,
@@ -127,13 +112,16 @@ impl HostFacts {
             Data::Lsmod(m) => Some((a, m)),
             _ => None,
         });
-        if let Some((a, m)) = proc_modules.or(lsmod) {
-            f.modules = m.clone();
-            f.modules_source = Some(a.path.clone());
-        }
+        f.modules = match proc_modules.or(lsmod) {
+            Some((a, m)) => Available::Present(ModuleList {
+                artifact: a.path.clone(),
+                modules: m.clone(),
+            }),
+            None => Available::missing("no `/proc/modules` or `lsmod` output was parsed"),
+        };
         f.processes = process::build(c);
-        f.kernel = kernel::build(c, &f.modules, f.modules_source.as_deref());
-        f.memory = memory::build(c, &f.kernel.sysctl, &f.modules, f.modules_source.as_deref());
+        f.kernel = kernel::build(c, f.modules.get());
+        f.memory = memory::build(c, &f.kernel.sysctl, f.modules.get());
         (f.nics, f.net) = net::build(c, &f.kernel.sysctl);
         f.timesync = timesync::build(c, &f.processes);
         f.jvms = jvm::build(c, f.interval_s, &f.processes);

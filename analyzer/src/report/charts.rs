@@ -481,9 +481,9 @@ fn cpu_chart(facts: &HostFacts, clock: &Clock, missing: &mut Vec<Missing>) -> Op
         missing.push(Missing {
             chart: "cpu",
             why: facts
-                .cpus_missing
-                .clone()
-                .unwrap_or_else(|| "no per-CPU samples".into()),
+                .cpus
+                .reason()
+                .map_or_else(|| "no per-CPU samples".into(), str::to_string),
         });
         return None;
     }
@@ -578,9 +578,9 @@ fn disk_chart(facts: &HostFacts, clock: &Clock, missing: &mut Vec<Missing>) -> O
         missing.push(Missing {
             chart: "disk",
             why: facts
-                .disks_missing
-                .clone()
-                .unwrap_or_else(|| "no device samples".into()),
+                .disks
+                .reason()
+                .map_or_else(|| "no device samples".into(), str::to_string),
         });
         return None;
     }
@@ -766,13 +766,13 @@ fn nic_chart(c: &Collected, clock: &Clock, missing: &mut Vec<Missing>) -> Option
 }
 
 fn softirq_chart(facts: &HostFacts, missing: &mut Vec<Missing>) -> Option<SoftirqChart> {
-    let Some(s) = &facts.softirqs else {
+    let Some(s) = facts.softirqs.get() else {
         missing.push(Missing {
             chart: "softirq",
             why: facts
-                .softirqs_missing
-                .clone()
-                .unwrap_or_else(|| "no soft-IRQ snapshots".into()),
+                .softirqs
+                .reason()
+                .map_or_else(|| "no soft-IRQ snapshots".into(), str::to_string),
         });
         return None;
     };
@@ -1757,7 +1757,7 @@ fn softirq_bars(s: &SoftirqChart, top: f64) -> String {
 mod tests {
     use super::*;
     use crate::artifacts::Collected;
-    use crate::facts::{CpuSample, CpuSeries, DiskSample, DiskSeries};
+    use crate::facts::{Available, CpuSample, CpuSeries, DiskSample, DiskSeries};
     use std::path::Path;
 
     fn ts(h: u32, m: u32, s: u32) -> Option<Timestamp> {
@@ -1845,7 +1845,7 @@ mod tests {
     #[test]
     fn a_device_with_a_missing_sample_keeps_the_hole() {
         let f = HostFacts {
-            disks: vec![DiskSeries {
+            disks: Available::from(vec![DiskSeries {
                 device: "sda".into(),
                 artifact: "sysstat/iostat.txt".into(),
                 samples: (0..6)
@@ -1858,7 +1858,7 @@ mod tests {
                         iops: Some(100.0),
                     })
                     .collect(),
-            }],
+            }]),
             ..Default::default()
         };
         let r = report(f);
@@ -1877,7 +1877,7 @@ mod tests {
     #[test]
     fn one_cpu_is_one_panel() {
         let f = HostFacts {
-            cpus: vec![cpu(0, 30, 4.0)],
+            cpus: Available::from(vec![cpu(0, 30, 4.0)]),
             ..Default::default()
         };
         let r = report(f);
@@ -1928,7 +1928,7 @@ mod tests {
     #[test]
     fn a_finding_time_range_is_shaded_on_its_charts() {
         let f = HostFacts {
-            disks: vec![DiskSeries {
+            disks: Available::from(vec![DiskSeries {
                 device: "sdb".into(),
                 artifact: "sysstat/iostat.txt".into(),
                 samples: (0..20)
@@ -1941,7 +1941,7 @@ mod tests {
                         iops: Some(100.0),
                     })
                     .collect(),
-            }],
+            }]),
             ..Default::default()
         };
         let r = report(f);
@@ -1960,7 +1960,7 @@ mod tests {
     #[test]
     fn labels_from_the_bundle_are_escaped_in_the_svg() {
         let f = HostFacts {
-            disks: vec![DiskSeries {
+            disks: Available::from(vec![DiskSeries {
                 device: "<script>x</script>".into(),
                 artifact: "a".into(),
                 samples: (0..3)
@@ -1973,7 +1973,7 @@ mod tests {
                         iops: None,
                     })
                     .collect(),
-            }],
+            }]),
             ..Default::default()
         };
         let r = report(f);

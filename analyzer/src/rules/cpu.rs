@@ -30,9 +30,9 @@ pub fn check_iowait(f: &HostFacts) -> Check {
     let n = f.cpus.iter().map(|c| c.samples.len()).max().unwrap_or(0);
     if n < MIN_INTERVALS {
         return Check::NotEvaluated(
-            f.cpus_missing
-                .clone()
-                .unwrap_or_else(|| format!("only {n} mpstat interval(s)")),
+            f.cpus
+                .reason()
+                .map_or_else(|| format!("only {n} mpstat interval(s)"), str::to_string),
         );
     }
     let Some(m) = mean(

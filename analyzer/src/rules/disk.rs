@@ -47,9 +47,9 @@ pub static META: RuleMeta = RuleMeta {
 pub fn check(f: &HostFacts) -> Check {
     if f.disks.is_empty() {
         return Check::NotEvaluated(
-            f.disks_missing
-                .clone()
-                .unwrap_or_else(|| "no device statistics".into()),
+            f.disks
+                .reason()
+                .map_or_else(|| "no device statistics".into(), str::to_string),
         );
     }
     let mut findings = Vec::new();
@@ -175,7 +175,7 @@ mod tests {
     #[test]
     fn sustained_queue_and_latency_fires_critical() {
         let f = HostFacts {
-            disks: vec![series("sdb", &[(85.0, 12.0, 99.0); 6])],
+            disks: crate::facts::Available::from(vec![series("sdb", &[(85.0, 12.0, 99.0); 6])]),
             ..Default::default()
         };
         let Check::Found(v) = check(&f) else {
@@ -190,7 +190,7 @@ mod tests {
     fn full_util_with_low_latency_is_not_saturation() {
         // NVMe-like: %util 100 but 0.2 ms await and a shallow queue.
         let f = HostFacts {
-            disks: vec![series("nvme0n1", &[(0.2, 0.8, 100.0); 6])],
+            disks: crate::facts::Available::from(vec![series("nvme0n1", &[(0.2, 0.8, 100.0); 6])]),
             ..Default::default()
         };
         assert!(matches!(check(&f), Check::Clear(_)));
@@ -201,7 +201,7 @@ mod tests {
         let mut s = vec![(1.0, 0.1, 5.0); 8];
         s[3] = (120.0, 30.0, 100.0);
         let f = HostFacts {
-            disks: vec![series("sda", &s)],
+            disks: crate::facts::Available::from(vec![series("sda", &s)]),
             ..Default::default()
         };
         assert!(matches!(check(&f), Check::Clear(_)));
@@ -210,7 +210,7 @@ mod tests {
     #[test]
     fn missing_iostat_is_not_evaluated() {
         let f = HostFacts {
-            disks_missing: Some("no `iostat -x` output was parsed".into()),
+            disks: crate::facts::Available::missing("no `iostat -x` output was parsed"),
             ..Default::default()
         };
         assert!(matches!(check(&f), Check::NotEvaluated(r) if r.contains("iostat")));

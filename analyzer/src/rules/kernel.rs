@@ -46,7 +46,7 @@ fn in_network_path(m: &crate::facts::ModuleInfo) -> bool {
 /// `kernel.taint`.
 pub fn check_taint(f: &HostFacts) -> Check {
     let k = &f.kernel;
-    if k.taint.is_none() && f.modules.is_empty() {
+    if k.taint.is_none() && f.modules.get().is_none_or(|m| m.is_empty()) {
         return Check::NotEvaluated(
             "no `/proc/sys/kernel/tainted` or `/proc/modules` in the bundle".into(),
         );

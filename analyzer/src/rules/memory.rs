@@ -222,7 +222,7 @@ pub fn check_balloon(f: &HostFacts) -> Check {
             "{} is loaded but the balloon size was not collected (`vmware-toolbox-cmd stat balloon`)",
             d.value
         )),
-        (None, None) if f.modules.is_empty() => {
+        (None, None) if f.modules.get().is_none_or(|m| m.is_empty()) => {
             Check::NotEvaluated("no module list (`lsmod`, `/proc/modules`) to look for a balloon driver".into())
         }
         (None, None) => Check::Clear("no balloon driver loaded".into()),

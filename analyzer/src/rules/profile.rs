@@ -131,15 +131,20 @@ fn provenance(f: &HostFacts, m: &str) -> (Option<bool>, Option<String>, Option<E
             Some(t.evidence(format!("{m}: taint flags"))),
         );
     }
-    if let Some(md) = f.modules.iter().find(|x| x.name == m) {
+    if let Some((list, md)) = f
+        .modules
+        .get()
+        .and_then(|l| l.iter().find(|x| x.name == m).map(|md| (l, md)))
+    {
         let taint = md.taint.clone().filter(|t| !t.is_empty());
         let third = taint
             .as_deref()
             .map(|t| t.contains('O') || t.contains('E') || t.contains('P'));
-        let ev = f
-            .modules_source
-            .as_deref()
-            .map(|src| Evidence::new(src, vec![md.line], format!("{m} in the module list")));
+        let ev = Some(Evidence::new(
+            &list.artifact,
+            vec![md.line],
+            format!("{m} in the module list"),
+        ));
         return (Some(third.unwrap_or(false)), taint, ev);
     }
     (None, None, None)
@@ -641,7 +646,7 @@ mod tests {
                 idle_pct: Some(100.0 - soft),
             }],
         };
-        f.cpus = vec![series(0, 99.0), series(1, 98.0), series(2, 3.0)];
+        f.cpus = vec![series(0, 99.0), series(1, 98.0), series(2, 3.0)].into();
         let v = found(check_softirq(&f));
         assert_eq!(v[0].severity, Severity::Critical);
         assert!(

@@ -48,9 +48,9 @@ pub static META: RuleMeta = RuleMeta {
 pub fn check(f: &HostFacts) -> Check {
     if f.cpus.is_empty() {
         return Check::NotEvaluated(
-            f.cpus_missing
-                .clone()
-                .unwrap_or_else(|| "no per-CPU statistics".into()),
+            f.cpus
+                .reason()
+                .map_or_else(|| "no per-CPU statistics".into(), str::to_string),
         );
     }
     let n = f.cpus.iter().map(|c| c.samples.len()).max().unwrap_or(0);
@@ -156,7 +156,7 @@ pub fn check(f: &HostFacts) -> Check {
     ));
     let mut dominant = None;
     let mut cost: Option<f64> = None;
-    if let Some(sq) = &f.softirqs {
+    if let Some(sq) = f.softirqs.get() {
         let on_hot = |name: &str| -> (f64, f64) {
             sq.rates_of(name)
                 .map(|r| {
@@ -320,7 +320,7 @@ mod tests {
         let mut cpus: Vec<_> = (0..4).map(|n| cpu(n, 98.0, 6)).collect();
         cpus.extend((4..16).map(|n| cpu(n, 0.5, 6)));
         let f = HostFacts {
-            cpus,
+            cpus: cpus.into(),
             ..Default::default()
         };
         let Check::Found(v) = check(&f) else {
@@ -359,8 +359,8 @@ mod tests {
         };
         // 0.98 s of soft-IRQ per second over 300 runs/s: ~3.3 ms per run.
         let slow = HostFacts {
-            cpus: cpus.clone(),
-            softirqs: Some(sq(300.0)),
+            cpus: cpus.clone().into(),
+            softirqs: sq(300.0).into(),
             ..Default::default()
         };
         let Check::Found(v) = check(&slow) else {
@@ -370,8 +370,8 @@ mod tests {
         assert!(v[0].title.contains("NET_RX"));
         // 50 000 runs/s: ~20 µs per run, a rate problem.
         let fast = HostFacts {
-            cpus,
-            softirqs: Some(sq(50_000.0)),
+            cpus: cpus.into(),
+            softirqs: sq(50_000.0).into(),
             ..Default::default()
         };
         let Check::Found(v) = check(&fast) else {
