@@ -12,7 +12,7 @@
 //! today. Nothing else in the scoring needs to change.
 
 use super::Side;
-use crate::rules::Severity;
+use crate::rules::{Area, Severity};
 use serde::Serialize;
 
 /// Rules whose findings mean trouble in the network receive or transmit path.
@@ -51,7 +51,7 @@ pub struct Symptom {
     /// Rule id.
     pub rule_id: &'static str,
     /// Rule area.
-    pub area: &'static str,
+    pub area: Area,
     /// The finding's title.
     pub title: String,
     /// Its severity.
@@ -108,7 +108,7 @@ impl Symptoms {
     pub fn in_area(&self, area: &str) -> Option<String> {
         self.suspect_only
             .iter()
-            .find(|s| s.area == area)
+            .find(|s| s.area.label() == area)
             .map(describe)
     }
 }

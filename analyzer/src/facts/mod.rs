@@ -141,6 +141,98 @@ impl HostFacts {
     }
 }
 
+/// A part of [`HostFacts`], as a rule names what it reads (its `needs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Fact {
+    /// [`HostFacts::identity`].
+    Identity,
+    /// [`HostFacts::disks`].
+    Disks,
+    /// [`HostFacts::cpus`].
+    Cpus,
+    /// [`HostFacts::softirqs`].
+    Softirqs,
+    /// [`HostFacts::modules`].
+    Modules,
+    /// [`HostFacts::nics`].
+    Nics,
+    /// [`HostFacts::net`].
+    Net,
+    /// [`HostFacts::memory`].
+    Memory,
+    /// [`HostFacts::timesync`].
+    Timesync,
+    /// [`HostFacts::kernel`].
+    Kernel,
+    /// [`HostFacts::processes`].
+    Processes,
+    /// [`HostFacts::jvms`].
+    Jvms,
+    /// [`HostFacts::zookeeper`].
+    Zookeeper,
+    /// [`HostFacts::hadoop`].
+    Hadoop,
+    /// [`HostFacts::profiles`].
+    Profiles,
+}
+
+impl Fact {
+    /// The field of [`HostFacts`] (`disks`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Fact::Identity => "identity",
+            Fact::Disks => "disks",
+            Fact::Cpus => "cpus",
+            Fact::Softirqs => "softirqs",
+            Fact::Modules => "modules",
+            Fact::Nics => "nics",
+            Fact::Net => "net",
+            Fact::Memory => "memory",
+            Fact::Timesync => "timesync",
+            Fact::Kernel => "kernel",
+            Fact::Processes => "processes",
+            Fact::Jvms => "jvms",
+            Fact::Zookeeper => "zookeeper",
+            Fact::Hadoop => "hadoop",
+            Fact::Profiles => "profiles",
+        }
+    }
+
+    /// What the part holds and which artifacts it comes from, for the rule reference.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Fact::Identity => "host identity and CPU count (`uname`, `lscpu`, `nproc`)",
+            Fact::Disks => "per-device I/O series (`iostat -x`, else `sar -d`)",
+            Fact::Cpus => "per-CPU utilisation series (`mpstat -P ALL`, else `sar -P ALL`, `/proc/stat`)",
+            Fact::Softirqs => "soft-IRQ rates per CPU (two `/proc/softirqs` snapshots)",
+            Fact::Modules => "loaded modules (`/proc/modules`, else `lsmod`)",
+            Fact::Nics => "network interfaces (`ethtool`, `ip link`, `/proc/net/dev`, `/proc/interrupts`)",
+            Fact::Net => "TCP stack and connection tracking (`netstat -s`/`nstat`, `ss -ltn`, `sysctl -a`)",
+            Fact::Memory => "memory, swap and balloon (`/proc/meminfo`, `vmstat`, `sysctl -a`, `vmware-toolbox-cmd`)",
+            Fact::Timesync => "clock discipline (`chronyc`, `ntpq`, `timedatectl`, `vmware-toolbox-cmd`)",
+            Fact::Kernel => "taint, third-party modules, virtualization, sysctl (`/proc/sys/kernel/tainted`, `modinfo`, `systemd-detect-virt`)",
+            Fact::Processes => "processes and their connections (`ps`, `ss`)",
+            Fact::Jvms => "JVMs: GC series, GC log, heap, histogram, threads (`jstat`, `jcmd`, GC logs)",
+            Fact::Zookeeper => "ZooKeeper servers (four-letter words, `zoo.cfg`)",
+            Fact::Hadoop => "Hadoop and YARN settings (`*-site.xml`)",
+            Fact::Profiles => "CPU profiles (`perf script`, else `perf report`)",
+        }
+    }
+
+    /// Why this part is missing from `f`, for the parts that say so ([`Available`]); `None` when
+    /// it is present or carries no availability.
+    pub fn missing(self, f: &HostFacts) -> Option<&str> {
+        match self {
+            Fact::Disks => f.disks.reason(),
+            Fact::Cpus => f.cpus.reason(),
+            Fact::Softirqs => f.softirqs.reason(),
+            Fact::Modules => f.modules.reason(),
+            _ => None,
+        }
+    }
+}
+
 /// Longest name or value copied from the bundle into facts, in characters.
 pub const CLIP_CHARS: usize = 256;
 

@@ -4,6 +4,7 @@
 pub mod charts;
 pub mod flame;
 pub mod html;
+pub mod reference;
 pub mod terminal;
 pub mod viewer;
 
@@ -12,7 +13,7 @@ use crate::bundle::{Format, Refused};
 use crate::evidence::Cited;
 use crate::facts::profile::Profile;
 use crate::facts::{HostFacts, Identity, Jvm, ZkServer};
-use crate::rules::{Evaluation, Finding, RuleResult, Severity, RULES};
+use crate::rules::{Area, Evaluation, Finding, RuleResult, Severity, RULES};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -142,7 +143,7 @@ pub struct Window {
 pub struct RuleStatus {
     pub id: &'static str,
     pub title: &'static str,
-    pub area: &'static str,
+    pub area: Area,
     pub result: RuleResult,
 }
 

@@ -1,26 +1,79 @@
-//! Rules: static metadata plus a pure check over [`HostFacts`].
+//! Rules: one file per rule, each with static metadata ([`RuleMeta`]) and a pure check over
+//! [`HostFacts`]; [`RULES`] is the registry.
 //!
 //! In: facts for one host. Out: for every rule one [`RuleResult`]: findings (each with severity,
 //! confidence, a one-line "why" and evidence pointing at artifact lines), "clear" (checked, nothing
 //! wrong) or "not evaluated: reason". Findings are ranked by severity, then score.
 //!
-//! One rule family per module; [`RULES`] is the registry. The report's rule appendix is generated
-//! from the same metadata, so documentation and behaviour cannot drift.
+//! A rule lives in `rules/<id prefix>/<id suffix>.rs` (`disk.saturation` in
+//! `rules/disk/saturation.rs`, `net.rx-drops` in `rules/net/rx_drops.rs`): a module doc (what it
+//! checks, from which facts), its named thresholds with units, its `META`, one `check` and its
+//! tests (`fires_*` for a finding, `clear_*` or `not_evaluated_*` for none). Adding one takes
+//! its file and two lines here: the module in its area's block and the entry in [`RULES`]. The
+//! report's rule reference is rendered from the same metadata, so documentation and behaviour
+//! cannot drift.
 
-mod cpu;
-mod disk;
-mod hadoop;
-mod jvm;
-mod kernel;
-mod memory;
-mod netstack;
-mod nic;
-mod profile;
-mod softirq;
+mod common;
+pub mod meta;
+pub mod sources;
 #[cfg(test)]
 mod testkit;
-mod timesync;
-mod zookeeper;
+
+pub mod disk {
+    pub mod saturation;
+}
+pub mod cpu {
+    pub mod iowait;
+}
+pub mod softirq {
+    pub mod saturation;
+}
+pub mod nic {
+    pub mod emulated;
+    pub mod mtu_mismatch;
+    pub mod offloads;
+    pub mod queues;
+    pub mod rx_ring;
+}
+pub mod net {
+    pub mod conntrack;
+    pub mod listen_overflow;
+    pub mod rx_drops;
+}
+pub mod mem {
+    pub mod balloon;
+    pub mod swap;
+}
+pub mod time {
+    pub mod offset;
+    pub mod two_sources;
+    pub mod unsynchronised;
+}
+pub mod kernel {
+    pub mod taint;
+}
+pub mod profile {
+    pub mod lock_contention;
+    pub mod module_hot_path;
+    pub mod sched_thrash;
+    pub mod softirq_cost;
+}
+pub mod zk {
+    pub mod default_watch_manager;
+    pub mod snapshot_churn;
+    pub mod txn_log_on_data_dir;
+}
+pub mod jvm {
+    pub mod gc_overhead;
+    pub mod heap_vs_memory;
+    pub mod old_gen_not_reclaimed;
+    pub mod thread_pool_oversized;
+}
+pub mod yarn {
+    pub mod vmem_check;
+}
+
+pub use meta::{Area, Limit, RuleMeta, Source, SymptomGroup, Threshold};
 
 use crate::evidence::Evidence;
 use crate::facts::{time_label, HostFacts};
@@ -62,27 +115,6 @@ pub enum Confidence {
     High,
 }
 
-/// Static documentation of a rule, shown in the report appendix.
-#[derive(Debug, Serialize)]
-pub struct RuleMeta {
-    /// Stable identifier (`disk.saturation`); never reused.
-    pub id: &'static str,
-    /// Short title.
-    pub title: &'static str,
-    /// Area for filtering (`disk`, `cpu`, `network`, ...).
-    pub area: &'static str,
-    /// What it checks.
-    pub checks: &'static str,
-    /// Why it matters.
-    pub why: &'static str,
-    /// Threshold and its source.
-    pub threshold: &'static str,
-    /// Known false positives.
-    pub false_positives: &'static str,
-    /// What to do about it.
-    pub remedy: &'static str,
-}
-
 /// One diagnosed problem.
 #[derive(Debug, Clone, Serialize)]
 pub struct Finding {
@@ -92,8 +124,8 @@ pub struct Finding {
     /// a finding is present too, this one takes at least its severity and ranks above it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub explains: Vec<&'static str>,
-    /// Area (`disk`, `cpu`, ...).
-    pub area: &'static str,
+    /// Area (`disk`, `cpu`, ...): its rule's.
+    pub area: Area,
     /// Specific title (`Disk sda saturated: await 84 ms, aqu-sz 12.3`).
     pub title: String,
     /// Severity.
@@ -160,7 +192,7 @@ pub enum Check {
     NotEvaluated(String),
 }
 
-/// A registered rule.
+/// A registered rule: its metadata and its check.
 pub struct Rule {
     /// Its documentation.
     pub meta: &'static RuleMeta,
@@ -168,125 +200,81 @@ pub struct Rule {
     pub check: fn(&HostFacts) -> Check,
 }
 
-/// Every rule, in evaluation order.
+impl Rule {
+    /// Runs the check, unless a fact it needs is missing: then it is not evaluated, for the
+    /// reason that fact is missing.
+    pub fn run(&self, facts: &HostFacts) -> Check {
+        if let Some(why) = self.meta.needs.iter().find_map(|n| n.missing(facts)) {
+            return Check::NotEvaluated(why.to_string());
+        }
+        let c = (self.check)(facts);
+        if let Check::Found(v) = &c {
+            for f in v {
+                debug_assert_eq!(f.rule_id, self.meta.id, "a finding names its own rule");
+                debug_assert!(
+                    f.explains.iter().all(|e| self.meta.explains.contains(e)),
+                    "{} explains {:?}, beyond its metadata",
+                    self.meta.id,
+                    f.explains
+                );
+            }
+        }
+        c
+    }
+}
+
+/// `rule!(disk::saturation)`: the registry entry of the rule in that module.
+macro_rules! rule {
+    ($($m:ident)::+) => {
+        Rule {
+            meta: &$($m)::+::META,
+            check: $($m)::+::check,
+        }
+    };
+}
+
+/// Every rule, in evaluation order (the order of the JSON document's `rules`).
 pub static RULES: &[Rule] = &[
-    Rule {
-        meta: &disk::META,
-        check: disk::check,
-    },
-    Rule {
-        meta: &cpu::IOWAIT,
-        check: cpu::check_iowait,
-    },
-    Rule {
-        meta: &softirq::META,
-        check: softirq::check,
-    },
-    Rule {
-        meta: &nic::QUEUES,
-        check: nic::check_queues,
-    },
-    Rule {
-        meta: &nic::EMULATED,
-        check: nic::check_emulated,
-    },
-    Rule {
-        meta: &nic::OFFLOADS,
-        check: nic::check_offloads,
-    },
-    Rule {
-        meta: &nic::RX_RING,
-        check: nic::check_rx_ring,
-    },
-    Rule {
-        meta: &nic::MTU,
-        check: nic::check_mtu,
-    },
-    Rule {
-        meta: &nic::DROPS,
-        check: nic::check_drops,
-    },
-    Rule {
-        meta: &netstack::CONNTRACK,
-        check: netstack::check_conntrack,
-    },
-    Rule {
-        meta: &netstack::LISTEN,
-        check: netstack::check_listen,
-    },
-    Rule {
-        meta: &memory::SWAP,
-        check: memory::check_swap,
-    },
-    Rule {
-        meta: &memory::BALLOON,
-        check: memory::check_balloon,
-    },
-    Rule {
-        meta: &timesync::OFFSET,
-        check: timesync::check_offset,
-    },
-    Rule {
-        meta: &timesync::TWO_SOURCES,
-        check: timesync::check_two_sources,
-    },
-    Rule {
-        meta: &timesync::UNSYNCED,
-        check: timesync::check_unsynced,
-    },
-    Rule {
-        meta: &kernel::TAINT,
-        check: kernel::check_taint,
-    },
-    Rule {
-        meta: &profile::MODULE_HOT,
-        check: profile::check_module_hot,
-    },
-    Rule {
-        meta: &profile::LOCKS,
-        check: profile::check_locks,
-    },
-    Rule {
-        meta: &profile::SCHED,
-        check: profile::check_sched,
-    },
-    Rule {
-        meta: &profile::SOFTIRQ_COST,
-        check: profile::check_softirq,
-    },
-    Rule {
-        meta: &zookeeper::WATCH_MANAGER,
-        check: zookeeper::check_watch_manager,
-    },
-    Rule {
-        meta: &zookeeper::TXN_LOG,
-        check: zookeeper::check_txn_log,
-    },
-    Rule {
-        meta: &zookeeper::SNAPSHOTS,
-        check: zookeeper::check_snapshots,
-    },
-    Rule {
-        meta: &jvm::OLD_GEN,
-        check: jvm::check_old_gen,
-    },
-    Rule {
-        meta: &jvm::GC_OVERHEAD,
-        check: jvm::check_gc_overhead,
-    },
-    Rule {
-        meta: &jvm::POOLS,
-        check: jvm::check_pools,
-    },
-    Rule {
-        meta: &jvm::HEAP_MEMORY,
-        check: jvm::check_heap_memory,
-    },
-    Rule {
-        meta: &hadoop::VMEM_CHECK,
-        check: hadoop::check_vmem,
-    },
+    rule!(disk::saturation),
+    rule!(cpu::iowait),
+    rule!(softirq::saturation),
+    rule!(nic::queues),
+    rule!(nic::emulated),
+    rule!(nic::offloads),
+    rule!(nic::rx_ring),
+    rule!(nic::mtu_mismatch),
+    rule!(net::rx_drops),
+    rule!(net::conntrack),
+    rule!(net::listen_overflow),
+    rule!(mem::swap),
+    rule!(mem::balloon),
+    rule!(time::offset),
+    rule!(time::two_sources),
+    rule!(time::unsynchronised),
+    rule!(kernel::taint),
+    rule!(profile::module_hot_path),
+    rule!(profile::lock_contention),
+    rule!(profile::sched_thrash),
+    rule!(profile::softirq_cost),
+    rule!(zk::default_watch_manager),
+    rule!(zk::txn_log_on_data_dir),
+    rule!(zk::snapshot_churn),
+    rule!(jvm::old_gen_not_reclaimed),
+    rule!(jvm::gc_overhead),
+    rule!(jvm::thread_pool_oversized),
+    rule!(jvm::heap_vs_memory),
+    rule!(yarn::vmem_check),
 ];
+
+/// The metadata of the rule with this id.
+pub fn meta(id: &str) -> Option<&'static RuleMeta> {
+    RULES.iter().map(|r| r.meta).find(|m| m.id == id)
+}
+
+/// Whether the rule with this id belongs to `group`.
+pub fn in_group(id: &str, group: SymptomGroup) -> bool {
+    meta(id).is_some_and(|m| m.groups.contains(&group))
+}
 
 /// Outcome of running all rules on one host.
 #[derive(Debug, Clone, Serialize)]
@@ -302,7 +290,7 @@ pub fn evaluate(facts: &HostFacts) -> Evaluation {
     let mut findings = Vec::new();
     let mut results = Vec::new();
     for rule in RULES {
-        let r = match (rule.check)(facts) {
+        let r = match rule.run(facts) {
             Check::Found(f) => {
                 let n = f.len();
                 findings.extend(f);
@@ -360,21 +348,6 @@ pub fn rank(findings: &mut [Finding]) {
     findings.clone_from_slice(&sorted);
 }
 
-/// Arithmetic mean of the present values; `None` when there are none.
-pub(crate) fn mean(v: impl IntoIterator<Item = Option<f64>>) -> Option<f64> {
-    let (mut n, mut s) = (0usize, 0.0);
-    for x in v.into_iter().flatten() {
-        n += 1;
-        s += x;
-    }
-    (n > 0).then(|| s / n as f64)
-}
-
-/// `ceil(n / 2)`, at least `min`: how many intervals make a condition "sustained".
-pub(crate) fn sustained_count(n: usize, min: usize) -> usize {
-    n.div_ceil(2).max(min)
-}
-
 #[cfg(test)]
 mod ranking_tests {
     use super::*;
@@ -388,7 +361,7 @@ mod ranking_tests {
         Finding {
             rule_id: id,
             explains,
-            area: "x",
+            area: Area::Cpu,
             title: id.into(),
             severity: sev,
             confidence: Confidence::Medium,

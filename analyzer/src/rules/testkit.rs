@@ -32,3 +32,12 @@ pub fn is_clear(check: &super::Check) -> bool {
 pub fn is_not_evaluated(check: &super::Check) -> bool {
     matches!(check, super::Check::NotEvaluated(_))
 }
+
+/// Runs a rule as the registry does: not evaluated when a fact it needs is missing.
+pub fn run(
+    meta: &'static super::RuleMeta,
+    check: fn(&HostFacts) -> super::Check,
+    f: &HostFacts,
+) -> super::Check {
+    super::Rule { meta, check }.run(f)
+}
