@@ -10,8 +10,8 @@
 //! checks, from which facts), its named thresholds with units, its `META`, one `check` and its
 //! tests (`fires_*` for a finding, `clear_*` or `not_evaluated_*` for none). Adding one takes
 //! its file and two lines here: the module in its area's block and the entry in [`RULES`]. The
-//! report's rule reference is rendered from the same metadata, so documentation and behaviour
-//! cannot drift.
+//! report's rule reference, the README's rule table and `docs/rules.md` are rendered from the
+//! same metadata, so documentation and behaviour cannot drift.
 
 mod common;
 pub mod meta;
