@@ -8,8 +8,9 @@
 use super::score::{
     KERNEL_CMDLINE, KERNEL_RELEASE, KERNEL_TAINT, MODULE_ONE_SIDE, MODULE_TAINTING,
 };
-use super::{symptoms, Difference, Out, Pair, Which};
+use super::{Difference, Out, Pair, Which};
 use crate::facts::HostFacts;
+use crate::rules::SymptomGroup;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Boot parameters known to change performance: weight 40.
@@ -120,8 +121,8 @@ fn hot_in_profile(p: &Pair, module: &str) -> Option<String> {
 
 fn kernel_symptom(p: &Pair) -> Option<String> {
     p.symptoms
-        .any(symptoms::NETWORK_PATH)
-        .or_else(|| p.symptoms.any(symptoms::KERNEL_OR_CPU))
+        .any(SymptomGroup::NetworkPath)
+        .or_else(|| p.symptoms.any(SymptomGroup::KernelCpu))
 }
 
 /// Compares kernel release, boot parameters, taint and modules.
