@@ -211,6 +211,7 @@ impl Rule {
         if let Check::Found(v) = &c {
             for f in v {
                 debug_assert_eq!(f.rule_id, self.meta.id, "a finding names its own rule");
+                debug_assert_eq!(f.area, self.meta.area, "a finding is in its rule's area");
                 debug_assert!(
                     f.explains.iter().all(|e| self.meta.explains.contains(e)),
                     "{} explains {:?}, beyond its metadata",
@@ -346,6 +347,233 @@ pub fn rank(findings: &mut [Finding]) {
     });
     let sorted: Vec<Finding> = order.iter().map(|&i| findings[i].clone()).collect();
     findings.clone_from_slice(&sorted);
+}
+
+#[cfg(test)]
+mod registry_tests {
+    //! The registry holds every rule to one shape: a unique id that names its file, complete
+    //! documentation, thresholds with sources, a symptom group, and tests of both outcomes.
+
+    use super::*;
+    use std::collections::BTreeSet;
+    use std::path::{Path, PathBuf};
+
+    /// `analyzer/src`.
+    fn src() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+    }
+
+    /// The rule's file, from what `file!()` recorded (relative to the workspace or the crate).
+    fn file_of(m: &RuleMeta) -> PathBuf {
+        let f = m.file.replace('\\', "/");
+        let rel = &f[f.find("src/rules/").expect("rules live under src/rules/") + 4..];
+        src().join(rel)
+    }
+
+    /// `rules/<prefix>/<name>.rs` for `<prefix>.<name>`, `-` written `_`.
+    fn expected_file(id: &str) -> PathBuf {
+        let (prefix, name) = id.split_once('.').expect("an id is `<prefix>.<name>`");
+        src()
+            .join("rules")
+            .join(prefix)
+            .join(format!("{}.rs", name.replace('-', "_")))
+    }
+
+    /// Names of the `#[test]` functions in `text`.
+    fn tests_in(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut after_test = false;
+        for line in text.lines().map(str::trim) {
+            if line == "#[test]" {
+                after_test = true;
+            } else if after_test {
+                if let Some(rest) = line.strip_prefix("fn ") {
+                    out.push(rest.split('(').next().unwrap_or("").to_string());
+                }
+                after_test = line.starts_with("#[");
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn ids_are_unique_and_name_their_file() {
+        let mut seen = BTreeSet::new();
+        for r in RULES {
+            let m = r.meta;
+            assert!(seen.insert(m.id), "duplicate rule id {}", m.id);
+            assert!(
+                m.id.split_once('.').is_some_and(|(a, b)| !a.is_empty()
+                    && !b.is_empty()
+                    && m.id
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || ".-".contains(c))),
+                "{}: an id is `<prefix>.<name>` in lower case",
+                m.id
+            );
+            assert_eq!(
+                file_of(m),
+                expected_file(m.id),
+                "{}: defined in the wrong file",
+                m.id
+            );
+        }
+    }
+
+    #[test]
+    fn every_rule_file_is_registered() {
+        let registered: BTreeSet<PathBuf> = RULES.iter().map(|r| file_of(r.meta)).collect();
+        let mut files = BTreeSet::new();
+        for dir in std::fs::read_dir(src().join("rules")).unwrap() {
+            let dir = dir.unwrap().path();
+            if !dir.is_dir() {
+                continue;
+            }
+            for f in std::fs::read_dir(&dir).unwrap() {
+                let f = f.unwrap().path();
+                if f.extension().is_some_and(|e| e == "rs") {
+                    files.insert(f);
+                }
+            }
+        }
+        let orphans: Vec<_> = files.difference(&registered).collect();
+        assert!(orphans.is_empty(), "rule files not in RULES: {orphans:?}");
+    }
+
+    #[test]
+    fn every_doc_field_is_written() {
+        for r in RULES {
+            let m = r.meta;
+            for (field, text) in [
+                ("title", m.title),
+                ("fires_when", m.fires_when),
+                ("checks", m.checks),
+                ("why", m.why),
+                ("false_positives", m.false_positives),
+                ("remedy", m.remedy),
+            ] {
+                assert!(!text.trim().is_empty(), "{}: empty `{field}`", m.id);
+            }
+            assert!(!m.thresholds.is_empty(), "{}: no threshold", m.id);
+            assert!(!m.needs.is_empty(), "{}: needs no fact", m.id);
+            for f in m.reads {
+                assert!(
+                    !m.needs.contains(f),
+                    "{}: `{}` both needed and read",
+                    m.id,
+                    f.name()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_threshold_has_a_source() {
+        for r in RULES {
+            let m = r.meta;
+            for t in m.thresholds {
+                assert!(
+                    !t.name.trim().is_empty() && !t.meaning.trim().is_empty(),
+                    "{}: a threshold without its name or meaning",
+                    m.id
+                );
+                assert!(
+                    !t.sources.is_empty(),
+                    "{}: threshold `{}` has no source",
+                    m.id,
+                    t.name
+                );
+                for s in t.sources {
+                    let ok = match s {
+                        Source::Doc {
+                            document,
+                            section,
+                            url,
+                        } => {
+                            !document.trim().is_empty()
+                                && section.is_none_or(|x| !x.trim().is_empty())
+                                && url.is_none_or(|u| u.starts_with("https://"))
+                        }
+                        Source::Case(_) => s.address().is_some(),
+                        Source::Rca(why) => !why.trim().is_empty(),
+                    };
+                    assert!(ok, "{}: threshold `{}` cites an empty source", m.id, t.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_rule_is_in_a_symptom_group() {
+        for r in RULES {
+            let m = r.meta;
+            assert!(!m.groups.is_empty(), "{}: in no symptom group", m.id);
+            let distinct: BTreeSet<_> = m.groups.iter().map(|g| g.label()).collect();
+            assert_eq!(
+                distinct.len(),
+                m.groups.len(),
+                "{}: a group named twice",
+                m.id
+            );
+        }
+        for g in SymptomGroup::ALL {
+            assert!(
+                RULES.iter().any(|r| r.meta.groups.contains(g)),
+                "no rule in the `{g}` group"
+            );
+        }
+    }
+
+    #[test]
+    fn what_a_rule_explains_is_another_registered_rule() {
+        for r in RULES {
+            for e in r.meta.explains {
+                assert!(meta(e).is_some(), "{} explains unknown rule {e}", r.meta.id);
+                assert_ne!(*e, r.meta.id, "{} explains itself", r.meta.id);
+            }
+        }
+    }
+
+    #[test]
+    fn every_rule_has_a_positive_and_a_negative_test() {
+        for r in RULES {
+            let m = r.meta;
+            let text = std::fs::read_to_string(file_of(m)).unwrap();
+            let tests = tests_in(&text);
+            assert!(
+                tests.iter().any(|t| t.starts_with("fires_")),
+                "{}: no `fires_*` test in {}",
+                m.id,
+                m.file
+            );
+            assert!(
+                tests
+                    .iter()
+                    .any(|t| t.starts_with("clear_") || t.starts_with("not_evaluated_")),
+                "{}: no `clear_*` or `not_evaluated_*` test in {}",
+                m.id,
+                m.file
+            );
+        }
+    }
+
+    #[test]
+    fn with_no_facts_no_rule_is_evaluated() {
+        let none = HostFacts::default();
+        for r in RULES {
+            assert!(
+                matches!(r.run(&none), Check::NotEvaluated(_)),
+                "{} judged a host it knows nothing about",
+                r.meta.id
+            );
+        }
+    }
+
+    #[test]
+    fn the_test_finder_sees_test_functions_only() {
+        let text = "#[test]\nfn fires_a() {}\nfn clear_helper() {}\n#[test]\n#[should_panic]\nfn clear_b() {}";
+        assert_eq!(tests_in(text), ["fires_a", "clear_b"]);
+    }
 }
 
 #[cfg(test)]
