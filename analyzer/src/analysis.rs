@@ -7,8 +7,9 @@
 
 use crate::artifacts::{self, Collected, Lines};
 use crate::bundle::{BundleError, Limits};
+use crate::evidence::ExcerptLine;
 use crate::facts::HostFacts;
-use crate::rules::{self, Evaluation, ExcerptLine, Finding};
+use crate::rules::{self, Evaluation, Finding};
 use std::path::Path;
 
 /// Longest excerpt line kept, characters.

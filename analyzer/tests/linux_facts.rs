@@ -381,7 +381,7 @@ fn cpu_series_fall_back_to_sar_then_proc_stat() {
     )];
     let c = rca::artifacts::collect(&tempdir_with(&sar), &Limits::default()).unwrap();
     let f = rca::facts::HostFacts::from_collected(&c);
-    assert_eq!(f.cpus.len(), 2, "{:?}", f.cpus_missing);
+    assert_eq!(f.cpus.len(), 2, "{:?}", f.cpus.reason());
     assert!(f.cpus[0].samples.len() >= 2);
     assert!(f.cpus[0].artifact.ends_with("sar-u-P-ALL.txt"));
     let stat = vec![
@@ -400,7 +400,7 @@ fn cpu_series_fall_back_to_sar_then_proc_stat() {
     ];
     let c = rca::artifacts::collect(&tempdir_with(&stat), &Limits::default()).unwrap();
     let f = rca::facts::HostFacts::from_collected(&c);
-    assert_eq!(f.cpus.len(), 2, "{:?}", f.cpus_missing);
+    assert_eq!(f.cpus.len(), 2, "{:?}", f.cpus.reason());
     let s = &f.cpus[0].samples[0];
     let total = s.user_pct.unwrap()
         + s.sys_pct.unwrap()
@@ -425,7 +425,7 @@ fn disk_series_fall_back_to_sar_d() {
     )];
     let c = rca::artifacts::collect(&tempdir_with(&sar), &Limits::default()).unwrap();
     let f = rca::facts::HostFacts::from_collected(&c);
-    assert!(!f.disks.is_empty(), "{:?}", f.disks_missing);
+    assert!(!f.disks.is_empty(), "{:?}", f.disks.reason());
     assert!(f.disks[0]
         .samples
         .iter()

@@ -7,8 +7,9 @@
 //! differences under [`score::UTIL_PCT`] are noise.
 
 use super::score::{self, CPU_COUNT, CPU_MODEL, CPU_PROFILE, PLATFORM, SOFTIRQ_RATE};
-use super::{numeric, symptoms, Difference, Out, Pair, Which};
+use super::{numeric, Difference, Out, Pair, Which};
 use crate::facts::{CpuSample, CpuSeries, HostFacts};
+use crate::rules::SymptomGroup;
 
 /// Reads one metric of a sample.
 type Get = fn(&CpuSample) -> Option<f64>;
@@ -165,14 +166,14 @@ fn profile(p: &Pair, out: &mut Out) {
     ) {
         return;
     }
-    let soft_link = p.symptoms.any(&["softirq.saturation"]);
+    let soft_link = p.symptoms.any(SymptomGroup::Softirq);
     let metrics: [(&str, Get, Option<String>); 5] = [
         ("%usr", |x| x.user_pct, None),
         ("%sys", |x| x.sys_pct, None),
         (
             "%iowait",
             |x| x.iowait_pct,
-            p.symptoms.any(symptoms::STORAGE),
+            p.symptoms.any(SymptomGroup::Storage),
         ),
         ("%soft", |x| x.soft_pct, soft_link.clone()),
         ("%steal", |x| x.steal_pct, None),
@@ -228,7 +229,10 @@ fn profile(p: &Pair, out: &mut Out) {
 }
 
 fn softirqs(p: &Pair, out: &mut Out) {
-    let (b, s) = (&p.baseline.facts.softirqs, &p.suspect.facts.softirqs);
+    let (b, s) = (
+        p.baseline.facts.softirqs.get(),
+        p.suspect.facts.softirqs.get(),
+    );
     if !out.both(
         "cpu",
         "soft-IRQ rates (two `/proc/softirqs` snapshots)",
@@ -238,7 +242,7 @@ fn softirqs(p: &Pair, out: &mut Out) {
         return;
     }
     let (Some(b), Some(s)) = (b, s) else { return };
-    let link = p.symptoms.any(&["softirq.saturation"]);
+    let link = p.symptoms.any(SymptomGroup::Softirq);
     for rb in &b.rates {
         let Some(rs) = s.rates_of(&rb.name) else {
             continue;

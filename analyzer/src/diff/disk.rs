@@ -4,8 +4,9 @@
 //! floors ([`score::LATENCY_MS`], [`score::UTIL_PCT`]). Devices idle on both sides are skipped.
 
 use super::score::{self, DISK};
-use super::{numeric, symptoms, Out, Pair, Which};
+use super::{numeric, Out, Pair, Which};
 use crate::facts::{DiskSample, DiskSeries};
+use crate::rules::SymptomGroup;
 
 /// Reads one metric of a sample.
 type Get = fn(&DiskSample) -> Option<f64>;
@@ -40,7 +41,7 @@ pub fn compare(p: &Pair, out: &mut Out) {
     ) {
         return;
     }
-    let link = p.symptoms.any(symptoms::STORAGE);
+    let link = p.symptoms.any(SymptomGroup::Storage);
     for x in b {
         let Some(y) = s.iter().find(|d| d.device == x.device) else {
             continue;

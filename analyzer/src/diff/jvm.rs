@@ -7,8 +7,9 @@
 
 use super::score::{self, JVM_COLLECTOR, JVM_FLAG, JVM_GC, JVM_HEAP, JVM_ONE_SIDE, JVM_PROPERTY};
 use super::score::{JVM_RUNTIME, JVM_THREAD_POOL};
-use super::{numeric, symptoms, Difference, Out, Pair, Which};
+use super::{numeric, Difference, Out, Pair, Which};
 use crate::facts::Jvm;
+use crate::rules::SymptomGroup;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// `-XX` flags known to change GC, JIT, NUMA or memory behaviour: weight 25 instead of 15.
@@ -170,11 +171,7 @@ fn compare_pair(p: &Pair, out: &mut Out, b: &Jvm, s: &Jvm) {
     let who = label(b, s);
     // The runtime and collector shape GC behaviour; other JVM symptoms (oversized pools) are
     // not theirs to explain.
-    let jvm_symptom = p.symptoms.any(&[
-        "jvm.gc-overhead",
-        "jvm.old-gen-not-reclaimed",
-        "jvm.heap-vs-memory",
-    ]);
+    let jvm_symptom = p.symptoms.any(SymptomGroup::Gc);
     // Runtime: vendor, version, build, VM name.
     let vendor = |j: &Jvm| j.vendor.as_ref().map(|v| v.value.clone());
     let version = |j: &Jvm| j.version.as_ref().map(|v| v.value.clone());
@@ -237,7 +234,7 @@ fn compare_pair(p: &Pair, out: &mut Out, b: &Jvm, s: &Jvm) {
                 y.value as f64 / 1_048_576.0,
                 score::SETTING,
                 "MiB",
-                p.symptoms.any(symptoms::MEMORY),
+                p.symptoms.any(SymptomGroup::Memory),
                 |d| {
                     d.cite(Which::Baseline, Some(x))
                         .cite(Which::Suspect, Some(y))
@@ -321,7 +318,7 @@ fn compare_pair(p: &Pair, out: &mut Out, b: &Jvm, s: &Jvm) {
         let pb: BTreeMap<&str, _> = b.pools.iter().map(|c| (c.value.pool.as_str(), c)).collect();
         let ps: BTreeMap<&str, _> = s.pools.iter().map(|c| (c.value.pool.as_str(), c)).collect();
         let names: BTreeSet<&str> = pb.keys().chain(ps.keys()).copied().collect();
-        let link = p.symptoms.any(&["jvm.thread-pool-oversized"]);
+        let link = p.symptoms.any(SymptomGroup::Threads);
         for n in names {
             let (x, y) = (pb.get(n), ps.get(n));
             let (nb, ns) = (
@@ -346,10 +343,10 @@ fn compare_pair(p: &Pair, out: &mut Out, b: &Jvm, s: &Jvm) {
     }
     // GC behaviour over the window.
     if let (Some(gb), Some(gs)) = (&b.gc, &s.gc) {
-        let link = p.symptoms.any(symptoms::MEMORY).or_else(|| {
-            p.symptoms
-                .any(&["jvm.old-gen-not-reclaimed", "jvm.gc-overhead"])
-        });
+        let link = p
+            .symptoms
+            .any(SymptomGroup::Memory)
+            .or_else(|| p.symptoms.any(SymptomGroup::Gc));
         if let (Some(x), Some(y)) = (gb.pause_share_pct, gs.pause_share_pct) {
             numeric(
                 out,

@@ -8,9 +8,10 @@
 use super::score::{
     KERNEL_CMDLINE, KERNEL_RELEASE, KERNEL_TAINT, MODULE_ONE_SIDE, MODULE_TAINTING,
 };
-use super::{symptoms, Difference, Out, Pair, Which};
+use super::{Difference, Out, Pair, Which};
 use crate::facts::profile::ProfileSource;
 use crate::facts::HostFacts;
+use crate::rules::SymptomGroup;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Boot parameters known to change performance: weight 40.
@@ -123,8 +124,8 @@ fn hot_in_profile(p: &Pair, module: &str) -> Option<String> {
 
 fn kernel_symptom(p: &Pair) -> Option<String> {
     p.symptoms
-        .any(symptoms::NETWORK_PATH)
-        .or_else(|| p.symptoms.any(symptoms::KERNEL_OR_CPU))
+        .any(SymptomGroup::NetworkPath)
+        .or_else(|| p.symptoms.any(SymptomGroup::KernelCpu))
 }
 
 /// Compares kernel release, boot parameters, taint and modules.
@@ -295,29 +296,32 @@ fn modules(p: &Pair, out: &mut Out) {
     if !out.both(
         "kernel",
         "loaded modules (`/proc/modules`, `lsmod`)",
-        b.modules_source.is_some(),
-        s.modules_source.is_some(),
+        b.modules.is_present(),
+        s.modules.is_present(),
     ) {
         return;
     }
+    let (Some(lb), Some(ls)) = (b.modules.get(), s.modules.get()) else {
+        return;
+    };
     let mb: BTreeMap<&str, &parsers::modules::Module> =
-        b.modules.iter().map(|m| (m.name.as_str(), m)).collect();
+        lb.iter().map(|m| (m.name.as_str(), m)).collect();
     let ms: BTreeMap<&str, &parsers::modules::Module> =
-        s.modules.iter().map(|m| (m.name.as_str(), m)).collect();
+        ls.iter().map(|m| (m.name.as_str(), m)).collect();
     let foreign = |f: &HostFacts| {
         f.kernel
             .taint
             .as_ref()
             .is_some_and(|t| t.value.1.chars().any(|c| FOREIGN_LETTERS.contains(&c)))
     };
-    for (side, here, there, f, other) in [
-        (Which::Baseline, &mb, &ms, b, s),
-        (Which::Suspect, &ms, &mb, s, b),
+    for (side, here, there, f, other, list) in [
+        (Which::Baseline, &mb, &ms, b, s, lb),
+        (Which::Suspect, &ms, &mb, s, b, ls),
     ] {
-        let src = f.modules_source.as_deref().unwrap_or("");
+        let src = list.artifact.as_str();
         // lsmod shows no taint letters: a module on one side only whose kernel is tainted
         // (and the other's is not) may be the out-of-tree one.
-        let letters_known = f.modules.iter().any(|m| m.taint.is_some())
+        let letters_known = list.iter().any(|m| m.taint.is_some())
             || src.contains("modules") && !src.contains("lsmod");
         for (name, m) in here.iter().filter(|(n, _)| !there.contains_key(*n)) {
             let info = f
@@ -390,26 +394,30 @@ fn modules(p: &Pair, out: &mut Out) {
 mod tests {
     use super::*;
     use crate::diff::{Side, Symptoms};
-    use crate::facts::Cited;
+    use crate::evidence::Cited;
+    use crate::facts::ModuleList;
     use parsers::modules::Module;
 
     fn host(modules: &[(&str, Option<&str>)], source: &str, taint: (u64, &str)) -> Side {
         let mut f = HostFacts {
-            modules: modules
-                .iter()
-                .enumerate()
-                .map(|(i, (n, t))| Module {
-                    name: n.to_string(),
-                    size_bytes: 16384,
-                    refcount: Some(0),
-                    used_by: Vec::new(),
-                    state: None,
-                    address: None,
-                    taint: t.map(str::to_string),
-                    line: i + 1,
-                })
-                .collect(),
-            modules_source: Some(source.to_string()),
+            modules: ModuleList {
+                artifact: source.to_string(),
+                modules: modules
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (n, t))| Module {
+                        name: n.to_string(),
+                        size_bytes: 16384,
+                        refcount: Some(0),
+                        used_by: Vec::new(),
+                        state: None,
+                        address: None,
+                        taint: t.map(str::to_string),
+                        line: i + 1,
+                    })
+                    .collect(),
+            }
+            .into(),
             ..Default::default()
         };
         f.kernel.taint = Some(Cited::new(

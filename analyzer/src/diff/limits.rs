@@ -7,8 +7,8 @@
 
 use super::score::{self, ULIMIT};
 use super::{Difference, Out, Pair, Which};
+use crate::evidence::Cited;
 use crate::facts::limits::Limit;
-use crate::facts::Cited;
 use parsers::limits::LimitValue;
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -5,7 +5,8 @@
 //! driver or balloon size. `vm.swappiness` is compared with the other sysctl keys.
 
 use super::score::{self, BALLOON, MEMORY_SIZE, SWAP};
-use super::{numeric, symptoms, Difference, Out, Pair, Which};
+use super::{numeric, Difference, Out, Pair, Which};
+use crate::rules::SymptomGroup;
 
 fn mib(kib: u64) -> f64 {
     (kib as f64 / 1024.0).round()
@@ -14,7 +15,7 @@ fn mib(kib: u64) -> f64 {
 /// Compares memory and swap.
 pub fn compare(p: &Pair, out: &mut Out) {
     let (b, s) = (&p.baseline.facts.memory, &p.suspect.facts.memory);
-    let link = p.symptoms.any(symptoms::MEMORY);
+    let link = p.symptoms.any(SymptomGroup::Memory);
     if let (Some(x), Some(y)) = (&b.mem_total_kib, &s.mem_total_kib) {
         numeric(
             out,

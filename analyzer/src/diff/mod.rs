@@ -33,8 +33,7 @@ pub use side::{load, Side, SideSummary};
 pub use symptoms::Symptoms;
 pub use terminal::summary as terminal;
 
-use crate::facts::Cited;
-use crate::rules::ExcerptLine;
+use crate::evidence::{Cited, ExcerptLine};
 use score::Weight;
 use serde::Serialize;
 

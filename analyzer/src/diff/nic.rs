@@ -7,8 +7,9 @@
 
 use super::score::{self, IRQ_SPREAD, NIC_DRIVER, NIC_FIRMWARE, NIC_MTU, NIC_OFFLOAD};
 use super::score::{NIC_ONE_SIDE, NIC_QUEUES, NIC_RINGS};
-use super::{numeric, symptoms, Difference, Out, Pair, Which};
+use super::{numeric, Difference, Out, Pair, Which};
 use crate::facts::Nic;
+use crate::rules::SymptomGroup;
 use std::collections::BTreeSet;
 
 /// Interrupts a NIC must have taken on each side (over the window, or since boot with one
@@ -56,7 +57,7 @@ pub fn compare(p: &Pair, out: &mut Out) {
     ) {
         return;
     }
-    let link = p.symptoms.any(symptoms::NETWORK_PATH);
+    let link = p.symptoms.any(SymptomGroup::NetworkPath);
     let (matched, only_b, only_s) = pairs(b, s);
     for (side, list) in [(Which::Baseline, only_b), (Which::Suspect, only_s)] {
         for n in list.into_iter().filter(|n| physical(n)) {

@@ -12,7 +12,8 @@ pub const TRANSIENT_S: u64 = 600;
 /// Magnitude of such a process: its difference stays below the noise threshold.
 pub const TRANSIENT_MAGNITUDE: f64 = 0.2;
 use super::{num, Difference, Out, Pair, Which};
-use crate::facts::{Cited, ConnectionCount, ProcessInfo, Processes};
+use crate::evidence::Cited;
+use crate::facts::{ConnectionCount, ProcessInfo, Processes};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Commands never compared for presence: shells, interactive helpers and the collector's own

@@ -8,6 +8,8 @@
 use super::score::{self, Weight, PROFILE_MODULE, PROFILE_PATH, PROFILE_SYMBOL, SHARE_PCT};
 use super::{num, Difference, Out, Pair, Which};
 use crate::facts::profile::{Profile, ProfileSource, Share};
+use crate::rules::profile::lock_contention;
+use crate::rules::{self, SymptomGroup};
 use std::collections::BTreeMap;
 
 /// Points of share that make a full-magnitude difference.
@@ -128,11 +130,11 @@ pub fn compare(p: &Pair, out: &mut Out) {
             );
         }
     }
-    let symptom = |rules: &[&str]| {
+    let symptom = |of: &dyn Fn(&str) -> bool| {
         p.suspect
             .findings()
             .iter()
-            .find(|f| rules.contains(&f.rule_id))
+            .find(|f| of(f.rule_id))
             .map(|f| format!("the suspect shows {} (`{}`)", f.title, f.rule_id))
     };
     push_share(
@@ -141,7 +143,7 @@ pub fn compare(p: &Pair, out: &mut Out) {
         "spin-lock slow paths".into(),
         (b.locks.pct, s.locks.pct),
         (b.busy_samples, s.busy_samples),
-        symptom(&["profile.lock-contention"]),
+        symptom(&|id| id == lock_contention::META.id),
         (&b.artifact, &b.locks.lines, &s.artifact, &s.locks.lines),
     );
     push_share(
@@ -150,7 +152,7 @@ pub fn compare(p: &Pair, out: &mut Out) {
         "stacks under the soft-IRQ handler".into(),
         (b.softirq.pct, s.softirq.pct),
         (b.busy_samples, s.busy_samples),
-        symptom(&["profile.softirq-cost", "softirq.saturation"]),
+        symptom(&|id| rules::in_group(id, SymptomGroup::Softirq)),
         (&b.artifact, &b.softirq.lines, &s.artifact, &s.softirq.lines),
     );
 }

@@ -7,9 +7,11 @@
 use crate::analysis;
 use crate::artifacts::Lines;
 use crate::bundle::{BundleError, Limits};
+use crate::evidence::ExcerptLine;
 use crate::facts::HostFacts;
 use crate::report::Report;
-use crate::rules::{self, ExcerptLine, Finding};
+use crate::rules::profile::module_hot_path;
+use crate::rules::{self, Finding};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -159,7 +161,7 @@ impl Side {
         let named = format!("`{module}`");
         self.findings()
             .iter()
-            .find(|f| f.rule_id == "profile.module-hot-path" && f.title.contains(&named))
+            .find(|f| f.rule_id == module_hot_path::META.id && f.title.contains(&named))
     }
 
     /// The cited lines of `artifact` with their text (1-based; 0 marks an elision). At most

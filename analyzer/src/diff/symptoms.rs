@@ -1,8 +1,9 @@
 //! What the suspect shows and the baseline does not: the symptoms a difference may explain.
 //!
 //! In: both sides' findings. Out: [`Symptoms`]: the suspect's findings whose rule did not fire
-//! on the baseline, or fired less severely. Comparators ask for a symptom by rule id or area;
-//! a difference that connects to one is linked (its score is boosted, its reason names it).
+//! on the baseline, or fired less severely. Comparators ask for a symptom by [`SymptomGroup`]
+//! (each rule's metadata names the groups it belongs to) or by area; a difference that connects
+//! to one is linked (its score is boosted, its reason names it).
 //!
 //! Extension point for CPU profiles: when `perf` profiles become host facts, the suspect's hot
 //! kernel modules and symbols (share of samples, by owning module) belong here, as a field next to
@@ -12,38 +13,8 @@
 //! today. Nothing else in the scoring needs to change.
 
 use super::Side;
-use crate::rules::Severity;
+use crate::rules::{self, Area, Severity, SymptomGroup};
 use serde::Serialize;
-
-/// Rules whose findings mean trouble in the network receive or transmit path.
-pub const NETWORK_PATH: &[&str] = &[
-    "softirq.saturation",
-    "net.rx-drops",
-    "net.listen-overflow",
-    "net.conntrack",
-    "nic.queues",
-    "nic.rx-ring",
-    "nic.offloads",
-    "nic.emulated",
-    "nic.mtu-mismatch",
-];
-
-/// Rules whose findings mean kernel code or CPU time is the problem.
-pub const KERNEL_OR_CPU: &[&str] = &["kernel.taint", "softirq.saturation", "cpu.iowait"];
-
-/// Rules about memory pressure (swap, balloon, GC caused by it).
-pub const MEMORY: &[&str] = &[
-    "mem.swap",
-    "mem.balloon",
-    "jvm.gc-overhead",
-    "jvm.heap-vs-memory",
-];
-
-/// Rules about storage.
-pub const STORAGE: &[&str] = &["disk.saturation", "cpu.iowait"];
-
-/// Rules about the clock.
-pub const CLOCK: &[&str] = &["time.offset", "time.two-sources", "time.unsynchronised"];
 
 /// One symptom: a finding on the suspect that the baseline does not have.
 #[derive(Debug, Clone, Serialize)]
@@ -51,7 +22,7 @@ pub struct Symptom {
     /// Rule id.
     pub rule_id: &'static str,
     /// Rule area.
-    pub area: &'static str,
+    pub area: Area,
     /// The finding's title.
     pub title: String,
     /// Its severity.
@@ -96,16 +67,16 @@ impl Symptoms {
         Symptoms { suspect_only: v }
     }
 
-    /// The first symptom raised by one of `rules`, as text for a reason.
-    pub fn any(&self, rules: &[&str]) -> Option<String> {
+    /// The first symptom of `group`, as text for a reason.
+    pub fn any(&self, group: SymptomGroup) -> Option<String> {
         self.suspect_only
             .iter()
-            .find(|s| rules.contains(&s.rule_id))
+            .find(|s| rules::in_group(s.rule_id, group))
             .map(describe)
     }
 
-    /// The first symptom in `area` (`network`, `memory`, `jvm`, …).
-    pub fn in_area(&self, area: &str) -> Option<String> {
+    /// The first symptom in `area`.
+    pub fn in_area(&self, area: Area) -> Option<String> {
         self.suspect_only
             .iter()
             .find(|s| s.area == area)

@@ -8,6 +8,7 @@
 
 use super::score::SYSCTL;
 use super::{Difference, Out, Pair, Which};
+use crate::rules::Area;
 use regex::Regex;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
@@ -47,64 +48,64 @@ const KNOWN_WEIGHT: f64 = 20.0;
 const SUBTREE_MIN_KEYS: usize = 5;
 
 /// Keys known to change performance, with the finding area they relate to.
-pub const KNOWN: &[(&str, &str)] = &[
-    ("net.core.somaxconn", "network"),
-    ("net.core.netdev_max_backlog", "network"),
-    ("net.core.netdev_budget", "network"),
-    ("net.core.netdev_budget_usecs", "network"),
-    ("net.core.dev_weight", "network"),
-    ("net.core.rmem_max", "network"),
-    ("net.core.wmem_max", "network"),
-    ("net.core.rmem_default", "network"),
-    ("net.core.wmem_default", "network"),
-    ("net.core.optmem_max", "network"),
-    ("net.core.busy_poll", "network"),
-    ("net.core.busy_read", "network"),
-    ("net.core.rps_sock_flow_entries", "network"),
-    ("net.core.default_qdisc", "network"),
-    ("net.ipv4.tcp_rmem", "network"),
-    ("net.ipv4.tcp_wmem", "network"),
-    ("net.ipv4.tcp_mem", "network"),
-    ("net.ipv4.tcp_max_syn_backlog", "network"),
-    ("net.ipv4.tcp_tw_reuse", "network"),
-    ("net.ipv4.tcp_fin_timeout", "network"),
-    ("net.ipv4.tcp_congestion_control", "network"),
-    ("net.ipv4.tcp_limit_output_bytes", "network"),
-    ("net.ipv4.tcp_slow_start_after_idle", "network"),
-    ("net.ipv4.tcp_timestamps", "network"),
-    ("net.ipv4.tcp_sack", "network"),
-    ("net.ipv4.tcp_syncookies", "network"),
-    ("net.ipv4.tcp_autocorking", "network"),
-    ("net.ipv4.tcp_notsent_lowat", "network"),
-    ("net.ipv4.ip_local_port_range", "network"),
-    ("net.netfilter.nf_conntrack_max", "network"),
-    ("net.nf_conntrack_max", "network"),
-    ("vm.swappiness", "memory"),
-    ("vm.zone_reclaim_mode", "memory"),
-    ("vm.min_free_kbytes", "memory"),
-    ("vm.overcommit_memory", "memory"),
-    ("vm.overcommit_ratio", "memory"),
-    ("vm.max_map_count", "memory"),
-    ("vm.nr_hugepages", "memory"),
-    ("vm.vfs_cache_pressure", "memory"),
-    ("vm.watermark_scale_factor", "memory"),
-    ("vm.dirty_ratio", "disk"),
-    ("vm.dirty_background_ratio", "disk"),
-    ("vm.dirty_bytes", "disk"),
-    ("vm.dirty_background_bytes", "disk"),
-    ("vm.dirty_expire_centisecs", "disk"),
-    ("vm.dirty_writeback_centisecs", "disk"),
-    ("kernel.numa_balancing", "cpu"),
-    ("kernel.sched_migration_cost_ns", "cpu"),
-    ("kernel.sched_min_granularity_ns", "cpu"),
-    ("kernel.sched_wakeup_granularity_ns", "cpu"),
-    ("kernel.sched_autogroup_enabled", "cpu"),
-    ("kernel.sched_rt_runtime_us", "cpu"),
-    ("kernel.timer_migration", "cpu"),
-    ("kernel.pid_max", "jvm"),
-    ("kernel.threads-max", "jvm"),
-    ("fs.file-max", "network"),
-    ("fs.nr_open", "network"),
+pub const KNOWN: &[(&str, Area)] = &[
+    ("net.core.somaxconn", Area::Network),
+    ("net.core.netdev_max_backlog", Area::Network),
+    ("net.core.netdev_budget", Area::Network),
+    ("net.core.netdev_budget_usecs", Area::Network),
+    ("net.core.dev_weight", Area::Network),
+    ("net.core.rmem_max", Area::Network),
+    ("net.core.wmem_max", Area::Network),
+    ("net.core.rmem_default", Area::Network),
+    ("net.core.wmem_default", Area::Network),
+    ("net.core.optmem_max", Area::Network),
+    ("net.core.busy_poll", Area::Network),
+    ("net.core.busy_read", Area::Network),
+    ("net.core.rps_sock_flow_entries", Area::Network),
+    ("net.core.default_qdisc", Area::Network),
+    ("net.ipv4.tcp_rmem", Area::Network),
+    ("net.ipv4.tcp_wmem", Area::Network),
+    ("net.ipv4.tcp_mem", Area::Network),
+    ("net.ipv4.tcp_max_syn_backlog", Area::Network),
+    ("net.ipv4.tcp_tw_reuse", Area::Network),
+    ("net.ipv4.tcp_fin_timeout", Area::Network),
+    ("net.ipv4.tcp_congestion_control", Area::Network),
+    ("net.ipv4.tcp_limit_output_bytes", Area::Network),
+    ("net.ipv4.tcp_slow_start_after_idle", Area::Network),
+    ("net.ipv4.tcp_timestamps", Area::Network),
+    ("net.ipv4.tcp_sack", Area::Network),
+    ("net.ipv4.tcp_syncookies", Area::Network),
+    ("net.ipv4.tcp_autocorking", Area::Network),
+    ("net.ipv4.tcp_notsent_lowat", Area::Network),
+    ("net.ipv4.ip_local_port_range", Area::Network),
+    ("net.netfilter.nf_conntrack_max", Area::Network),
+    ("net.nf_conntrack_max", Area::Network),
+    ("vm.swappiness", Area::Memory),
+    ("vm.zone_reclaim_mode", Area::Memory),
+    ("vm.min_free_kbytes", Area::Memory),
+    ("vm.overcommit_memory", Area::Memory),
+    ("vm.overcommit_ratio", Area::Memory),
+    ("vm.max_map_count", Area::Memory),
+    ("vm.nr_hugepages", Area::Memory),
+    ("vm.vfs_cache_pressure", Area::Memory),
+    ("vm.watermark_scale_factor", Area::Memory),
+    ("vm.dirty_ratio", Area::Disk),
+    ("vm.dirty_background_ratio", Area::Disk),
+    ("vm.dirty_bytes", Area::Disk),
+    ("vm.dirty_background_bytes", Area::Disk),
+    ("vm.dirty_expire_centisecs", Area::Disk),
+    ("vm.dirty_writeback_centisecs", Area::Disk),
+    ("kernel.numa_balancing", Area::Cpu),
+    ("kernel.sched_migration_cost_ns", Area::Cpu),
+    ("kernel.sched_min_granularity_ns", Area::Cpu),
+    ("kernel.sched_wakeup_granularity_ns", Area::Cpu),
+    ("kernel.sched_autogroup_enabled", Area::Cpu),
+    ("kernel.sched_rt_runtime_us", Area::Cpu),
+    ("kernel.timer_migration", Area::Cpu),
+    ("kernel.pid_max", Area::Jvm),
+    ("kernel.threads-max", Area::Jvm),
+    ("fs.file-max", Area::Network),
+    ("fs.nr_open", Area::Network),
 ];
 
 fn entity_re() -> &'static Regex {
@@ -177,7 +178,7 @@ pub fn compare(p: &Pair, out: &mut Out) {
             (Which::Suspect, s)
         };
         let members: Vec<&String> = m.keys().filter(|k| subtree(k) == *t).collect();
-        let known: Vec<(&str, &str)> = KNOWN
+        let known: Vec<(&str, Area)> = KNOWN
             .iter()
             .filter(|(k, _)| members.iter().any(|x| x == k))
             .copied()
@@ -206,7 +207,7 @@ pub fn compare(p: &Pair, out: &mut Out) {
                 }
             ));
         if let Some((_, area)) = known.first() {
-            d = d.weight(KNOWN_WEIGHT).link(p.symptoms.in_area(area));
+            d = d.weight(KNOWN_WEIGHT).link(p.symptoms.in_area(*area));
         }
         for k in members.iter().take(8) {
             d = d.cite(side, m.get(*k));

@@ -5,7 +5,8 @@
 //! offset changes under [`score::OFFSET_S`] are noise.
 
 use super::score::{self, TIME_SYNC};
-use super::{numeric, symptoms, Difference, Out, Pair, Which};
+use super::{numeric, Difference, Out, Pair, Which};
+use crate::rules::SymptomGroup;
 use std::collections::BTreeSet;
 
 /// Compares time synchronisation.
@@ -19,7 +20,7 @@ pub fn compare(p: &Pair, out: &mut Out) {
     ) {
         return;
     }
-    let link = p.symptoms.any(symptoms::CLOCK);
+    let link = p.symptoms.any(SymptomGroup::Clock);
     let db: BTreeSet<&str> = b.daemons.iter().map(|d| d.value.as_str()).collect();
     let ds: BTreeSet<&str> = s.daemons.iter().map(|d| d.value.as_str()).collect();
     if db != ds {

@@ -3,8 +3,8 @@
 //! In: parsed `zoo.cfg` and Hadoop `*-site.xml` artifacts. Out: [`ConfigFile`]s keyed by file
 //! name (`zoo.cfg`, `yarn-site.xml`), every key with its value and line.
 
-use super::Cited;
 use crate::artifacts::Collected;
+use crate::evidence::Cited;
 use parsers::hadoop::HadoopConf;
 use parsers::kind::Record;
 use parsers::zookeeper::ZooCfg;

@@ -3,8 +3,8 @@
 //! In: parsed `hadoop-site-xml` artifacts (`core-site.xml`, `hdfs-site.xml`, `yarn-site.xml`,
 //! `mapred-site.xml`). Out: [`Hadoop`]: every property with the file and line it is set on.
 
-use super::Cited;
 use crate::artifacts::Collected;
+use crate::evidence::Cited;
 use parsers::hadoop::HadoopConf;
 use serde::Serialize;
 use std::collections::BTreeMap;

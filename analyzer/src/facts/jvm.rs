@@ -10,8 +10,8 @@
 //! then the folder the file sits in (a folder of loose outputs from one JVM). Process-scoped kinds
 //! (cgroup, `/proc/<pid>/status`, thread counts) join the JVM of their process or folder.
 
-use super::Cited;
 use crate::artifacts::{Artifact, Collected};
+use crate::evidence::Cited;
 use parsers::jstat::{Jstat, JstatSample};
 use parsers::kind::{Data, Scope};
 use serde::Serialize;

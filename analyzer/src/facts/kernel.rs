@@ -3,7 +3,7 @@
 //! In: `/proc/sys/kernel/tainted`, `/proc/modules`, `modinfo`, `systemd-detect-virt`,
 //! `dmidecode`, `lscpu`, `sysctl -a`. Out: [`Kernel`].
 
-use super::Cited;
+use crate::evidence::Cited;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -58,11 +58,7 @@ use parsers::sysctl::Sysctl;
 use parsers::virt::{DetectVirt, Dmidecode, Lscpu};
 
 /// Builds kernel facts from taint, modules (with `modinfo`), virtualization and sysctl.
-pub fn build(
-    c: &Collected,
-    modules: &[parsers::modules::Module],
-    modules_source: Option<&str>,
-) -> Kernel {
+pub fn build(c: &Collected, modules: Option<&super::ModuleList>) -> Kernel {
     let mut k = Kernel::default();
     if let Some((a, t)) = c.records::<Taint>().next() {
         k.taint = Some(Cited::new((t.value, t.letters()), &a.path, t.line));
@@ -71,8 +67,9 @@ pub fn build(
         .records::<Vec<ModInfo>>()
         .flat_map(|(_, v)| v.iter())
         .collect();
-    if let Some(src) = modules_source {
-        for m in modules.iter().filter(|m| m.taint.is_some()) {
+    if let Some(list) = modules {
+        let src = list.artifact.as_str();
+        for m in list.iter().filter(|m| m.taint.is_some()) {
             let info = modinfo.iter().find(|i| {
                 i.name.as_deref() == Some(m.name.as_str())
                     || i.filename

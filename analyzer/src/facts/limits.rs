@@ -3,8 +3,8 @@
 //! In: `ulimit` and `proc-limits` artifacts. Out: [`Limits`], every value keyed by the kernel
 //! resource it shows (`RLIMIT_NOFILE`), so bash, BusyBox, dash and `/proc` outputs compare.
 
-use super::Cited;
 use crate::artifacts::Collected;
+use crate::evidence::Cited;
 use parsers::limits::{LimitValue, ProcLimits, Resource, Ulimit};
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -4,7 +4,7 @@
 //! pswpin/pswpout), `sysctl -a` (`vm.swappiness`), `lsmod`/`/proc/modules` (`vmw_balloon`),
 //! `vmware-toolbox-cmd stat balloon`. Out: [`Memory`].
 
-use super::Cited;
+use crate::evidence::Cited;
 use serde::Serialize;
 
 /// Memory state of the host.
@@ -43,8 +43,7 @@ use std::collections::BTreeMap;
 pub fn build(
     c: &Collected,
     sysctl: &BTreeMap<String, Cited<String>>,
-    modules: &[parsers::modules::Module],
-    modules_source: Option<&str>,
+    modules: Option<&super::ModuleList>,
 ) -> Memory {
     let mut m = Memory::default();
     if let Some((a, mi)) = c.records::<Meminfo>().next() {
@@ -107,11 +106,10 @@ pub fn build(
             });
         }
     }
-    if let (Some(b), Some(src)) = (
-        modules.iter().find(|x| x.name == "vmw_balloon"),
-        modules_source,
-    ) {
-        m.balloon_driver = Some(Cited::new(b.name.clone(), src, b.line));
+    if let Some(list) = modules {
+        if let Some(b) = list.iter().find(|x| x.name == "vmw_balloon") {
+            m.balloon_driver = Some(Cited::new(b.name.clone(), &list.artifact, b.line));
+        }
     }
     if let Some((a, b)) = c.records::<Balloon>().next() {
         m.balloon_mib = Some(Cited::new(b.mib, &a.path, b.line));

@@ -6,7 +6,7 @@
 //! on one time axis ([`series`]). Every sample keeps the artifact path and input line it came
 //! from, so findings can cite it.
 
-mod cited;
+mod available;
 pub mod config;
 mod cpu;
 mod disk;
@@ -26,7 +26,7 @@ mod softirq;
 pub mod timesync;
 pub mod zookeeper;
 
-pub use cited::Cited;
+pub use available::{Available, Missing, ModuleList};
 pub use cpu::{CpuSample, CpuSeries};
 pub use disk::{DiskSample, DiskSeries};
 pub use identity::Identity;
@@ -54,23 +54,16 @@ pub struct HostFacts {
     pub window: Option<(f64, f64)>,
     /// Sampling interval in seconds, from the manifest.
     pub interval_s: Option<f64>,
-    /// Per-device I/O series from `iostat -x` (since-boot report dropped).
-    pub disks: Vec<DiskSeries>,
-    /// Why `disks` is empty, when it is.
-    pub disks_missing: Option<String>,
-    /// Per-CPU utilisation series from `mpstat -P ALL` (the `all` row excluded).
-    pub cpus: Vec<CpuSeries>,
-    /// Why `cpus` is empty, when it is.
-    pub cpus_missing: Option<String>,
+    /// Per-device I/O series from `iostat -x`, else `sar -d` (since-boot report dropped).
+    pub disks: Available<Vec<DiskSeries>>,
+    /// Per-CPU utilisation series from `mpstat -P ALL`, else `sar -P ALL` or `/proc/stat`
+    /// snapshots (the `all` row excluded).
+    pub cpus: Available<Vec<CpuSeries>>,
     /// Soft-IRQ counters and rates from two `/proc/softirqs` snapshots.
-    pub softirqs: Option<SoftirqFacts>,
-    /// Why `softirqs` is `None`, when it is.
-    pub softirqs_missing: Option<String>,
+    pub softirqs: Available<SoftirqFacts>,
     /// Loaded modules (from `/proc/modules` when present, which carries taint letters; else
     /// `lsmod`), with the artifact they came from.
-    pub modules: Vec<Module>,
-    /// Path of the artifact `modules` came from.
-    pub modules_source: Option<String>,
+    pub modules: Available<ModuleList>,
     /// Network interfaces.
     pub nics: Vec<Nic>,
     /// TCP stack and connection tracking.
@@ -116,27 +109,21 @@ impl HostFacts {
             }
             f.interval_s = m.meta.interval;
         }
-        match disk::build(c) {
-            Ok(d) => f.disks = d,
-            Err(why) => f.disks_missing = Some(why),
-        }
-        match cpu::build(c) {
-            Ok(s) => f.cpus = s,
-            Err(why) => f.cpus_missing = Some(why),
-        }
-        match softirq::build(c) {
-            Ok(s) => f.softirqs = Some(s),
-            Err(why) => f.softirqs_missing = Some(why),
-        }
+        f.disks = Available::from_result(disk::build(c));
+        f.cpus = Available::from_result(cpu::build(c));
+        f.softirqs = Available::from_result(softirq::build(c));
         let proc_modules = c.records_of::<Vec<Module>>(&kind::PROC_MODULES).next();
         let lsmod = c.records_of::<Vec<Module>>(&kind::LSMOD).next();
-        if let Some((a, m)) = proc_modules.or(lsmod) {
-            f.modules = m.clone();
-            f.modules_source = Some(a.path.clone());
-        }
+        f.modules = match proc_modules.or(lsmod) {
+            Some((a, m)) => Available::Present(ModuleList {
+                artifact: a.path.clone(),
+                modules: m.clone(),
+            }),
+            None => Available::missing("no `/proc/modules` or `lsmod` output was parsed"),
+        };
         f.processes = process::build(c);
-        f.kernel = kernel::build(c, &f.modules, f.modules_source.as_deref());
-        f.memory = memory::build(c, &f.kernel.sysctl, &f.modules, f.modules_source.as_deref());
+        f.kernel = kernel::build(c, f.modules.get());
+        f.memory = memory::build(c, &f.kernel.sysctl, f.modules.get());
         (f.nics, f.net) = net::build(c, &f.kernel.sysctl);
         f.timesync = timesync::build(c, &f.processes);
         f.jvms = jvm::build(c, f.interval_s, &f.processes);
@@ -154,6 +141,98 @@ impl HostFacts {
             Err(why) => f.series_missing = Some(why),
         }
         f
+    }
+}
+
+/// A part of [`HostFacts`], as a rule names what it reads (its `needs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Fact {
+    /// [`HostFacts::identity`].
+    Identity,
+    /// [`HostFacts::disks`].
+    Disks,
+    /// [`HostFacts::cpus`].
+    Cpus,
+    /// [`HostFacts::softirqs`].
+    Softirqs,
+    /// [`HostFacts::modules`].
+    Modules,
+    /// [`HostFacts::nics`].
+    Nics,
+    /// [`HostFacts::net`].
+    Net,
+    /// [`HostFacts::memory`].
+    Memory,
+    /// [`HostFacts::timesync`].
+    Timesync,
+    /// [`HostFacts::kernel`].
+    Kernel,
+    /// [`HostFacts::processes`].
+    Processes,
+    /// [`HostFacts::jvms`].
+    Jvms,
+    /// [`HostFacts::zookeeper`].
+    Zookeeper,
+    /// [`HostFacts::hadoop`].
+    Hadoop,
+    /// [`HostFacts::profiles`].
+    Profiles,
+}
+
+impl Fact {
+    /// The field of [`HostFacts`] (`disks`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Fact::Identity => "identity",
+            Fact::Disks => "disks",
+            Fact::Cpus => "cpus",
+            Fact::Softirqs => "softirqs",
+            Fact::Modules => "modules",
+            Fact::Nics => "nics",
+            Fact::Net => "net",
+            Fact::Memory => "memory",
+            Fact::Timesync => "timesync",
+            Fact::Kernel => "kernel",
+            Fact::Processes => "processes",
+            Fact::Jvms => "jvms",
+            Fact::Zookeeper => "zookeeper",
+            Fact::Hadoop => "hadoop",
+            Fact::Profiles => "profiles",
+        }
+    }
+
+    /// What the part holds and which artifacts it comes from, for the rule reference.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Fact::Identity => "host identity and CPU count (`uname`, `lscpu`, `nproc`)",
+            Fact::Disks => "per-device I/O series (`iostat -x`, else `sar -d`)",
+            Fact::Cpus => "per-CPU utilisation series (`mpstat -P ALL`, else `sar -P ALL`, `/proc/stat`)",
+            Fact::Softirqs => "soft-IRQ rates per CPU (two `/proc/softirqs` snapshots)",
+            Fact::Modules => "loaded modules (`/proc/modules`, else `lsmod`)",
+            Fact::Nics => "network interfaces (`ethtool`, `ip link`, `/proc/net/dev`, `/proc/interrupts`)",
+            Fact::Net => "TCP stack and connection tracking (`netstat -s`/`nstat`, `ss -ltn`, `sysctl -a`)",
+            Fact::Memory => "memory, swap and balloon (`/proc/meminfo`, `vmstat`, `sysctl -a`, `vmware-toolbox-cmd`)",
+            Fact::Timesync => "clock discipline (`chronyc`, `ntpq`, `timedatectl`, `vmware-toolbox-cmd`)",
+            Fact::Kernel => "taint, third-party modules, virtualization, sysctl (`/proc/sys/kernel/tainted`, `modinfo`, `systemd-detect-virt`)",
+            Fact::Processes => "processes and their connections (`ps`, `ss`)",
+            Fact::Jvms => "JVMs: GC series, GC log, heap, histogram, threads (`jstat`, `jcmd`, GC logs)",
+            Fact::Zookeeper => "ZooKeeper servers (four-letter words, `zoo.cfg`)",
+            Fact::Hadoop => "Hadoop and YARN settings (`*-site.xml`)",
+            Fact::Profiles => "CPU profiles (`perf script`, else `perf report`)",
+        }
+    }
+
+    /// Why this part is missing from `f`, for the parts that say so ([`Available`]); `None` when
+    /// it is present or carries no availability.
+    pub fn missing(self, f: &HostFacts) -> Option<&str> {
+        match self {
+            Fact::Disks => f.disks.reason(),
+            Fact::Cpus => f.cpus.reason(),
+            Fact::Softirqs => f.softirqs.reason(),
+            Fact::Modules => f.modules.reason(),
+            _ => None,
+        }
     }
 }
 

@@ -5,7 +5,7 @@
 //! `/proc/interrupts` (two snapshots) and IRQ affinity lists, `netstat -s`/`nstat` (two
 //! snapshots), `sysctl -a`, `ss -tanp`. Out: [`Nic`] per interface and [`NetStack`].
 
-use super::Cited;
+use crate::evidence::Cited;
 use serde::Serialize;
 
 /// One network interface.

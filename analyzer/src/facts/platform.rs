@@ -2,8 +2,8 @@
 //!
 //! In: `lscpu`, `/proc/cmdline`. Out: [`Platform`].
 
-use super::Cited;
 use crate::artifacts::Collected;
+use crate::evidence::Cited;
 use parsers::kernel::Cmdline;
 use parsers::virt::Lscpu;
 use serde::Serialize;

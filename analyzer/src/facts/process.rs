@@ -2,7 +2,7 @@
 //!
 //! In: `ps -eo ...` (or `top -b`), `ss -tanp`/`netstat -tanp`. Out: [`Processes`].
 
-use super::Cited;
+use crate::evidence::Cited;
 use serde::Serialize;
 
 /// Processes seen on the host.

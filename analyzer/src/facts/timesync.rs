@@ -3,7 +3,7 @@
 //! In: `chronyc tracking`, `chronyc sources`, `ntpq -pn`, `timedatectl`, `vmware-toolbox-cmd
 //! timesync status`, `ps` (which daemons run). Out: [`TimeSync`].
 
-use super::Cited;
+use crate::evidence::Cited;
 use serde::Serialize;
 
 /// Clock discipline state.

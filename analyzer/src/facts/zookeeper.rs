@@ -5,8 +5,8 @@
 //! `zk/<host>_<port>/`), `zoo.cfg` files, and the [`Jvm`]s already built. Out: [`ZkServer`]s.
 
 use super::jvm::Jvm;
-use super::Cited;
 use crate::artifacts::Collected;
+use crate::evidence::Cited;
 use parsers::kind::Data;
 use parsers::zookeeper::ZooCfg;
 use serde::Serialize;

@@ -10,7 +10,8 @@
 
 use crate::diff::score::{self, Floor, Weight};
 use crate::diff::{kernel, process, sysctl};
-use crate::facts::{Cited, HostFacts};
+use crate::evidence::Cited;
+use crate::facts::HostFacts;
 use crate::rules::Finding;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -230,9 +231,10 @@ fn kernel_and_modules(f: &HostFacts, x: &mut Features) {
             cite(t),
         );
     }
-    if let Some(src) = &f.modules_source {
+    if let Some(list) = f.modules.get() {
+        let src = &list.artifact;
         x.families.insert("module");
-        for m in &f.modules {
+        for m in list.iter() {
             let (v, w, wv) = match &m.taint {
                 Some(t) => (format!("loaded ({t})"), &score::MODULE_TAINTING, None),
                 None => ("loaded".to_string(), &score::MODULE_ONE_SIDE, None),
@@ -567,7 +569,7 @@ fn utilisation(f: &HostFacts, x: &mut Features) {
             );
         }
     }
-    if let Some(s) = &f.softirqs {
+    if let Some(s) = f.softirqs.get() {
         for r in &s.rates {
             let total: f64 = r.per_cpu.iter().map(|x| x.1).sum();
             x.num(

@@ -10,7 +10,6 @@
 //! unfolding an artifact a link points into; every page reads completely without it.
 
 use super::Report;
-use crate::rules::RULES;
 use base64::Engine as _;
 use minijinja::{context, AutoEscape, Environment, HtmlEscape, UndefinedBehavior, Value};
 use sha2::{Digest, Sha256};
@@ -122,7 +121,7 @@ pub(crate) fn chart_value(mut d: super::charts::Drawn) -> Value {
 /// Renders the report page. Errors: a template error (a defect in rca).
 pub fn render(report: &Report) -> Result<String, minijinja::Error> {
     let env = environment();
-    let docs: Vec<_> = RULES.iter().map(|r| r.meta).collect();
+    let docs = super::reference::page_docs();
     // One entry per profile: the inline SVG (inferno's escaped output, marked safe), or why
     // there is none.
     let flames: Vec<Value> = report
@@ -170,7 +169,7 @@ pub fn render(report: &Report) -> Result<String, minijinja::Error> {
         artifact_cap_kib => super::viewer::ARTIFACT_BYTES >> 10,
     };
     let areas: Vec<&str> = {
-        let mut a: Vec<&str> = report.findings.iter().map(|f| f.area).collect();
+        let mut a: Vec<&str> = report.findings.iter().map(|f| f.area.label()).collect();
         a.sort_unstable();
         a.dedup();
         a

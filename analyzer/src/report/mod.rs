@@ -4,15 +4,17 @@
 pub mod charts;
 pub mod flame;
 pub mod html;
+pub mod reference;
 pub mod terminal;
 pub mod viewer;
 
 use crate::analysis::Analysis;
 use crate::artifacts::{Artifact, Collected, Outcome};
 use crate::bundle::{BundleError, Format, Limits, Refused};
+use crate::evidence::Cited;
 use crate::facts::profile::Profile;
-use crate::facts::{Cited, HostFacts, Identity, Jvm, ZkServer};
-use crate::rules::{Evaluation, Finding, RuleResult, Severity, RULES};
+use crate::facts::{HostFacts, Identity, Jvm, ZkServer};
+use crate::rules::{Area, Evaluation, Finding, RuleResult, Severity, RULES};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -142,7 +144,7 @@ pub struct Window {
 pub struct RuleStatus {
     pub id: &'static str,
     pub title: &'static str,
-    pub area: &'static str,
+    pub area: Area,
     pub result: RuleResult,
 }
 

@@ -1,27 +1,81 @@
-//! Rules: static metadata plus a pure check over [`HostFacts`].
+//! Rules: one file per rule, each with static metadata ([`RuleMeta`]) and a pure check over
+//! [`HostFacts`]; [`RULES`] is the registry.
 //!
 //! In: facts for one host. Out: for every rule one [`RuleResult`]: findings (each with severity,
 //! confidence, a one-line "why" and evidence pointing at artifact lines), "clear" (checked, nothing
 //! wrong) or "not evaluated: reason". Findings are ranked by severity, then score.
 //!
-//! One rule family per module; [`RULES`] is the registry. The report's rule appendix is generated
-//! from the same metadata, so documentation and behaviour cannot drift.
+//! A rule lives in `rules/<id prefix>/<id suffix>.rs` (`disk.saturation` in
+//! `rules/disk/saturation.rs`, `net.rx-drops` in `rules/net/rx_drops.rs`): a module doc (what it
+//! checks, from which facts), its named thresholds with units, its `META`, one `check` and its
+//! tests (`fires_*` for a finding, `clear_*` or `not_evaluated_*` for none). Adding one takes
+//! its file and two lines here: the module in its area's block and the entry in [`RULES`]. The
+//! report's rule reference, the README's rule table and `docs/rules.md` are rendered from the
+//! same metadata, so documentation and behaviour cannot drift.
 
-mod cpu;
-mod disk;
-mod hadoop;
-mod jvm;
-mod kernel;
-mod memory;
-mod netstack;
-mod nic;
-mod profile;
-mod softirq;
+mod common;
+pub mod meta;
+pub mod sources;
 #[cfg(test)]
 mod testkit;
-mod timesync;
-mod zookeeper;
 
+pub mod disk {
+    pub mod saturation;
+}
+pub mod cpu {
+    pub mod iowait;
+}
+pub mod softirq {
+    pub mod saturation;
+}
+pub mod nic {
+    pub mod emulated;
+    pub mod mtu_mismatch;
+    pub mod offloads;
+    pub mod queues;
+    pub mod rx_ring;
+}
+pub mod net {
+    pub mod conntrack;
+    pub mod listen_overflow;
+    pub mod rx_drops;
+}
+pub mod mem {
+    pub mod balloon;
+    pub mod swap;
+}
+pub mod time {
+    pub mod offset;
+    pub mod two_sources;
+    pub mod unsynchronised;
+}
+pub mod kernel {
+    pub mod taint;
+}
+pub mod profile {
+    pub mod lock_contention;
+    pub mod module_hot_path;
+    pub mod sched_thrash;
+    pub mod softirq_cost;
+}
+pub mod zk {
+    pub mod default_watch_manager;
+    pub mod snapshot_churn;
+    pub mod txn_log_on_data_dir;
+}
+pub mod jvm {
+    pub mod gc_overhead;
+    pub mod heap_vs_memory;
+    pub mod old_gen_not_reclaimed;
+    pub mod thread_pool_oversized;
+}
+pub mod yarn {
+    pub mod vmem_check;
+}
+
+pub use meta::{Area, Limit, RuleMeta, Source, SymptomGroup, Threshold};
+
+use crate::evidence::Evidence;
 use crate::facts::{time_label, HostFacts};
 use parsers::iostat::Timestamp;
 use serde::Serialize;
@@ -61,75 +115,6 @@ pub enum Confidence {
     High,
 }
 
-/// Static documentation of a rule, shown in the report appendix.
-#[derive(Debug, Serialize)]
-pub struct RuleMeta {
-    /// Stable identifier (`disk.saturation`); never reused.
-    pub id: &'static str,
-    /// Short title.
-    pub title: &'static str,
-    /// Area for filtering (`disk`, `cpu`, `network`, ...).
-    pub area: &'static str,
-    /// What it checks.
-    pub checks: &'static str,
-    /// Why it matters.
-    pub why: &'static str,
-    /// Threshold and its source.
-    pub threshold: &'static str,
-    /// Known false positives.
-    pub false_positives: &'static str,
-    /// What to do about it.
-    pub remedy: &'static str,
-}
-
-/// Lines of one artifact cited by a finding.
-#[derive(Debug, Clone, Serialize)]
-pub struct Evidence {
-    /// Bundle path of the artifact.
-    pub artifact: String,
-    /// 1-based line numbers cited, ascending (header lines included).
-    pub lines: Vec<usize>,
-    /// What these lines show.
-    pub note: String,
-    /// When set, the nearest line above the first cited line that starts with this text (after
-    /// leading blanks) is cited too: the table header that names the columns (`Device`).
-    #[serde(skip)]
-    pub header_prefix: Option<&'static str>,
-    /// The cited lines with their text, filled in after the rules ran.
-    pub excerpt: Vec<ExcerptLine>,
-}
-
-/// One line of an excerpt.
-#[derive(Debug, Clone, Serialize)]
-pub struct ExcerptLine {
-    /// 1-based line number; 0 marks an elision ("…") between non-adjacent lines.
-    pub line: usize,
-    /// Verbatim text of the line (long lines shortened).
-    pub text: String,
-}
-
-impl Evidence {
-    /// Evidence over `lines` of `artifact` (sorted and deduplicated here).
-    pub fn new(artifact: &str, mut lines: Vec<usize>, note: impl Into<String>) -> Self {
-        lines.sort_unstable();
-        lines.dedup();
-        lines.retain(|&l| l > 0);
-        Evidence {
-            artifact: artifact.to_string(),
-            lines,
-            note: note.into(),
-            header_prefix: None,
-            excerpt: Vec::new(),
-        }
-    }
-
-    /// Also cite the nearest table header above the cited lines that starts with `prefix`.
-    pub fn with_header(mut self, prefix: &'static str) -> Self {
-        self.header_prefix = Some(prefix);
-        self
-    }
-}
-
 /// One diagnosed problem.
 #[derive(Debug, Clone, Serialize)]
 pub struct Finding {
@@ -139,8 +124,8 @@ pub struct Finding {
     /// a finding is present too, this one takes at least its severity and ranks above it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub explains: Vec<&'static str>,
-    /// Area (`disk`, `cpu`, ...).
-    pub area: &'static str,
+    /// Area (`disk`, `cpu`, ...): its rule's.
+    pub area: Area,
     /// Specific title (`Disk sda saturated: await 84 ms, aqu-sz 12.3`).
     pub title: String,
     /// Severity.
@@ -207,7 +192,7 @@ pub enum Check {
     NotEvaluated(String),
 }
 
-/// A registered rule.
+/// A registered rule: its metadata and its check.
 pub struct Rule {
     /// Its documentation.
     pub meta: &'static RuleMeta,
@@ -215,125 +200,82 @@ pub struct Rule {
     pub check: fn(&HostFacts) -> Check,
 }
 
-/// Every rule, in evaluation order.
+impl Rule {
+    /// Runs the check, unless a fact it needs is missing: then it is not evaluated, for the
+    /// reason that fact is missing.
+    pub fn run(&self, facts: &HostFacts) -> Check {
+        if let Some(why) = self.meta.needs.iter().find_map(|n| n.missing(facts)) {
+            return Check::NotEvaluated(why.to_string());
+        }
+        let c = (self.check)(facts);
+        if let Check::Found(v) = &c {
+            for f in v {
+                debug_assert_eq!(f.rule_id, self.meta.id, "a finding names its own rule");
+                debug_assert_eq!(f.area, self.meta.area, "a finding is in its rule's area");
+                debug_assert!(
+                    f.explains.iter().all(|e| self.meta.explains.contains(e)),
+                    "{} explains {:?}, beyond its metadata",
+                    self.meta.id,
+                    f.explains
+                );
+            }
+        }
+        c
+    }
+}
+
+/// `rule!(disk::saturation)`: the registry entry of the rule in that module.
+macro_rules! rule {
+    ($($m:ident)::+) => {
+        Rule {
+            meta: &$($m)::+::META,
+            check: $($m)::+::check,
+        }
+    };
+}
+
+/// Every rule, in evaluation order (the order of the JSON document's `rules`).
 pub static RULES: &[Rule] = &[
-    Rule {
-        meta: &disk::META,
-        check: disk::check,
-    },
-    Rule {
-        meta: &cpu::IOWAIT,
-        check: cpu::check_iowait,
-    },
-    Rule {
-        meta: &softirq::META,
-        check: softirq::check,
-    },
-    Rule {
-        meta: &nic::QUEUES,
-        check: nic::check_queues,
-    },
-    Rule {
-        meta: &nic::EMULATED,
-        check: nic::check_emulated,
-    },
-    Rule {
-        meta: &nic::OFFLOADS,
-        check: nic::check_offloads,
-    },
-    Rule {
-        meta: &nic::RX_RING,
-        check: nic::check_rx_ring,
-    },
-    Rule {
-        meta: &nic::MTU,
-        check: nic::check_mtu,
-    },
-    Rule {
-        meta: &nic::DROPS,
-        check: nic::check_drops,
-    },
-    Rule {
-        meta: &netstack::CONNTRACK,
-        check: netstack::check_conntrack,
-    },
-    Rule {
-        meta: &netstack::LISTEN,
-        check: netstack::check_listen,
-    },
-    Rule {
-        meta: &memory::SWAP,
-        check: memory::check_swap,
-    },
-    Rule {
-        meta: &memory::BALLOON,
-        check: memory::check_balloon,
-    },
-    Rule {
-        meta: &timesync::OFFSET,
-        check: timesync::check_offset,
-    },
-    Rule {
-        meta: &timesync::TWO_SOURCES,
-        check: timesync::check_two_sources,
-    },
-    Rule {
-        meta: &timesync::UNSYNCED,
-        check: timesync::check_unsynced,
-    },
-    Rule {
-        meta: &kernel::TAINT,
-        check: kernel::check_taint,
-    },
-    Rule {
-        meta: &profile::MODULE_HOT,
-        check: profile::check_module_hot,
-    },
-    Rule {
-        meta: &profile::LOCKS,
-        check: profile::check_locks,
-    },
-    Rule {
-        meta: &profile::SCHED,
-        check: profile::check_sched,
-    },
-    Rule {
-        meta: &profile::SOFTIRQ_COST,
-        check: profile::check_softirq,
-    },
-    Rule {
-        meta: &zookeeper::WATCH_MANAGER,
-        check: zookeeper::check_watch_manager,
-    },
-    Rule {
-        meta: &zookeeper::TXN_LOG,
-        check: zookeeper::check_txn_log,
-    },
-    Rule {
-        meta: &zookeeper::SNAPSHOTS,
-        check: zookeeper::check_snapshots,
-    },
-    Rule {
-        meta: &jvm::OLD_GEN,
-        check: jvm::check_old_gen,
-    },
-    Rule {
-        meta: &jvm::GC_OVERHEAD,
-        check: jvm::check_gc_overhead,
-    },
-    Rule {
-        meta: &jvm::POOLS,
-        check: jvm::check_pools,
-    },
-    Rule {
-        meta: &jvm::HEAP_MEMORY,
-        check: jvm::check_heap_memory,
-    },
-    Rule {
-        meta: &hadoop::VMEM_CHECK,
-        check: hadoop::check_vmem,
-    },
+    rule!(disk::saturation),
+    rule!(cpu::iowait),
+    rule!(softirq::saturation),
+    rule!(nic::queues),
+    rule!(nic::emulated),
+    rule!(nic::offloads),
+    rule!(nic::rx_ring),
+    rule!(nic::mtu_mismatch),
+    rule!(net::rx_drops),
+    rule!(net::conntrack),
+    rule!(net::listen_overflow),
+    rule!(mem::swap),
+    rule!(mem::balloon),
+    rule!(time::offset),
+    rule!(time::two_sources),
+    rule!(time::unsynchronised),
+    rule!(kernel::taint),
+    rule!(profile::module_hot_path),
+    rule!(profile::lock_contention),
+    rule!(profile::sched_thrash),
+    rule!(profile::softirq_cost),
+    rule!(zk::default_watch_manager),
+    rule!(zk::txn_log_on_data_dir),
+    rule!(zk::snapshot_churn),
+    rule!(jvm::old_gen_not_reclaimed),
+    rule!(jvm::gc_overhead),
+    rule!(jvm::thread_pool_oversized),
+    rule!(jvm::heap_vs_memory),
+    rule!(yarn::vmem_check),
 ];
+
+/// The metadata of the rule with this id.
+pub fn meta(id: &str) -> Option<&'static RuleMeta> {
+    RULES.iter().map(|r| r.meta).find(|m| m.id == id)
+}
+
+/// Whether the rule with this id belongs to `group`.
+pub fn in_group(id: &str, group: SymptomGroup) -> bool {
+    meta(id).is_some_and(|m| m.groups.contains(&group))
+}
 
 /// Outcome of running all rules on one host.
 #[derive(Debug, Clone, Serialize)]
@@ -349,7 +291,7 @@ pub fn evaluate(facts: &HostFacts) -> Evaluation {
     let mut findings = Vec::new();
     let mut results = Vec::new();
     for rule in RULES {
-        let r = match (rule.check)(facts) {
+        let r = match rule.run(facts) {
             Check::Found(f) => {
                 let n = f.len();
                 findings.extend(f);
@@ -407,19 +349,231 @@ pub fn rank(findings: &mut [Finding]) {
     findings.clone_from_slice(&sorted);
 }
 
-/// Arithmetic mean of the present values; `None` when there are none.
-pub(crate) fn mean(v: impl IntoIterator<Item = Option<f64>>) -> Option<f64> {
-    let (mut n, mut s) = (0usize, 0.0);
-    for x in v.into_iter().flatten() {
-        n += 1;
-        s += x;
-    }
-    (n > 0).then(|| s / n as f64)
-}
+#[cfg(test)]
+mod registry_tests {
+    //! The registry holds every rule to one shape: a unique id that names its file, complete
+    //! documentation, thresholds with sources, a symptom group, and tests of both outcomes.
 
-/// `ceil(n / 2)`, at least `min`: how many intervals make a condition "sustained".
-pub(crate) fn sustained_count(n: usize, min: usize) -> usize {
-    n.div_ceil(2).max(min)
+    use super::*;
+    use std::collections::BTreeSet;
+    use std::path::{Path, PathBuf};
+
+    /// `analyzer/src`.
+    fn src() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+    }
+
+    /// The rule's file, from what `file!()` recorded (relative to the workspace or the crate).
+    fn file_of(m: &RuleMeta) -> PathBuf {
+        let f = m.file.replace('\\', "/");
+        let rel = &f[f.find("src/rules/").expect("rules live under src/rules/") + 4..];
+        src().join(rel)
+    }
+
+    /// `rules/<prefix>/<name>.rs` for `<prefix>.<name>`, `-` written `_`.
+    fn expected_file(id: &str) -> PathBuf {
+        let (prefix, name) = id.split_once('.').expect("an id is `<prefix>.<name>`");
+        src()
+            .join("rules")
+            .join(prefix)
+            .join(format!("{}.rs", name.replace('-', "_")))
+    }
+
+    /// Names of the `#[test]` functions in `text`.
+    fn tests_in(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut after_test = false;
+        for line in text.lines().map(str::trim) {
+            if line == "#[test]" {
+                after_test = true;
+            } else if after_test {
+                if let Some(rest) = line.strip_prefix("fn ") {
+                    out.push(rest.split('(').next().unwrap_or("").to_string());
+                }
+                after_test = line.starts_with("#[");
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn ids_are_unique_and_name_their_file() {
+        let mut seen = BTreeSet::new();
+        for r in RULES {
+            let m = r.meta;
+            assert!(seen.insert(m.id), "duplicate rule id {}", m.id);
+            assert!(
+                m.id.split_once('.').is_some_and(|(a, b)| !a.is_empty()
+                    && !b.is_empty()
+                    && m.id
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || ".-".contains(c))),
+                "{}: an id is `<prefix>.<name>` in lower case",
+                m.id
+            );
+            assert_eq!(
+                file_of(m),
+                expected_file(m.id),
+                "{}: defined in the wrong file",
+                m.id
+            );
+        }
+    }
+
+    #[test]
+    fn every_rule_file_is_registered() {
+        let registered: BTreeSet<PathBuf> = RULES.iter().map(|r| file_of(r.meta)).collect();
+        let mut files = BTreeSet::new();
+        for dir in std::fs::read_dir(src().join("rules")).unwrap() {
+            let dir = dir.unwrap().path();
+            if !dir.is_dir() {
+                continue;
+            }
+            for f in std::fs::read_dir(&dir).unwrap() {
+                let f = f.unwrap().path();
+                if f.extension().is_some_and(|e| e == "rs") {
+                    files.insert(f);
+                }
+            }
+        }
+        let orphans: Vec<_> = files.difference(&registered).collect();
+        assert!(orphans.is_empty(), "rule files not in RULES: {orphans:?}");
+    }
+
+    #[test]
+    fn every_doc_field_is_written() {
+        for r in RULES {
+            let m = r.meta;
+            for (field, text) in [
+                ("title", m.title),
+                ("fires_when", m.fires_when),
+                ("checks", m.checks),
+                ("why", m.why),
+                ("false_positives", m.false_positives),
+                ("remedy", m.remedy),
+            ] {
+                assert!(!text.trim().is_empty(), "{}: empty `{field}`", m.id);
+            }
+            assert!(!m.thresholds.is_empty(), "{}: no threshold", m.id);
+            assert!(!m.needs.is_empty(), "{}: needs no fact", m.id);
+            for f in m.reads {
+                assert!(
+                    !m.needs.contains(f),
+                    "{}: `{}` both needed and read",
+                    m.id,
+                    f.name()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_threshold_has_a_source() {
+        for r in RULES {
+            let m = r.meta;
+            for t in m.thresholds {
+                assert!(
+                    !t.name.trim().is_empty() && !t.meaning.trim().is_empty(),
+                    "{}: a threshold without its name or meaning",
+                    m.id
+                );
+                assert!(
+                    !t.sources.is_empty(),
+                    "{}: threshold `{}` has no source",
+                    m.id,
+                    t.name
+                );
+                for s in t.sources {
+                    let ok = match s {
+                        Source::Doc {
+                            document,
+                            section,
+                            url,
+                        } => {
+                            !document.trim().is_empty()
+                                && section.is_none_or(|x| !x.trim().is_empty())
+                                && url.is_none_or(|u| u.starts_with("https://"))
+                        }
+                        Source::Case(_) => s.address().is_some(),
+                        Source::Rca(why) => !why.trim().is_empty(),
+                    };
+                    assert!(ok, "{}: threshold `{}` cites an empty source", m.id, t.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_rule_is_in_a_symptom_group() {
+        for r in RULES {
+            let m = r.meta;
+            assert!(!m.groups.is_empty(), "{}: in no symptom group", m.id);
+            let distinct: BTreeSet<_> = m.groups.iter().map(|g| g.label()).collect();
+            assert_eq!(
+                distinct.len(),
+                m.groups.len(),
+                "{}: a group named twice",
+                m.id
+            );
+        }
+        for g in SymptomGroup::ALL {
+            assert!(
+                RULES.iter().any(|r| r.meta.groups.contains(g)),
+                "no rule in the `{g}` group"
+            );
+        }
+    }
+
+    #[test]
+    fn what_a_rule_explains_is_another_registered_rule() {
+        for r in RULES {
+            for e in r.meta.explains {
+                assert!(meta(e).is_some(), "{} explains unknown rule {e}", r.meta.id);
+                assert_ne!(*e, r.meta.id, "{} explains itself", r.meta.id);
+            }
+        }
+    }
+
+    #[test]
+    fn every_rule_has_a_positive_and_a_negative_test() {
+        for r in RULES {
+            let m = r.meta;
+            let text = std::fs::read_to_string(file_of(m)).unwrap();
+            let tests = tests_in(&text);
+            assert!(
+                tests.iter().any(|t| t.starts_with("fires_")),
+                "{}: no `fires_*` test in {}",
+                m.id,
+                m.file
+            );
+            assert!(
+                tests
+                    .iter()
+                    .any(|t| t.starts_with("clear_") || t.starts_with("not_evaluated_")),
+                "{}: no `clear_*` or `not_evaluated_*` test in {}",
+                m.id,
+                m.file
+            );
+        }
+    }
+
+    #[test]
+    fn with_no_facts_no_rule_is_evaluated() {
+        let none = HostFacts::default();
+        for r in RULES {
+            assert!(
+                matches!(r.run(&none), Check::NotEvaluated(_)),
+                "{} judged a host it knows nothing about",
+                r.meta.id
+            );
+        }
+    }
+
+    #[test]
+    fn the_test_finder_sees_test_functions_only() {
+        let text = "#[test]\nfn fires_a() {}\nfn clear_helper() {}\n#[test]\n#[should_panic]\nfn clear_b() {}";
+        assert_eq!(tests_in(text), ["fires_a", "clear_b"]);
+    }
 }
 
 #[cfg(test)]
@@ -435,7 +589,7 @@ mod ranking_tests {
         Finding {
             rule_id: id,
             explains,
-            area: "x",
+            area: Area::Cpu,
             title: id.into(),
             severity: sev,
             confidence: Confidence::Medium,

@@ -1,6 +1,7 @@
 //! Builders for rule tests: facts with citations pointing at plausible artifact lines.
 
-use crate::facts::{Cited, HostFacts, ProcessInfo};
+use crate::evidence::Cited;
+use crate::facts::{HostFacts, ProcessInfo};
 
 pub fn c<T>(v: T) -> Cited<T> {
     Cited::new(v, "test/artifact.txt", 7)
@@ -30,4 +31,13 @@ pub fn is_clear(check: &super::Check) -> bool {
 
 pub fn is_not_evaluated(check: &super::Check) -> bool {
     matches!(check, super::Check::NotEvaluated(_))
+}
+
+/// Runs a rule as the registry does: not evaluated when a fact it needs is missing.
+pub fn run(
+    meta: &'static super::RuleMeta,
+    check: fn(&HostFacts) -> super::Check,
+    f: &HostFacts,
+) -> super::Check {
+    super::Rule { meta, check }.run(f)
 }

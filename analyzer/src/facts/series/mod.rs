@@ -65,8 +65,8 @@ pub fn build(f: &HostFacts, c: &Collected) -> Result<TimeSeries, String> {
     let clock = Clock::new(start, first_timestamp(f, c)).ok_or(NO_CLOCK)?;
     let (gc, gc_missing) = gc::build(&f.jvms, c, f.interval_s, &clock);
     Ok(TimeSeries {
-        cpu: cpu::build(&f.cpus, f.cpus_missing.as_deref(), &clock),
-        disks: disk::build(&f.disks, f.disks_missing.as_deref(), &clock),
+        cpu: cpu::build(&f.cpus, f.cpus.reason(), &clock),
+        disks: disk::build(&f.disks, f.disks.reason(), &clock),
         nics: nic::build(c, &clock),
         gc,
         gc_missing,

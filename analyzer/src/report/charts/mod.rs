@@ -432,13 +432,13 @@ fn nic_chart(t: &NicTimeline) -> NicChart {
 
 /// Bars per CPU for the soft-IRQ types with any event.
 fn softirq_chart(facts: &HostFacts, missing: &mut Vec<Missing>) -> Option<SoftirqChart> {
-    let Some(s) = &facts.softirqs else {
+    let Some(s) = facts.softirqs.get() else {
         missing.push(Missing {
             chart: "softirq",
             why: facts
-                .softirqs_missing
-                .clone()
-                .unwrap_or_else(|| "no soft-IRQ snapshots".into()),
+                .softirqs
+                .reason()
+                .map_or_else(|| "no soft-IRQ snapshots".into(), str::to_string),
         });
         return None;
     };
@@ -525,6 +525,7 @@ pub fn marks(clock: &Clock, findings: &[Finding]) -> Vec<Mark> {
 mod tests {
     use super::*;
     use crate::artifacts::Collected;
+    use crate::facts::Available;
     use crate::facts::{CpuSample, CpuSeries, DiskSample, DiskSeries};
     use crate::report::Report;
     use parsers::iostat::Timestamp;
@@ -585,7 +586,7 @@ mod tests {
     #[test]
     fn a_device_with_a_missing_sample_keeps_the_hole() {
         let f = HostFacts {
-            disks: vec![DiskSeries {
+            disks: Available::from(vec![DiskSeries {
                 device: "sda".into(),
                 artifact: "sysstat/iostat.txt".into(),
                 samples: (0..6)
@@ -598,7 +599,7 @@ mod tests {
                         iops: Some(100.0),
                     })
                     .collect(),
-            }],
+            }]),
             ..Default::default()
         };
         let r = report(f);
@@ -617,7 +618,7 @@ mod tests {
     #[test]
     fn one_cpu_is_one_panel() {
         let f = HostFacts {
-            cpus: vec![cpu(0, 30, 4.0)],
+            cpus: Available::from(vec![cpu(0, 30, 4.0)]),
             ..Default::default()
         };
         let r = report(f);
@@ -668,7 +669,7 @@ mod tests {
     #[test]
     fn a_finding_time_range_is_shaded_on_its_charts() {
         let f = HostFacts {
-            disks: vec![DiskSeries {
+            disks: Available::from(vec![DiskSeries {
                 device: "sdb".into(),
                 artifact: "sysstat/iostat.txt".into(),
                 samples: (0..20)
@@ -681,7 +682,7 @@ mod tests {
                         iops: Some(100.0),
                     })
                     .collect(),
-            }],
+            }]),
             ..Default::default()
         };
         let r = report(f);
@@ -700,7 +701,7 @@ mod tests {
     #[test]
     fn labels_from_the_bundle_are_escaped_in_the_svg() {
         let f = HostFacts {
-            disks: vec![DiskSeries {
+            disks: Available::from(vec![DiskSeries {
                 device: "<script>x</script>".into(),
                 artifact: "a".into(),
                 samples: (0..3)
@@ -713,7 +714,7 @@ mod tests {
                         iops: None,
                     })
                     .collect(),
-            }],
+            }]),
             ..Default::default()
         };
         let r = report(f);

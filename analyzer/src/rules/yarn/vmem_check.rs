@@ -1,19 +1,47 @@
-//! Hadoop and YARN rules: the NodeManager's virtual-memory check.
+//! `yarn.vmem-check`: YARN kills containers for virtual memory.
 //!
-//! In: [`HostFacts::hadoop`] (`yarn-site.xml` properties). Out: at most one finding.
+//! Reads `yarn.nodemanager.vmem-check-enabled` and `yarn.nodemanager.vmem-pmem-ratio` from
+//! `yarn-site.xml` ([`HostFacts::hadoop`]). Out: at most one finding.
 
-use super::{Check, Confidence, Evidence, Finding, RuleMeta, Severity};
-use crate::facts::HostFacts;
+use crate::evidence::Evidence;
+use crate::facts::{Fact, HostFacts};
+use crate::rules::{
+    Area, Check, Confidence, Finding, Limit, RuleMeta, Severity, Source, SymptomGroup, Threshold,
+};
 
 /// Hadoop's default for `yarn.nodemanager.vmem-check-enabled`.
 pub const DEFAULT_VMEM_CHECK: bool = true;
 /// Hadoop's default `yarn.nodemanager.vmem-pmem-ratio`; at or below it the check is a warning.
 pub const DEFAULT_VMEM_PMEM_RATIO: f64 = 2.1;
 
-pub static VMEM_CHECK: RuleMeta = RuleMeta {
+pub static META: RuleMeta = RuleMeta {
     id: "yarn.vmem-check",
     title: "YARN kills containers for virtual memory",
-    area: "jvm",
+    area: Area::Jvm,
+    severity: Severity::Warning,
+    needs: &[Fact::Hadoop],
+    reads: &[],
+    thresholds: &[Threshold {
+        name: "`yarn.nodemanager.vmem-pmem-ratio`, with the check enabled",
+        value: Limit::Num(DEFAULT_VMEM_PMEM_RATIO),
+        unit: "",
+        meaning: "at or below (Hadoop's default): a warning; a larger ratio: information",
+        sources: &[
+            Source::url(
+                "YARN-4714 (\"Java 8 over usage of virtual memory\")",
+                "https://issues.apache.org/jira/browse/YARN-4714",
+            ),
+            Source::url(
+                "Hadoop yarn-default.xml",
+                "https://hadoop.apache.org/docs/current/hadoop-yarn/hadoop-yarn-common/yarn-default.xml",
+            ),
+            Source::Case(1),
+        ],
+    }],
+    groups: &[SymptomGroup::Memory],
+    explains: &[],
+    fires_when: "the NodeManager's virtual-memory check is on with `vmem-pmem-ratio` ≤ 2.1 \
+                 (Hadoop's defaults)",
     checks: "`yarn.nodemanager.vmem-check-enabled` (default true) and \
              `yarn.nodemanager.vmem-pmem-ratio` (default 2.1) in `yarn-site.xml`.",
     why: "A JVM reserves far more virtual address space than it uses: glibc malloc arenas \
@@ -21,19 +49,17 @@ pub static VMEM_CHECK: RuleMeta = RuleMeta {
           space. With the check on, the NodeManager kills containers whose virtual size exceeds \
           physical × ratio although their resident memory is fine (case S1: containers killed \
           for mmap and JIT reservations).",
-    threshold: "Check enabled with the ratio at or below Hadoop's default 2.1: warning; enabled \
-                with a larger ratio: information. Source: YARN-4714 (\"Java 8 over usage of \
-                virtual memory\"), Hadoop yarn-default.xml, case S1.",
     false_positives: "Clusters that rely on the check to catch runaway native memory and size \
                       their ratio for it.",
     remedy:
         "Set `yarn.nodemanager.vmem-check-enabled=false` (resident memory is still enforced by \
              `pmem-check`), or raise `yarn.nodemanager.vmem-pmem-ratio` (e.g. 4–5); \
              `MALLOC_ARENA_MAX=4` in the container environment also shrinks the virtual size.",
+    file: file!(),
 };
 
-/// `yarn.vmem-check`.
-pub fn check_vmem(f: &HostFacts) -> Check {
+/// The NodeManager's virtual-memory check and its ratio.
+pub fn check(f: &HostFacts) -> Check {
     let h = &f.hadoop;
     if !h.has_yarn_site() {
         return Check::NotEvaluated("no `yarn-site.xml` in the bundle".into());
@@ -68,9 +94,9 @@ pub fn check_vmem(f: &HostFacts) -> Check {
     }
     let low = ratio <= DEFAULT_VMEM_PMEM_RATIO;
     Check::Found(vec![Finding {
-        rule_id: VMEM_CHECK.id,
+        rule_id: META.id,
         explains: Vec::new(),
-        area: VMEM_CHECK.area,
+        area: META.area,
         title: format!(
             "YARN virtual-memory check {} with vmem-pmem-ratio {ratio}",
             if enabled.is_some() {
@@ -103,7 +129,7 @@ pub fn check_vmem(f: &HostFacts) -> Check {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::facts::Cited;
+    use crate::evidence::Cited;
     use crate::rules::testkit::{found, is_clear, is_not_evaluated};
 
     fn yarn(props: &[(&str, &str)]) -> HostFacts {
@@ -125,11 +151,11 @@ mod tests {
     }
 
     #[test]
-    fn default_check_and_ratio_warn() {
-        let v = found(check_vmem(&yarn(&[])));
+    fn fires_a_warning_at_the_default_check_and_ratio() {
+        let v = found(check(&yarn(&[])));
         assert_eq!(v[0].severity, Severity::Warning);
         assert_eq!(v[0].confidence, Confidence::Medium);
-        let v = found(check_vmem(&yarn(&[(
+        let v = found(check(&yarn(&[(
             "yarn.nodemanager.vmem-check-enabled",
             "true",
         )])));
@@ -137,16 +163,13 @@ mod tests {
     }
 
     #[test]
-    fn raised_ratio_is_information_and_disabled_is_clear() {
-        let v = found(check_vmem(&yarn(&[(
-            "yarn.nodemanager.vmem-pmem-ratio",
-            "5",
-        )])));
+    fn clear_when_disabled_and_information_with_a_raised_ratio() {
+        let v = found(check(&yarn(&[("yarn.nodemanager.vmem-pmem-ratio", "5")])));
         assert_eq!(v[0].severity, Severity::Info);
-        assert!(is_clear(&check_vmem(&yarn(&[(
+        assert!(is_clear(&check(&yarn(&[(
             "yarn.nodemanager.vmem-check-enabled",
             "false"
         )]))));
-        assert!(is_not_evaluated(&check_vmem(&HostFacts::default())));
+        assert!(is_not_evaluated(&check(&HostFacts::default())));
     }
 }

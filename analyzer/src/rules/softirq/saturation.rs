@@ -1,8 +1,18 @@
 //! `softirq.saturation`: CPUs that spend most of their time in soft-IRQ context, when that load
 //! is concentrated on a subset of CPUs (typically the ones NIC queue interrupts are pinned to).
+//!
+//! Reads the per-CPU series (`%soft`, `%usr`, `%sys` of `mpstat -P ALL`) and, when two
+//! `/proc/softirqs` snapshots were taken, the per-CPU soft-IRQ rates that name the type doing the
+//! work and tell slow soft-IRQ runs from a high packet rate.
 
-use super::{mean, sustained_count, Check, Confidence, Evidence, Finding, RuleMeta, Severity};
-use crate::facts::{CpuSeries, HostFacts};
+use crate::evidence::Evidence;
+use crate::facts::{CpuSeries, Fact, HostFacts};
+use crate::rules::common::{mean, sustained_count, SUSTAINED, SUSTAINED_PCT};
+use crate::rules::sources::KERNEL_SCALING;
+use crate::rules::{
+    Area, Check, Confidence, Finding, Limit, RuleMeta, Severity, Source, SymptomGroup, Threshold,
+    TimeRange,
+};
 
 /// `%soft` at or above which a CPU is busy with soft-IRQs more than with anything else.
 pub(crate) const SOFT_WARN_PCT: f64 = 50.0;
@@ -19,7 +29,59 @@ const SLOW_RUN_US: f64 = NETDEV_BUDGET_USECS / 2.0;
 pub static META: RuleMeta = RuleMeta {
     id: "softirq.saturation",
     title: "Soft-IRQ saturation",
-    area: "network",
+    area: Area::Network,
+    severity: Severity::Warning,
+    needs: &[Fact::Cpus],
+    reads: &[Fact::Softirqs],
+    thresholds: &[
+        Threshold {
+            name: "%soft on a CPU",
+            value: Limit::Num(SOFT_WARN_PCT),
+            unit: "%",
+            meaning: "at or above, for at least half of the window: a warning (the CPU spends \
+                      more time in soft-IRQs than in everything else together)",
+            sources: &[Source::Rca(
+                "at 50 % a CPU spends more time in soft-IRQs than in everything else together",
+            )],
+        },
+        Threshold {
+            name: "mean %soft of the hot CPUs",
+            value: Limit::Num(SOFT_CRIT_PCT),
+            unit: "%",
+            meaning: "at or above: critical (case S4: NIC IRQ cores at si ≈ 100 % with usr/sys ≈ \
+                      0); spreading this work: RSS, RPS, RFS",
+            sources: &[Source::Case(4), KERNEL_SCALING],
+        },
+        Threshold {
+            name: "hot intervals",
+            value: Limit::Num(SUSTAINED_PCT),
+            unit: "% of the window",
+            meaning: "at least this share, and at least 3 intervals: a hot CPU",
+            sources: &[SUSTAINED],
+        },
+        Threshold {
+            name: "mean time per soft-IRQ run on the hot CPUs",
+            value: Limit::Num(SLOW_RUN_US),
+            unit: "µs",
+            meaning: "at or above (half the default `net.core.netdev_budget_usecs` of 2000 µs, \
+                      the longest one NET_RX cycle may run): each run does slow work (locks, \
+                      hooks in the network path), not a high packet rate",
+            sources: &[Source::Doc {
+                document: "Linux kernel documentation, Documentation/admin-guide/sysctl/net.rst",
+                section: Some("netdev_budget_usecs"),
+                url: Some("https://docs.kernel.org/admin-guide/sysctl/net.html"),
+            }],
+        },
+    ],
+    groups: &[
+        SymptomGroup::NetworkPath,
+        SymptomGroup::KernelCpu,
+        SymptomGroup::Softirq,
+    ],
+    explains: &[],
+    fires_when: "CPUs spend ≥ 50 % in `%soft` (critical ≥ 90 %) for most of the window; \
+                 `/proc/softirqs` rates name the type (`NET_RX` …) and tell slow soft-IRQ runs \
+                 from a high packet rate",
     checks:
         "Per CPU in `mpstat -P ALL`, the intervals where `%soft` is at least 50 %; a CPU is hot \
              when that holds in at least half of the intervals (and at least 3). With two \
@@ -30,27 +92,19 @@ pub static META: RuleMeta = RuleMeta {
           scaling although total CPU use looks low. When `__do_softirq` cannot keep up the kernel \
           defers to `ksoftirqd`, adding latency (kernel/softirq.c: MAX_SOFTIRQ_TIME 2 ms, \
           MAX_SOFTIRQ_RESTART 10).",
-    threshold:
-        "%soft ≥ 50 % on a CPU for at least half of the window is a warning (the CPU spends \
-                more time in soft-IRQs than in everything else together); a mean ≥ 90 % is \
-                critical (case S4: NIC IRQ cores at si ≈ 100 % with usr/sys ≈ 0). Distribution \
-                guidance: kernel Documentation/networking/scaling.rst (RSS, RPS, RFS).",
     false_positives: "A host that is deliberately a packet-forwarding appliance with busy-polling \
                       cores; a very short window during a traffic burst.",
     remedy: "Find why each soft-IRQ is slow before adding queues: profile the hot CPUs (`perf top \
              -C <cpu>`, `perf record -a -g`) for spin locks or third-party modules in the network \
              path. Then spread the load: more NIC queues (`ethtool -L`), IRQ affinity over more \
              cores, RPS/RFS for single-queue NICs.",
+    file: file!(),
 };
 
 /// Checks every CPU series.
 pub fn check(f: &HostFacts) -> Check {
     if f.cpus.is_empty() {
-        return Check::NotEvaluated(
-            f.cpus_missing
-                .clone()
-                .unwrap_or_else(|| "no per-CPU statistics".into()),
-        );
+        return Check::NotEvaluated("no per-CPU statistics".into());
     }
     let n = f.cpus.iter().map(|c| c.samples.len()).max().unwrap_or(0);
     if n < MIN_INTERVALS {
@@ -155,7 +209,7 @@ pub fn check(f: &HostFacts) -> Check {
     ));
     let mut dominant = None;
     let mut cost: Option<f64> = None;
-    if let Some(sq) = &f.softirqs {
+    if let Some(sq) = f.softirqs.get() {
         let on_hot = |name: &str| -> (f64, f64) {
             sq.rates_of(name)
                 .map(|r| {
@@ -255,7 +309,7 @@ pub fn check(f: &HostFacts) -> Check {
         },
         details,
         score: hot_soft * hot_ids.len() as f64 / f.cpus.len() as f64,
-        time_range: first.zip(last).map(|(from, to)| super::TimeRange { from, to }),
+        time_range: first.zip(last).map(|(from, to)| TimeRange { from, to }),
         evidence,
     }])
 }
@@ -315,11 +369,11 @@ mod tests {
     }
 
     #[test]
-    fn concentrated_saturation_is_critical() {
+    fn fires_critical_when_concentrated_on_a_few_cpus() {
         let mut cpus: Vec<_> = (0..4).map(|n| cpu(n, 98.0, 6)).collect();
         cpus.extend((4..16).map(|n| cpu(n, 0.5, 6)));
         let f = HostFacts {
-            cpus,
+            cpus: cpus.into(),
             ..Default::default()
         };
         let Check::Found(v) = check(&f) else {
@@ -330,7 +384,7 @@ mod tests {
     }
 
     #[test]
-    fn evenly_low_soft_irq_is_clear() {
+    fn clear_when_evenly_low() {
         let f = HostFacts {
             cpus: (0..8).map(|n| cpu(n, 3.0, 6)).collect(),
             ..Default::default()
@@ -339,7 +393,7 @@ mod tests {
     }
 
     #[test]
-    fn slow_runs_are_told_apart_from_a_high_rate() {
+    fn fires_telling_slow_runs_from_a_high_rate() {
         use crate::facts::SoftirqFacts;
         use parsers::softirqs::SoftirqRates;
         let mut cpus: Vec<_> = (0..4).map(|n| cpu(n, 98.0, 6)).collect();
@@ -358,8 +412,8 @@ mod tests {
         };
         // 0.98 s of soft-IRQ per second over 300 runs/s: ~3.3 ms per run.
         let slow = HostFacts {
-            cpus: cpus.clone(),
-            softirqs: Some(sq(300.0)),
+            cpus: cpus.clone().into(),
+            softirqs: sq(300.0).into(),
             ..Default::default()
         };
         let Check::Found(v) = check(&slow) else {
@@ -369,8 +423,8 @@ mod tests {
         assert!(v[0].title.contains("NET_RX"));
         // 50 000 runs/s: ~20 µs per run, a rate problem.
         let fast = HostFacts {
-            cpus,
-            softirqs: Some(sq(50_000.0)),
+            cpus: cpus.into(),
+            softirqs: sq(50_000.0).into(),
             ..Default::default()
         };
         let Check::Found(v) = check(&fast) else {
@@ -378,6 +432,16 @@ mod tests {
         };
         assert!(!v[0].why.contains("slow"));
         assert!(v[0].details.iter().any(|d| d.contains("rate of packets")));
+    }
+
+    #[test]
+    fn not_evaluated_without_cpu_series() {
+        let f = HostFacts {
+            cpus: crate::facts::Available::missing("no `mpstat -P ALL` output was parsed"),
+            ..Default::default()
+        };
+        let r = crate::rules::testkit::run(&META, check, &f);
+        assert!(matches!(r, Check::NotEvaluated(w) if w.contains("mpstat")));
     }
 
     #[test]

@@ -1,12 +1,17 @@
 //! `disk.saturation`: a block device with a sustained queue *and* high latency.
 //!
+//! Reads the per-device series of `iostat -x` (else `sar -d`): `aqu-sz` and `await` per interval.
 //! `%util` alone is not used: it only says a request was in flight, which on NVMe, RAID and
 //! multi-queue devices is compatible with plenty of spare capacity.
 
-use super::{
-    mean, sustained_count, Check, Confidence, Evidence, Finding, RuleMeta, Severity, TimeRange,
+use crate::evidence::Evidence;
+use crate::facts::{Fact, HostFacts};
+use crate::rules::common::{mean, sustained_count, SUSTAINED, SUSTAINED_PCT};
+use crate::rules::sources::GREGG_SYSTEMS_PERFORMANCE;
+use crate::rules::{
+    Area, Check, Confidence, Finding, Limit, RuleMeta, Severity, Source, SymptomGroup, Threshold,
+    TimeRange,
 };
-use crate::facts::HostFacts;
 
 /// `await` at or above which an interval is "slow", ms.
 const AWAIT_WARN_MS: f64 = 20.0;
@@ -17,10 +22,54 @@ const AQU_SZ_QUEUED: f64 = 1.0;
 /// Fewest intervals that can show a sustained condition.
 const MIN_INTERVALS: usize = 3;
 
+const MICROSOFT_LATENCY: Source = Source::section(
+    "Microsoft's disk-latency guidance",
+    "Avg. Disk sec/Transfer",
+);
+
 pub static META: RuleMeta = RuleMeta {
     id: "disk.saturation",
     title: "Block device saturated: requests queue and wait",
-    area: "disk",
+    area: Area::Disk,
+    severity: Severity::Warning,
+    needs: &[Fact::Disks],
+    reads: &[],
+    thresholds: &[
+        Threshold {
+            name: "aqu-sz",
+            value: Limit::Num(AQU_SZ_QUEUED),
+            unit: "requests",
+            meaning: "at or above, in an interval with a high await: requests queue (a queue \
+                      longer than one request means requests wait)",
+            sources: &[Source::section(GREGG_SYSTEMS_PERFORMANCE, "USE method")],
+        },
+        Threshold {
+            name: "await",
+            value: Limit::Num(AWAIT_WARN_MS),
+            unit: "ms",
+            meaning: "at or above, in a queued interval: slow; a warning",
+            sources: &[MICROSOFT_LATENCY],
+        },
+        Threshold {
+            name: "mean await over the saturated intervals",
+            value: Limit::Num(AWAIT_CRIT_MS),
+            unit: "ms",
+            meaning: "at or above: critical (over 50 ms is a serious I/O bottleneck; case S1: \
+                      await above 80 ms at %util near 100 %)",
+            sources: &[MICROSOFT_LATENCY, Source::Case(1)],
+        },
+        Threshold {
+            name: "saturated intervals",
+            value: Limit::Num(SUSTAINED_PCT),
+            unit: "% of the window",
+            meaning: "at least this share, and at least 3 intervals: sustained, not a spike",
+            sources: &[SUSTAINED],
+        },
+    ],
+    groups: &[SymptomGroup::Storage],
+    explains: &[],
+    fires_when: "a device queues (`aqu-sz` ≥ 1) and waits (`await` ≥ 20 ms; critical ≥ 50 ms) \
+                 in at least half of the intervals — not `%util` alone",
     checks: "For each device in `iostat -x`, the intervals (since-boot report excluded) where \
              the average queue `aqu-sz` (`avgqu-sz` before sysstat 11.5.7) is at least 1 and \
              `await` (or the request-weighted `r_await`/`w_await` on sysstat ≥ 11.5.7) is at least \
@@ -30,11 +79,6 @@ pub static META: RuleMeta = RuleMeta {
           pipelines, databases' fsync, GC logs) slows by the same factor. `%util` near 100 % \
           alone does not prove saturation on devices that serve requests in parallel; a queue \
           together with high latency does.",
-    threshold: "aqu-sz ≥ 1 (Gregg, Systems Performance 2nd ed., USE method: a queue longer than \
-                one request means requests wait) and await ≥ 20 ms for a warning, ≥ 50 ms for \
-                critical (Microsoft's disk-latency guidance for Avg. Disk sec/Transfer: 20–50 ms \
-                slow, over 50 ms a serious I/O bottleneck; case S1: await above 80 ms at %util \
-                near 100 %), sustained over at least half of the window.",
     false_positives: "Batch jobs that deliberately saturate a disk (backups, scrubs) during the \
                       window; a device-mapper device stacked on a saturated physical device shows \
                       the same symptom twice (look at the lowest device).",
@@ -42,16 +86,14 @@ pub static META: RuleMeta = RuleMeta {
              spindles or a faster tier, separate devices for logs and data, a deeper device queue \
              on the hypervisor (VMware: PVSCSI adapter, queue depth), or an I/O scheduler suited \
              to the device.",
+    file: file!(),
 };
 
-/// Checks every device series.
+/// Checks every device series (a missing `disks` is answered by the registry from [`META`]'s
+/// needs).
 pub fn check(f: &HostFacts) -> Check {
     if f.disks.is_empty() {
-        return Check::NotEvaluated(
-            f.disks_missing
-                .clone()
-                .unwrap_or_else(|| "no device statistics".into()),
-        );
+        return Check::NotEvaluated("no device statistics".into());
     }
     let mut findings = Vec::new();
     let mut evaluated = 0usize;
@@ -174,9 +216,9 @@ mod tests {
     }
 
     #[test]
-    fn sustained_queue_and_latency_fires_critical() {
+    fn fires_critical_on_a_sustained_queue_with_high_latency() {
         let f = HostFacts {
-            disks: vec![series("sdb", &[(85.0, 12.0, 99.0); 6])],
+            disks: crate::facts::Available::from(vec![series("sdb", &[(85.0, 12.0, 99.0); 6])]),
             ..Default::default()
         };
         let Check::Found(v) = check(&f) else {
@@ -188,32 +230,34 @@ mod tests {
     }
 
     #[test]
-    fn full_util_with_low_latency_is_not_saturation() {
+    fn clear_at_full_util_with_low_latency() {
         // NVMe-like: %util 100 but 0.2 ms await and a shallow queue.
         let f = HostFacts {
-            disks: vec![series("nvme0n1", &[(0.2, 0.8, 100.0); 6])],
+            disks: crate::facts::Available::from(vec![series("nvme0n1", &[(0.2, 0.8, 100.0); 6])]),
             ..Default::default()
         };
         assert!(matches!(check(&f), Check::Clear(_)));
     }
 
     #[test]
-    fn a_brief_spike_is_not_sustained() {
+    fn clear_on_a_brief_spike() {
         let mut s = vec![(1.0, 0.1, 5.0); 8];
         s[3] = (120.0, 30.0, 100.0);
         let f = HostFacts {
-            disks: vec![series("sda", &s)],
+            disks: crate::facts::Available::from(vec![series("sda", &s)]),
             ..Default::default()
         };
         assert!(matches!(check(&f), Check::Clear(_)));
     }
 
     #[test]
-    fn missing_iostat_is_not_evaluated() {
+    fn not_evaluated_without_iostat() {
         let f = HostFacts {
-            disks_missing: Some("no `iostat -x` output was parsed".into()),
+            disks: crate::facts::Available::missing("no `iostat -x` output was parsed"),
             ..Default::default()
         };
-        assert!(matches!(check(&f), Check::NotEvaluated(r) if r.contains("iostat")));
+        assert!(
+            matches!(crate::rules::testkit::run(&META, check, &f), Check::NotEvaluated(r) if r.contains("iostat"))
+        );
     }
 }

@@ -1,7 +1,13 @@
-//! Memory rules: swap on JVM and database hosts, and memory ballooning on VMs.
+//! `mem.swap`: swap in use on a host running a JVM or a database.
+//!
+//! Reads memory facts (`/proc/meminfo` SwapTotal/SwapFree, `vmstat` si/so, `vm.swappiness`), the
+//! process list (`ps`) and each JVM's `VmSwap` (`/proc/PID/status`).
 
-use super::{Check, Confidence, Evidence, Finding, RuleMeta, Severity};
-use crate::facts::HostFacts;
+use crate::evidence::Evidence;
+use crate::facts::{Fact, HostFacts};
+use crate::rules::{
+    Area, Check, Confidence, Finding, Limit, RuleMeta, Severity, Source, SymptomGroup, Threshold,
+};
 
 /// `vm.swappiness` above this on a JVM/database host is a misconfiguration.
 const SWAPPINESS_MAX: u64 = 10;
@@ -21,46 +27,64 @@ const LATENCY_SENSITIVE: &[&str] = &[
     "oracle",
 ];
 
-pub static SWAP: RuleMeta = RuleMeta {
+const SWAPPINESS_GUIDES: &[Source] = &[
+    Source::section(
+        "Apache Kafka and Hadoop/Cloudera deployment guides",
+        "`vm.swappiness` = 1",
+    ),
+    Source::Doc {
+        document: "Elasticsearch reference",
+        section: Some("Disable swapping"),
+        url: Some(
+            "https://www.elastic.co/guide/en/elasticsearch/reference/current/setup-configuration-memory.html",
+        ),
+    },
+    Source::Case(1),
+];
+
+pub static META: RuleMeta = RuleMeta {
     id: "mem.swap",
     title: "Swap in use on a JVM or database host",
-    area: "memory",
+    area: Area::Memory,
+    severity: Severity::Warning,
+    needs: &[Fact::Memory, Fact::Processes],
+    reads: &[Fact::Jvms],
+    thresholds: &[
+        Threshold {
+            name: "swap-in + swap-out during the window",
+            value: Limit::Num(SWAP_ACTIVE_KIB_PER_S),
+            unit: "KiB/s",
+            meaning: "at or above: critical",
+            sources: SWAPPINESS_GUIDES,
+        },
+        Threshold {
+            name: "vm.swappiness",
+            value: Limit::Count(SWAPPINESS_MAX),
+            unit: "",
+            meaning: "above it with swap in use: a warning; above it alone on such a host: \
+                      information",
+            sources: SWAPPINESS_GUIDES,
+        },
+    ],
+    groups: &[SymptomGroup::Memory],
+    explains: &[crate::rules::jvm::gc_overhead::META.id],
+    fires_when:
+        "a JVM or database host swaps (si/so), or has swap in use with `vm.swappiness` > 10",
     checks: "On a host running a JVM or a database (from `ps`): swap in use (`/proc/meminfo` \
              SwapTotal − SwapFree), swap-in/out during the window (`vmstat` si/so), and \
              `vm.swappiness`.",
     why: "A JVM's garbage collector touches the whole heap; any heap page on swap turns a \
           millisecond pause into seconds, and YARN/Kubernetes then kill the container as \
           unresponsive (case S1). Databases suffer the same on their buffer pools.",
-    threshold: "Swap-in or swap-out ≥ 1 KiB/s during the window is critical; swap in use with \
-                `vm.swappiness` > 10 is a warning; `vm.swappiness` > 10 alone on such a host is \
-                information. Sources: Apache Kafka and Hadoop/Cloudera deployment guides \
-                (`vm.swappiness` = 1), Elasticsearch reference \"Disable swapping\", case S1.",
     false_positives: "Pages of idle daemons swapped out long ago (swap used but no si/so): shown \
                       as a warning only when swappiness is also high.",
     remedy: "Set `vm.swappiness=1` (sysctl.d), size heaps so RAM is not overcommitted, and on VMs \
              reserve the guest's memory; consider `swapoff` on dedicated JVM hosts.",
+    file: file!(),
 };
 
-pub static BALLOON: RuleMeta = RuleMeta {
-    id: "mem.balloon",
-    title: "Memory balloon active on a virtual machine",
-    area: "memory",
-    checks: "The VMware balloon driver (`vmw_balloon` in `lsmod`/`/proc/modules`) and the \
-             ballooned size from `vmware-toolbox-cmd stat balloon`.",
-    why: "A balloon above zero means the hypervisor is reclaiming guest RAM because the host is \
-          overcommitted: the guest swaps or drops page cache it believes it owns, and JVM heaps \
-          are the first victims (case S1).",
-    threshold: "Balloon size > 0 MiB is a warning. Source: VMware \"Performance Best Practices for \
-                vSphere\" (memory reservations for latency-sensitive VMs avoid ballooning) and case \
-                S1.",
-    false_positives: "None while the balloon is inflated; a loaded driver with a 0 MiB balloon is \
-                      not reported.",
-    remedy: "Reserve the VM's memory in vSphere (or fix host overcommitment); keep JVM heaps \
-             within the reservation.",
-};
-
-/// `mem.swap`.
-pub fn check_swap(f: &HostFacts) -> Check {
+/// Swap use and traffic, and `vm.swappiness`, on a host running a JVM or a database.
+pub fn check(f: &HostFacts) -> Check {
     let m = &f.memory;
     if m.swap_total_kib.is_none() && m.swap_in_kib_per_s.is_none() && m.swappiness.is_none() {
         return Check::NotEvaluated(
@@ -167,14 +191,14 @@ pub fn check_swap(f: &HostFacts) -> Check {
         ));
     };
     Check::Found(vec![Finding {
-        rule_id: SWAP.id,
+        rule_id: META.id,
         // Heap pages on swap lengthen every collection that touches them.
         explains: if sev >= Severity::Warning {
-            vec![super::jvm::GC_OVERHEAD.id]
+            META.explains.to_vec()
         } else {
             Vec::new()
         },
-        area: SWAP.area,
+        area: META.area,
         title,
         severity: sev,
         confidence: if m.swap_in_kib_per_s.is_some() { Confidence::High } else { Confidence::Medium },
@@ -190,42 +214,6 @@ pub fn check_swap(f: &HostFacts) -> Check {
         time_range: None,
         evidence: ev,
     }])
-}
-
-/// `mem.balloon`.
-pub fn check_balloon(f: &HostFacts) -> Check {
-    let m = &f.memory;
-    match (&m.balloon_driver, &m.balloon_mib) {
-        (_, Some(b)) if b.value > 0 => {
-            let mut ev = vec![b.evidence("ballooned memory")];
-            if let Some(d) = &m.balloon_driver {
-                ev.push(d.evidence("balloon driver loaded"));
-            }
-            Check::Found(vec![Finding {
-                rule_id: BALLOON.id,
-                // The balloon takes RAM the guest then swaps for.
-                explains: vec![SWAP.id, super::jvm::GC_OVERHEAD.id],
-                area: BALLOON.area,
-                title: format!("The hypervisor has ballooned {} MiB out of this guest", b.value),
-                severity: Severity::Warning,
-                confidence: Confidence::High,
-                why: "The balloon driver holds guest memory for the hypervisor: the host is overcommitted and this VM's memory is not reserved.".into(),
-                details: Vec::new(),
-                score: b.value as f64,
-                time_range: None,
-                evidence: ev,
-            }])
-        }
-        (_, Some(_)) => Check::Clear("balloon at 0 MiB".into()),
-        (Some(d), None) => Check::NotEvaluated(format!(
-            "{} is loaded but the balloon size was not collected (`vmware-toolbox-cmd stat balloon`)",
-            d.value
-        )),
-        (None, None) if f.modules.is_empty() => {
-            Check::NotEvaluated("no module list (`lsmod`, `/proc/modules`) to look for a balloon driver".into())
-        }
-        (None, None) => Check::Clear("no balloon driver loaded".into()),
-    }
 }
 
 #[cfg(test)]
@@ -244,58 +232,43 @@ mod tests {
     }
 
     #[test]
-    fn active_swapping_on_a_jvm_host_is_critical() {
-        let v = found(check_swap(&with_process(
-            mem(120.0, 40.0, 900_000, 60),
-            "java",
-        )));
+    fn fires_critical_on_active_swapping_on_a_jvm_host() {
+        let v = found(check(&with_process(mem(120.0, 40.0, 900_000, 60), "java")));
         assert_eq!(v[0].severity, Severity::Critical);
     }
 
     #[test]
-    fn idle_swap_with_default_swappiness_is_a_warning() {
-        let v = found(check_swap(&with_process(
-            mem(0.0, 0.0, 200_000, 60),
-            "java",
-        )));
+    fn fires_a_warning_on_idle_swap_with_default_swappiness() {
+        let v = found(check(&with_process(mem(0.0, 0.0, 200_000, 60), "java")));
         assert_eq!(v[0].severity, Severity::Warning);
         assert!(v[0].title.contains("swappiness 60"));
     }
 
     #[test]
-    fn swappiness_boundary_and_other_hosts() {
-        assert!(is_clear(&check_swap(&with_process(
+    fn clear_at_the_swappiness_boundary_and_on_other_hosts() {
+        assert!(is_clear(&check(&with_process(
             mem(0.0, 0.0, 200_000, SWAPPINESS_MAX),
             "java"
         ))));
         assert_eq!(
-            found(check_swap(&with_process(mem(0.0, 0.0, 0, 11), "postgres")))[0].severity,
+            found(check(&with_process(mem(0.0, 0.0, 0, 11), "postgres")))[0].severity,
             Severity::Info
         );
-        assert!(is_clear(&check_swap(&with_process(
+        assert!(is_clear(&check(&with_process(
             mem(50.0, 0.0, 1, 60),
             "nginx"
         ))));
         assert!(
-            is_not_evaluated(&check_swap(&mem(50.0, 0.0, 1, 60))),
+            is_not_evaluated(&check(&mem(50.0, 0.0, 1, 60))),
             "no process list"
         );
     }
 
     #[test]
-    fn balloon() {
-        let mut f = HostFacts::default();
-        f.memory.balloon_driver = Some(c("vmw_balloon".into()));
-        f.memory.balloon_mib = Some(c(2048));
-        assert!(found(check_balloon(&f))[0].title.contains("2048 MiB"));
-        f.memory.balloon_mib = Some(c(0));
-        assert!(is_clear(&check_balloon(&f)));
-        f.memory.balloon_mib = None;
-        assert!(is_not_evaluated(&check_balloon(&f)));
-        f.memory.balloon_driver = None;
-        assert!(
-            is_not_evaluated(&check_balloon(&f)),
-            "no module list at all"
-        );
+    fn not_evaluated_without_memory_facts() {
+        assert!(is_not_evaluated(&check(&with_process(
+            HostFacts::default(),
+            "java"
+        ))));
     }
 }

@@ -1,12 +1,15 @@
-//! ZooKeeper rules: the default watch manager under a large watch count, and the transaction log
-//! sharing the snapshot directory.
+//! `zk.default-watch-manager`: ZooKeeper's default watch manager holds a large share of the heap.
 //!
-//! In: [`HostFacts::zookeeper`] (four-letter words, `zoo.cfg`) joined with the server's JVM
-//! (system properties, heap, histogram, GC series). Out: one finding per affected server.
+//! Reads each ZooKeeper server's watches (`mntr` `zk_watch_count`, `wchs` total) joined with its
+//! JVM: the `-Dzookeeper.watchManagerName` property (`VM.system_properties`, else the command
+//! line), the maximum heap, the class histogram and the old generation after full GCs.
 
-use super::jvm::{OLD_AFTER_FGC_PCT, OLD_GEN};
-use super::{Check, Confidence, Evidence, Finding, RuleMeta, Severity};
-use crate::facts::{HostFacts, Jvm, ZkServer};
+use crate::evidence::Evidence;
+use crate::facts::{Fact, HostFacts, Jvm, ZkServer};
+use crate::rules::jvm::old_gen_not_reclaimed::{META as OLD_GEN, OLD_AFTER_FGC_PCT};
+use crate::rules::{
+    Area, Check, Confidence, Finding, Limit, RuleMeta, Severity, Source, SymptomGroup, Threshold,
+};
 
 /// Bytes the default `WatchManager` spends per watch, at least: ZOOKEEPER-1177 measured 1 million
 /// watches at about 50 MB with it (and about 0.2 MB with `WatchManagerOptimized`). A real
@@ -35,10 +38,62 @@ pub const WATCH_MANAGER_PROPERTY: &str = "zookeeper.watchManagerName";
 /// Value that enables the bitmap-based watch manager (ZooKeeper ≥ 3.6.0).
 pub const OPTIMIZED: &str = "org.apache.zookeeper.server.watch.WatchManagerOptimized";
 
-pub static WATCH_MANAGER: RuleMeta = RuleMeta {
+const ZOOKEEPER_1177: Source = Source::url(
+    "ZOOKEEPER-1177 (1 million watches ≈ 50 MB with the default watch manager)",
+    "https://issues.apache.org/jira/browse/ZOOKEEPER-1177",
+);
+
+pub static META: RuleMeta = RuleMeta {
     id: "zk.default-watch-manager",
     title: "ZooKeeper's default watch manager holds a large share of the heap",
-    area: "zookeeper",
+    area: Area::Zookeeper,
+    severity: Severity::Warning,
+    needs: &[Fact::Zookeeper],
+    reads: &[Fact::Jvms],
+    thresholds: &[
+        Threshold {
+            name: "memory per watch in the default watch manager, for the estimate",
+            value: Limit::Count(BYTES_PER_WATCH),
+            unit: "bytes",
+            meaning: "a floor: a real server held about 144 bytes per watch when every session \
+                      watched every path",
+            sources: &[ZOOKEEPER_1177],
+        },
+        Threshold {
+            name: "estimated watch memory (watches × 50 bytes) against the maximum heap",
+            value: Limit::Num(WATCH_HEAP_WARN_PCT),
+            unit: "%",
+            meaning: "at or above: a warning",
+            sources: &[ZOOKEEPER_1177, Source::Case(3)],
+        },
+        Threshold {
+            name: "estimated watch memory against the maximum heap",
+            value: Limit::Num(WATCH_HEAP_CRIT_PCT),
+            unit: "%",
+            meaning: "at or above: critical; so is a histogram at or above 50 % hash-map \
+                      entries and sets, or an old generation ≥ 90 % after full GCs",
+            sources: &[ZOOKEEPER_1177, Source::Case(3)],
+        },
+        Threshold {
+            name: "`HashMap$Node`, `HashSet`, `HashMap` share of the class histogram",
+            value: Limit::Num(WATCH_CLASSES_DOMINANT_PCT),
+            unit: "%",
+            meaning: "at or above, with watches: critical (case S3: 28 of 32 GB in those maps)",
+            sources: &[Source::Case(3)],
+        },
+        Threshold {
+            name: "watches, when the heap size is unknown",
+            value: Limit::Count(WATCHES_WITHOUT_HEAP),
+            unit: "",
+            meaning: "at or above: a warning (≈ 50 MB of watch maps)",
+            sources: &[ZOOKEEPER_1177],
+        },
+    ],
+    groups: &[SymptomGroup::Memory],
+    explains: &[OLD_GEN.id, crate::rules::jvm::gc_overhead::META.id],
+    fires_when: "a ZooKeeper server's watches (`mntr`, `wchs`) fill ≥ 10 % of its heap (≥ 50 %, \
+                 a histogram ≥ 50 % hash-map entries, or a full old generation: critical) and \
+                 `-Dzookeeper.watchManagerName` is not set",
     checks: "Per ZooKeeper server: watches (`mntr` `zk_watch_count`, `wchs` total), whether the \
              JVM sets `-Dzookeeper.watchManagerName` (`VM.system_properties`, else its command \
              line), its maximum heap, the share of the class histogram in `HashMap$Node`, \
@@ -48,11 +103,6 @@ pub static WATCH_MANAGER: RuleMeta = RuleMeta {
           multiply znodes by connections into hundreds of millions of entries and fill the heap \
           until `OutOfMemoryError` (case S3: 28 of 32 GB in those maps). \
           `WatchManagerOptimized` (ZOOKEEPER-1177, ZooKeeper ≥ 3.6.0) stores watchers as bitmaps.",
-    threshold: "Estimated watch memory (watches × 50 bytes, from ZOOKEEPER-1177's 1 million \
-                watches ≈ 50 MB) ≥ 10 % of the maximum heap: warning; ≥ 50 %, or the histogram \
-                ≥ 50 % hash-map entries and sets, or the old generation ≥ 90 % after full GCs: \
-                critical. With no heap size known: ≥ 1 million watches. Sources: ZOOKEEPER-1177, \
-                case S3.",
     false_positives: "A watch count near the threshold on a large heap is harmless; the rule stays \
                       quiet when the property names any other watch manager.",
     remedy: "Start ZooKeeper with \
@@ -60,135 +110,8 @@ pub static WATCH_MANAGER: RuleMeta = RuleMeta {
              (e.g. in `SERVER_JVMFLAGS`), rolling one server at a time; upgrade to ≥ 3.6.0 first \
              if older. Reported gains: 1 million watches 50 MB → 0.2 MB, adding watches 6.5× and \
              triggering 5× faster. Also ask why clients watch every znode.",
+    file: file!(),
 };
-
-pub static TXN_LOG: RuleMeta = RuleMeta {
-    id: "zk.txn-log-on-data-dir",
-    title: "ZooKeeper transaction log shares the snapshot directory",
-    area: "zookeeper",
-    checks: "`dataLogDir` in `zoo.cfg` or the `conf` answer: unset (the transaction log then goes \
-             to `dataDir`) or equal to `dataDir`.",
-    why: "Every write waits for the transaction log's fsync; snapshots written to the same device \
-          stall those fsyncs, and write latency and leader elections suffer (case S3: fsync \
-          time −75 % after separating them).",
-    threshold:
-        "Any such configuration: information. Source: ZooKeeper Administrator's Guide, \
-                \"Things to Consider: ZooKeeper Strengths and Limitations\" and `dataLogDir` \
-                (\"a dedicated log device has a large impact on throughput and stable latencies\").",
-    false_positives: "Two directories on the same device are not detected (mount points are not \
-                      compared); a lightly written ensemble may not notice.",
-    remedy: "Point `dataLogDir` at a directory on a dedicated device.",
-};
-
-pub static SNAPSHOTS: RuleMeta = RuleMeta {
-    id: "zk.snapshot-churn",
-    title: "ZooKeeper snapshots very often at the default snapCount",
-    area: "zookeeper",
-    checks: "`snapCount` (`conf` or `zoo.cfg`; default 100 000) and, from `mntr` (ZooKeeper ≥ \
-             3.6), snapshots since start (`zk_snap_count`) over `zk_uptime`, and the longest \
-             transaction-log fsync (`zk_max_fsynctime`).",
-    why: "A snapshot serialises the whole data tree to disk after every 50 000–100 000 \
-          transactions (snapCount, randomised by half); under heavy write churn that is a \
-          snapshot every few seconds competing with the transaction log's fsyncs, which every \
-          write waits for (case S3: snapCount raised to 500 000).",
-    threshold: "Default snapCount and snapshots more often than once a minute on average \
-                (≥ ~830 writes/s sustained): information; with a transaction-log fsync ≥ 1000 ms \
-                (ZooKeeper's own `fsync.warningthresholdms` default): warning. Sources: ZooKeeper \
-                Administrator's Guide (`snapCount`, `fsync.warningthresholdms`), case S3.",
-    false_positives: "A burst of writes (a restore, a migration) raises the average over a short \
-                      uptime.",
-    remedy: "Raise `snapCount` (e.g. 500 000) and keep `dataLogDir` on its own device; check what \
-             writes so much.",
-};
-
-/// Default `snapCount`.
-pub const DEFAULT_SNAP_COUNT: u64 = 100_000;
-/// Average time between snapshots below this, seconds, is churn.
-pub const SNAPSHOT_INTERVAL_MIN_S: f64 = 60.0;
-/// ZooKeeper's `fsync.warningthresholdms` default.
-pub const FSYNC_WARN_MS: f64 = 1000.0;
-
-/// `zk.snapshot-churn`.
-pub fn check_snapshots(f: &HostFacts) -> Check {
-    let measured: Vec<&ZkServer> = f
-        .zookeeper
-        .iter()
-        .filter(|s| s.snapshots.is_some() && s.uptime_ms.is_some())
-        .collect();
-    if measured.is_empty() {
-        return Check::NotEvaluated(
-            "no `mntr` with `zk_snap_count` and `zk_uptime` (ZooKeeper ≥ 3.6)".into(),
-        );
-    }
-    let mut out = Vec::new();
-    let mut checked = Vec::new();
-    for s in measured {
-        let (Some(n), Some(up)) = (&s.snapshots, &s.uptime_ms) else {
-            continue;
-        };
-        let snap_count = s
-            .snap_count
-            .as_ref()
-            .map(|c| c.value)
-            .unwrap_or(DEFAULT_SNAP_COUNT);
-        let interval_s = (n.value > 0).then(|| up.value as f64 / 1000.0 / n.value as f64);
-        let churn = interval_s.is_some_and(|i| i < SNAPSHOT_INTERVAL_MIN_S);
-        if snap_count != DEFAULT_SNAP_COUNT || !churn {
-            checked.push(format!(
-                "{}: snapCount {snap_count}, {} snapshot(s) in {:.0} s",
-                s.label(&f.jvms),
-                n.value,
-                up.value as f64 / 1000.0
-            ));
-            continue;
-        }
-        let interval = interval_s.unwrap_or(0.0);
-        let slow_fsync = s.max_fsync_ms.as_ref().filter(|m| m.value >= FSYNC_WARN_MS);
-        let mut ev = vec![Evidence::new(
-            &n.artifact,
-            n.lines.iter().chain(up.lines.iter()).copied().collect(),
-            "snapshots since start and uptime",
-        )];
-        if let Some(m) = slow_fsync {
-            ev.push(m.evidence("longest transaction-log fsync, ms"));
-        }
-        if let Some(c) = &s.snap_count {
-            ev.push(c.evidence("snapCount"));
-        }
-        out.push(Finding {
-            rule_id: SNAPSHOTS.id,
-            explains: Vec::new(),
-            area: SNAPSHOTS.area,
-            title: format!(
-                "{}: a snapshot every {interval:.0} s at the default snapCount",
-                s.label(&f.jvms)
-            ),
-            severity: if slow_fsync.is_some() {
-                Severity::Warning
-            } else {
-                Severity::Info
-            },
-            confidence: Confidence::Medium,
-            why: format!(
-                "{} snapshots in {:.1} h of uptime with snapCount {DEFAULT_SNAP_COUNT}{}.",
-                n.value,
-                up.value as f64 / 3_600_000.0,
-                slow_fsync
-                    .map(|m| format!("; a transaction-log fsync took {:.0} ms", m.value))
-                    .unwrap_or_default()
-            ),
-            details: Vec::new(),
-            score: SNAPSHOT_INTERVAL_MIN_S / interval.max(0.001),
-            time_range: None,
-            evidence: ev,
-        });
-    }
-    if out.is_empty() {
-        Check::Clear(checked.join("; "))
-    } else {
-        Check::Found(out)
-    }
-}
 
 fn jvm_of<'a>(f: &'a HostFacts, s: &ZkServer) -> Option<&'a Jvm> {
     s.jvm.and_then(|i| f.jvms.get(i))
@@ -202,8 +125,8 @@ fn supports_optimized(version: &str) -> Option<bool> {
     Some((major, minor) >= (3, 6))
 }
 
-/// `zk.default-watch-manager`.
-pub fn check_watch_manager(f: &HostFacts) -> Check {
+/// Every ZooKeeper server's watches against its heap, with its watch manager.
+pub fn check(f: &HostFacts) -> Check {
     if f.zookeeper.is_empty() {
         return Check::NotEvaluated("no ZooKeeper server in the bundle".into());
     }
@@ -381,9 +304,9 @@ pub fn check_watch_manager(f: &HostFacts) -> Check {
         let saved = est.map(|e| e.saturating_sub(w / 5));
         let label = s.label(&f.jvms);
         out.push(Finding {
-            rule_id: WATCH_MANAGER.id,
-            explains: vec![OLD_GEN.id, super::jvm::GC_OVERHEAD.id],
-            area: WATCH_MANAGER.area,
+            rule_id: META.id,
+            explains: META.explains.to_vec(),
+            area: META.area,
             title: format!(
                 "{label}: {w} watches in the default WatchManager{}",
                 heap_pct
@@ -433,69 +356,12 @@ pub fn check_watch_manager(f: &HostFacts) -> Check {
     }
 }
 
-/// `zk.txn-log-on-data-dir`.
-pub fn check_txn_log(f: &HostFacts) -> Check {
-    let configured: Vec<&ZkServer> = f
-        .zookeeper
-        .iter()
-        .filter(|s| s.data_dir.is_some())
-        .collect();
-    if configured.is_empty() {
-        return Check::NotEvaluated("no `zoo.cfg` or `conf` answer with `dataDir`".into());
-    }
-    let mut out = Vec::new();
-    for s in &configured {
-        let Some(data) = &s.data_dir else { continue };
-        let shared = match &s.data_log_dir {
-            None => true,
-            Some(l) => l.value.trim_end_matches('/') == data.value.trim_end_matches('/'),
-        };
-        if !shared {
-            continue;
-        }
-        let mut ev = vec![data.evidence("dataDir")];
-        if let Some(l) = &s.data_log_dir {
-            ev.push(l.evidence("dataLogDir"));
-        }
-        out.push(Finding {
-            rule_id: TXN_LOG.id,
-            explains: Vec::new(),
-            area: TXN_LOG.area,
-            title: format!(
-                "{}: transaction log and snapshots both in {}",
-                s.label(&f.jvms),
-                data.value
-            ),
-            severity: Severity::Info,
-            confidence: Confidence::High,
-            why: if s.data_log_dir.is_none() {
-                "`dataLogDir` is not set, so the transaction log is written to `dataDir` next to \
-                 the snapshots."
-                    .into()
-            } else {
-                "`dataLogDir` equals `dataDir`.".into()
-            },
-            details: Vec::new(),
-            score: 1.0,
-            time_range: None,
-            evidence: ev,
-        });
-    }
-    if out.is_empty() {
-        Check::Clear(format!(
-            "{} server(s): transaction log in its own directory",
-            configured.len()
-        ))
-    } else {
-        Check::Found(out)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evidence::Cited;
     use crate::facts::jvm::{ClassShare, GcSeries};
-    use crate::facts::Cited;
+    use crate::facts::{Jvm, ZkServer};
     use crate::rules::testkit::{c, found, is_clear, is_not_evaluated};
 
     /// A ZooKeeper JVM with a 256 MiB heap and a server holding `watches` watches.
@@ -552,8 +418,8 @@ mod tests {
     }
 
     #[test]
-    fn a_million_watches_on_a_small_heap_fire_with_mntr_wchs_and_histogram_evidence() {
-        let v = found(check_watch_manager(&zk(1_000_000, None)));
+    fn fires_on_a_million_watches_on_a_small_heap_with_mntr_wchs_and_histogram_evidence() {
+        let v = found(check(&zk(1_000_000, None)));
         assert_eq!(v.len(), 1);
         let x = &v[0];
         assert_eq!(x.rule_id, "zk.default-watch-manager");
@@ -569,43 +435,38 @@ mod tests {
     }
 
     #[test]
-    fn an_unreadable_watch_count_is_not_evaluated_rather_than_clear() {
+    fn not_evaluated_rather_than_clear_on_an_unreadable_watch_count() {
         let mut f = zk(0, None);
         f.zookeeper[0].watch_count = None;
         f.zookeeper[0].wchs_total = None;
         f.jvms[0].top_classes.clear();
-        assert!(is_not_evaluated(&check_watch_manager(&f)));
+        assert!(is_not_evaluated(&check(&f)));
     }
 
     #[test]
-    fn the_optimized_manager_clears_the_rule() {
-        assert!(is_clear(&check_watch_manager(&zk(
-            50_000_000,
-            Some(OPTIMIZED)
-        ))));
+    fn clear_with_the_optimized_manager() {
+        assert!(is_clear(&check(&zk(50_000_000, Some(OPTIMIZED)))));
     }
 
     #[test]
-    fn the_default_class_named_explicitly_still_fires() {
+    fn fires_with_the_default_class_named_explicitly() {
         let f = zk(
             3_000_000,
             Some("org.apache.zookeeper.server.watch.WatchManager"),
         );
-        let v = found(check_watch_manager(&f));
+        let v = found(check(&f));
         // 150 MB of 256 MiB ≥ 50 %: critical.
         assert_eq!(v[0].severity, Severity::Critical);
     }
 
     #[test]
-    fn few_watches_are_clear_and_no_server_is_not_evaluated() {
-        assert!(is_clear(&check_watch_manager(&zk(100_000, None))));
-        assert!(is_not_evaluated(
-            &check_watch_manager(&HostFacts::default())
-        ));
+    fn clear_on_few_watches_and_not_evaluated_without_a_server() {
+        assert!(is_clear(&check(&zk(100_000, None))));
+        assert!(is_not_evaluated(&check(&HostFacts::default())));
     }
 
     #[test]
-    fn full_old_generation_makes_it_critical() {
+    fn fires_critical_with_a_full_old_generation() {
         let mut f = zk(1_000_000, None);
         f.jvms[0].gc = Some(GcSeries {
             artifact: "jvm/4242/jstat-gcutil.txt".into(),
@@ -615,7 +476,7 @@ mod tests {
             ],
             ..Default::default()
         });
-        let v = found(check_watch_manager(&f));
+        let v = found(check(&f));
         assert_eq!(v[0].severity, Severity::Critical);
         assert!(v[0]
             .evidence
@@ -628,42 +489,12 @@ mod tests {
         let mut f = zk(999_999, None);
         f.jvms[0].heap_max_bytes = None;
         f.jvms[0].top_classes.clear();
-        assert!(is_clear(&check_watch_manager(&f)));
+        assert!(is_clear(&check(&f)));
         let mut f = zk(1_000_000, None);
         f.jvms[0].heap_max_bytes = None;
         f.jvms[0].properties_source = None;
-        let v = found(check_watch_manager(&f));
+        let v = found(check(&f));
         assert_eq!(v[0].confidence, Confidence::Low);
-    }
-
-    #[test]
-    fn frequent_snapshots_at_the_default_snap_count() {
-        let mut f = zk(0, None);
-        // 120 snapshots in one hour: one every 30 s.
-        f.zookeeper[0].snapshots = Some(c(120));
-        f.zookeeper[0].uptime_ms = Some(c(3_600_000));
-        let v = found(check_snapshots(&f));
-        assert_eq!(v[0].severity, Severity::Info);
-        assert!(v[0].title.contains("every 30 s"), "{}", v[0].title);
-        f.zookeeper[0].max_fsync_ms = Some(c(1500.0));
-        assert_eq!(found(check_snapshots(&f))[0].severity, Severity::Warning);
-        // Raised snapCount, or rare snapshots: clear.
-        f.zookeeper[0].snap_count = Some(c(500_000));
-        assert!(is_clear(&check_snapshots(&f)));
-        f.zookeeper[0].snap_count = None;
-        f.zookeeper[0].snapshots = Some(c(10));
-        assert!(is_clear(&check_snapshots(&f)));
-        assert!(is_not_evaluated(&check_snapshots(&HostFacts::default())));
-    }
-
-    #[test]
-    fn txn_log_in_data_dir() {
-        let mut f = zk(0, None);
-        f.zookeeper[0].data_dir = Some(c("/var/lib/zookeeper".to_string()));
-        let v = found(check_txn_log(&f));
-        assert_eq!(v[0].severity, Severity::Info);
-        f.zookeeper[0].data_log_dir = Some(c("/zk-txn".to_string()));
-        assert!(is_clear(&check_txn_log(&f)));
     }
 
     #[test]

@@ -1,38 +1,61 @@
-//! CPU rules: high I/O wait.
+//! `cpu.iowait`: CPUs idle with I/O outstanding for a large share of the window.
+//!
+//! Reads the per-CPU series of `mpstat -P ALL` (else `sar -P ALL`, `/proc/stat`): `%iowait` per
+//! CPU and interval.
 
-use super::{mean, Check, Confidence, Evidence, Finding, RuleMeta, Severity};
-use crate::facts::HostFacts;
+use crate::evidence::Evidence;
+use crate::facts::{Fact, HostFacts};
+use crate::rules::common::mean;
+use crate::rules::{
+    Area, Check, Confidence, Finding, Limit, RuleMeta, Severity, Source, SymptomGroup, Threshold,
+};
 
-/// Mean `%iowait` over all CPUs and the window for a warning.
+/// Mean `%iowait` over all CPUs and the window for a warning, %.
 const IOWAIT_WARN_PCT: f64 = 20.0;
 /// Fewest intervals to judge.
 const MIN_INTERVALS: usize = 3;
 
-pub static IOWAIT: RuleMeta = RuleMeta {
+pub static META: RuleMeta = RuleMeta {
     id: "cpu.iowait",
     title: "High I/O wait",
-    area: "cpu",
+    area: Area::Cpu,
+    severity: Severity::Warning,
+    needs: &[Fact::Cpus],
+    reads: &[],
+    thresholds: &[Threshold {
+        name: "mean %iowait over all CPUs and the window",
+        value: Limit::Num(IOWAIT_WARN_PCT),
+        unit: "%",
+        meaning: "at or above: a warning (case S1: 37.9 % in the VM against 4.2 % on physical \
+                  hosts). iowait is not a reliable measure on its own (it depends on idle \
+                  CPUs): the disk rule gives the device-level evidence",
+        sources: &[
+            Source::Case(1),
+            Source::Doc {
+                document: "Linux kernel documentation, Documentation/filesystems/proc.rst",
+                section: Some("iowait"),
+                url: Some("https://docs.kernel.org/filesystems/proc.html"),
+            },
+        ],
+    }],
+    groups: &[SymptomGroup::Storage, SymptomGroup::KernelCpu],
+    explains: &[],
+    fires_when: "mean `%iowait` over all CPUs ≥ 20 %",
     checks: "Mean `%iowait` over every CPU and interval of `mpstat -P ALL`.",
     why: "iowait is idle time with I/O outstanding: threads are blocked on storage. High iowait \
           with low CPU use is the signature of a storage bottleneck (case S1: 37.9 % in the VM \
           against 4.2 % on physical hosts).",
-    threshold: "Mean ≥ 20 % over the window (case S1). Caveat from kernel \
-                Documentation/filesystems/proc.rst: iowait is not a reliable measure on its own \
-                (it depends on idle CPUs); the disk rule gives the device-level evidence.",
     false_positives: "A mostly idle host with one thread doing synchronous I/O shows high iowait \
                       on one CPU without harm; the all-CPU mean dampens that.",
     remedy: "See `disk.saturation` for the device; then reduce or spread the I/O.",
+    file: file!(),
 };
 
-/// `cpu.iowait`.
-pub fn check_iowait(f: &HostFacts) -> Check {
+/// Mean `%iowait` over every CPU and interval.
+pub fn check(f: &HostFacts) -> Check {
     let n = f.cpus.iter().map(|c| c.samples.len()).max().unwrap_or(0);
     if n < MIN_INTERVALS {
-        return Check::NotEvaluated(
-            f.cpus_missing
-                .clone()
-                .unwrap_or_else(|| format!("only {n} mpstat interval(s)")),
-        );
+        return Check::NotEvaluated(format!("only {n} mpstat interval(s)"));
     }
     let Some(m) = mean(
         f.cpus
@@ -62,9 +85,9 @@ pub fn check_iowait(f: &HostFacts) -> Check {
         })
         .unwrap_or_default();
     Check::Found(vec![Finding {
-        rule_id: IOWAIT.id,
+        rule_id: META.id,
         explains: Vec::new(),
-        area: IOWAIT.area,
+        area: META.area,
         title: format!("CPUs wait on I/O {m:.0} % of the time"),
         severity: Severity::Warning,
         confidence: Confidence::Medium,
@@ -111,9 +134,23 @@ mod tests {
     }
 
     #[test]
-    fn iowait_threshold() {
-        assert!(found(check_iowait(&host(37.9)))[0].title.contains("38 %"));
-        assert!(!found(check_iowait(&host(IOWAIT_WARN_PCT))).is_empty());
-        assert!(is_clear(&check_iowait(&host(4.2))));
+    fn fires_at_and_above_the_threshold() {
+        assert!(found(check(&host(37.9)))[0].title.contains("38 %"));
+        assert!(!found(check(&host(IOWAIT_WARN_PCT))).is_empty());
+    }
+
+    #[test]
+    fn clear_at_physical_host_levels() {
+        assert!(is_clear(&check(&host(4.2))));
+    }
+
+    #[test]
+    fn not_evaluated_without_cpu_series() {
+        let f = HostFacts {
+            cpus: crate::facts::Available::missing("no `mpstat -P ALL` output was parsed"),
+            ..Default::default()
+        };
+        let r = crate::rules::testkit::run(&META, check, &f);
+        assert!(matches!(r, Check::NotEvaluated(w) if w.contains("mpstat")));
     }
 }

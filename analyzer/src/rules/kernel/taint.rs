@@ -1,17 +1,46 @@
-//! Kernel rules: taint and third-party modules.
+//! `kernel.taint`: third-party or out-of-tree kernel modules loaded.
+//!
+//! Reads the kernel's taint (`/proc/sys/kernel/tainted`, decoded into its letters) and the modules
+//! whose `/proc/modules` line carries a taint marker, with their `modinfo` details.
 
-use super::{Check, Confidence, Finding, RuleMeta, Severity};
-use crate::facts::HostFacts;
+use crate::facts::{Fact, HostFacts};
+use crate::rules::{
+    Area, Check, Confidence, Finding, Limit, RuleMeta, Severity, Source, SymptomGroup, Threshold,
+};
 
 /// Name fragments and dependencies that put a module in the network path.
 const NET_HINTS: &[&str] = &[
     "net", "nf_", "xt_", "ip_", "tcp", "sock", "packet", "firewall", "filter",
 ];
+/// Taint letters of third-party code: out-of-tree, unsigned, proprietary.
+const THIRD_PARTY_LETTERS: &[&str] = &["O", "E", "P"];
 
-pub static TAINT: RuleMeta = RuleMeta {
+pub static META: RuleMeta = RuleMeta {
     id: "kernel.taint",
     title: "Third-party or out-of-tree kernel modules loaded",
-    area: "kernel",
+    area: Area::Kernel,
+    severity: Severity::Info,
+    needs: &[Fact::Kernel],
+    reads: &[Fact::Modules],
+    thresholds: &[Threshold {
+        name: "module taint letter",
+        value: Limit::OneOf(THIRD_PARTY_LETTERS),
+        unit: "",
+        meaning: "any such module: information; one in the network path: a warning (the profile \
+                  rule raises it further when the module is hot; case S4)",
+        sources: &[
+            Source::Doc {
+                document:
+                    "Linux kernel documentation, Documentation/admin-guide/tainted-kernels.rst",
+                section: None,
+                url: Some("https://docs.kernel.org/admin-guide/tainted-kernels.html"),
+            },
+            Source::Case(4),
+        ],
+    }],
+    groups: &[SymptomGroup::KernelCpu],
+    explains: &[],
+    fires_when: "out-of-tree, unsigned or proprietary modules (warning when in the network path)",
     checks: "`/proc/sys/kernel/tainted` decoded into the kernel's taint letters, and the modules \
              whose `/proc/modules` line carries a taint marker: O (out-of-tree), E (unsigned), P \
              (proprietary), with `modinfo` details when collected. Modules whose name, description \
@@ -22,14 +51,12 @@ pub static TAINT: RuleMeta = RuleMeta {
           tested at scale; spin locks and per-packet checks in such hooks cut throughput (case S4: \
           `resguard_linux` and `secmodel_linux` above `ip_local_out`). Vendors also refuse \
           support for tainted kernels.",
-    threshold: "Any O, E or P module is information; one in the network path is a warning. \
-                Source: kernel Documentation/admin-guide/tainted-kernels.rst and case S4 (the \
-                profile rule raises it further when the module is hot).",
     false_positives: "Well-known out-of-tree drivers the platform needs (zfs, nvidia, vendor NIC \
                       drivers): still listed, as information.",
     remedy:
         "Identify the package that installed the module (`modinfo`, `rpm -qf`/`dpkg -S` on its \
              filename); test with the agent disabled on one host and compare.",
+    file: file!(),
 };
 
 fn in_network_path(m: &crate::facts::ModuleInfo) -> bool {
@@ -43,10 +70,10 @@ fn in_network_path(m: &crate::facts::ModuleInfo) -> bool {
     NET_HINTS.iter().any(|h| hay.contains(h))
 }
 
-/// `kernel.taint`.
-pub fn check_taint(f: &HostFacts) -> Check {
+/// Taint and the modules that carry a taint marker.
+pub fn check(f: &HostFacts) -> Check {
     let k = &f.kernel;
-    if k.taint.is_none() && f.modules.is_empty() {
+    if k.taint.is_none() && f.modules.get().is_none_or(|m| m.is_empty()) {
         return Check::NotEvaluated(
             "no `/proc/sys/kernel/tainted` or `/proc/modules` in the bundle".into(),
         );
@@ -54,7 +81,12 @@ pub fn check_taint(f: &HostFacts) -> Check {
     let third_party: Vec<_> = k
         .tainting_modules
         .iter()
-        .filter(|m| m.value.taint.chars().any(|c| matches!(c, 'O' | 'E' | 'P')))
+        .filter(|m| {
+            m.value
+                .taint
+                .chars()
+                .any(|c| THIRD_PARTY_LETTERS.iter().any(|l| l.starts_with(c)))
+        })
         .collect();
     if third_party.is_empty() {
         return match &k.taint {
@@ -94,9 +126,9 @@ pub fn check_taint(f: &HostFacts) -> Check {
             .take(3)
             .collect();
         findings.push(Finding {
-            rule_id: TAINT.id,
+            rule_id: META.id,
             explains: Vec::new(),
-            area: TAINT.area,
+            area: META.area,
             title: format!("Third-party kernel module(s) {what}: {}", names.join(", ")),
             severity: sev,
             confidence: Confidence::High,
@@ -125,7 +157,7 @@ mod tests {
     use crate::rules::testkit::{c, found, is_clear, is_not_evaluated};
 
     #[test]
-    fn network_path_module_is_a_warning_others_info() {
+    fn fires_a_warning_in_the_network_path_information_otherwise() {
         let mut f = HostFacts::default();
         f.kernel.taint = Some(c((12288, "OE".into())));
         f.kernel.tainting_modules = vec![
@@ -141,7 +173,7 @@ mod tests {
                 ..Default::default()
             }),
         ];
-        let v = found(check_taint(&f));
+        let v = found(check(&f));
         assert_eq!(v.len(), 2);
         assert_eq!(v[0].severity, Severity::Warning);
         assert!(v[0].title.contains("resguard_linux"));
@@ -149,10 +181,10 @@ mod tests {
     }
 
     #[test]
-    fn clean_kernel() {
+    fn clear_on_a_clean_kernel_and_not_evaluated_without_taint_or_modules() {
         let mut f = HostFacts::default();
         f.kernel.taint = Some(c((0, String::new())));
-        assert!(is_clear(&check_taint(&f)));
-        assert!(is_not_evaluated(&check_taint(&HostFacts::default())));
+        assert!(is_clear(&check(&f)));
+        assert!(is_not_evaluated(&check(&HostFacts::default())));
     }
 }
