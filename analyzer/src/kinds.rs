@@ -9,11 +9,11 @@
 //!
 //! The table is declarative data: adding a kind means adding one [`KindSpec`].
 
-use parsers::identity::{OsRelease, Uname};
-use parsers::iostat::Iostat;
-use parsers::modules::Module;
-use parsers::mpstat::Mpstat;
-use parsers::softirqs::Softirqs;
+use parsers::host::{os_release::OsRelease, uname::Uname};
+use parsers::kernel::modules::Module;
+use parsers::proc::softirqs::Softirqs;
+use parsers::sysstat::iostat::Iostat;
+use parsers::sysstat::mpstat::Mpstat;
 use parsers::{LineIssue, ParseError, Parsed, Sniff};
 use regex::RegexSet;
 use serde::Serialize;
@@ -37,133 +37,133 @@ pub enum Data {
     /// `/etc/os-release`.
     OsRelease(OsRelease),
     /// sysstat `sar` text or `sadf -j`.
-    Sar(parsers::sar::Sar),
+    Sar(parsers::sysstat::sar::Sar),
     /// `pidstat`.
-    Pidstat(parsers::pidstat::Pidstat),
+    Pidstat(parsers::sysstat::pidstat::Pidstat),
     /// procps `vmstat`.
-    Vmstat(parsers::vmstat::Vmstat),
+    Vmstat(parsers::procs::vmstat::Vmstat),
     /// `/proc/interrupts`.
-    Interrupts(parsers::interrupts::Interrupts),
+    Interrupts(parsers::proc::interrupts::Interrupts),
     /// `/proc/stat`.
-    ProcStat(parsers::procstat::ProcStat),
+    ProcStat(parsers::proc::stat::ProcStat),
     /// `/proc/vmstat`.
-    ProcVmstat(parsers::vmstat_proc::ProcVmstat),
+    ProcVmstat(parsers::proc::vmstat::ProcVmstat),
     /// `/proc/meminfo`.
-    Meminfo(parsers::meminfo::Meminfo),
+    Meminfo(parsers::proc::meminfo::Meminfo),
     /// `/proc/diskstats`.
-    Diskstats(parsers::diskstats::Diskstats),
+    Diskstats(parsers::proc::diskstats::Diskstats),
     /// `/proc/net/dev`.
-    NetDev(parsers::netdev::NetDev),
+    NetDev(parsers::proc::net_dev::NetDev),
     /// `/proc/net/snmp`, `/proc/net/netstat` or `nstat -az`.
-    Snmp(parsers::snmp::Snmp),
+    Snmp(parsers::proc::snmp::Snmp),
     /// `netstat -s`.
-    NetstatS(parsers::netstat_s::NetstatS),
+    NetstatS(parsers::net::netstat_s::NetstatS),
     /// `/proc/swaps` or `swapon --show`.
-    Swaps(parsers::swaps::Swaps),
+    Swaps(parsers::proc::swaps::Swaps),
     /// procps `free`.
-    Free(parsers::free::Free),
+    Free(parsers::procs::free::Free),
     /// `ethtool -i`.
-    EthtoolDriver(parsers::ethtool::DriverInfo),
+    EthtoolDriver(parsers::net::ethtool::driver::DriverInfo),
     /// `ethtool -l`.
-    EthtoolChannels(parsers::ethtool::Channels),
+    EthtoolChannels(parsers::net::ethtool::channels::Channels),
     /// `ethtool -g`.
-    EthtoolRings(parsers::ethtool::Rings),
+    EthtoolRings(parsers::net::ethtool::rings::Rings),
     /// `ethtool -k`.
-    EthtoolFeatures(parsers::ethtool::Features),
+    EthtoolFeatures(parsers::net::ethtool::features::Features),
     /// `ethtool -c`.
-    EthtoolCoalesce(parsers::ethtool::Coalesce),
+    EthtoolCoalesce(parsers::net::ethtool::coalesce::Coalesce),
     /// `ethtool -S`.
-    EthtoolStats(parsers::ethtool::Stats),
+    EthtoolStats(parsers::net::ethtool::stats::Stats),
     /// `lspci -k`.
-    Lspci(parsers::lspci::Lspci),
+    Lspci(parsers::host::lspci::Lspci),
     /// `ip -s link`.
-    IpLink(parsers::iplink::Links),
+    IpLink(parsers::net::iplink::Links),
     /// `/proc/net/bonding/*`.
-    Bonding(parsers::bonding::Bond),
+    Bonding(parsers::net::bonding::Bond),
     /// IRQ affinity listing.
-    IrqAffinity(parsers::irq_affinity::IrqAffinity),
+    IrqAffinity(parsers::net::irq_affinity::IrqAffinity),
     /// `sysctl -a`.
-    Sysctl(parsers::sysctl::Sysctl),
+    Sysctl(parsers::kernel::sysctl::Sysctl),
     /// `ulimit -a`.
-    Ulimit(parsers::limits::Ulimit),
+    Ulimit(parsers::procs::ulimit::Ulimit),
     /// `/proc/<pid>/limits`.
-    ProcLimits(parsers::limits::ProcLimits),
+    ProcLimits(parsers::proc::limits::ProcLimits),
     /// `/proc/cmdline`.
-    Cmdline(parsers::kernel::Cmdline),
+    Cmdline(parsers::kernel::cmdline::Cmdline),
     /// `/proc/sys/kernel/tainted`.
-    Tainted(parsers::kernel::Taint),
+    Tainted(parsers::kernel::taint::Taint),
     /// `modinfo`.
-    Modinfo(Vec<parsers::kernel::ModInfo>),
+    Modinfo(Vec<parsers::kernel::modinfo::ModInfo>),
     /// `dmesg`.
-    Dmesg(parsers::kernel::Dmesg),
+    Dmesg(parsers::kernel::dmesg::Dmesg),
     /// `chronyc tracking`.
-    ChronyTracking(parsers::timesync::Tracking),
+    ChronyTracking(parsers::time::chrony_tracking::Tracking),
     /// `chronyc sources`.
-    ChronySources(parsers::timesync::Sources),
+    ChronySources(parsers::time::chrony_sources::Sources),
     /// `ntpq -pn`.
-    Ntpq(parsers::timesync::Peers),
+    Ntpq(parsers::time::ntpq::Peers),
     /// `timedatectl`.
-    Timedatectl(parsers::timesync::Timedatectl),
+    Timedatectl(parsers::time::timedatectl::Timedatectl),
     /// `vmware-toolbox-cmd timesync status`.
-    VmwareTimesync(parsers::timesync::VmwareTimesync),
+    VmwareTimesync(parsers::time::vmware_timesync::VmwareTimesync),
     /// `dmidecode`.
-    Dmidecode(parsers::virt::Dmidecode),
+    Dmidecode(parsers::host::dmidecode::Dmidecode),
     /// `systemd-detect-virt`.
-    DetectVirt(parsers::virt::DetectVirt),
+    DetectVirt(parsers::host::detect_virt::DetectVirt),
     /// `lscpu`.
-    Lscpu(parsers::virt::Lscpu),
+    Lscpu(parsers::host::lscpu::Lscpu),
     /// `ps`.
-    Ps(parsers::procs::PsTable),
+    Ps(parsers::procs::ps::PsTable),
     /// `top -b`.
-    Top(parsers::procs::Top),
+    Top(parsers::procs::top::Top),
     /// `ss -tanp`.
-    Ss(parsers::procs::SsTable),
+    Ss(parsers::procs::ss::SsTable),
     /// `netstat -tanp`.
-    NetstatConn(parsers::procs::Netstat),
+    NetstatConn(parsers::procs::netstat::Netstat),
     /// `vmware-toolbox-cmd stat balloon`.
-    VmwareBalloon(parsers::vmware::Balloon),
+    VmwareBalloon(parsers::host::vmware_balloon::Balloon),
     /// `jstat`.
-    Jstat(parsers::jstat::Jstat),
+    Jstat(parsers::jvm::jstat::Jstat),
     /// class histogram.
-    Histogram(parsers::histogram::Histogram),
+    Histogram(parsers::jvm::histogram::Histogram),
     /// `java -version`.
-    JavaVersion(parsers::jvm_identity::JavaVersion),
+    JavaVersion(parsers::jvm::java_version::JavaVersion),
     /// `jcmd VM.version`.
-    VmVersion(parsers::jvm_identity::VmVersion),
+    VmVersion(parsers::jvm::vm_version::VmVersion),
     /// `jcmd VM.flags`.
-    VmFlags(parsers::jvm_identity::VmFlags),
+    VmFlags(parsers::jvm::vm_flags::VmFlags),
     /// `jcmd VM.command_line`.
-    VmCommandLine(parsers::jvm_identity::VmCommandLine),
+    VmCommandLine(parsers::jvm::vm_command_line::VmCommandLine),
     /// `jcmd VM.system_properties`.
-    SystemProperties(parsers::jvm_identity::SystemProperties),
+    SystemProperties(parsers::jvm::vm_system_properties::SystemProperties),
     /// thread dump.
-    ThreadDump(parsers::threads::ThreadDump),
+    ThreadDump(parsers::jvm::thread_dump::ThreadDump),
     /// `zoo.cfg`.
-    ZooCfg(parsers::zookeeper::ZooCfg),
+    ZooCfg(parsers::zookeeper::config::ZooCfg),
     /// ZooKeeper `conf`.
-    ZkConf(parsers::zookeeper::ZkConf),
+    ZkConf(parsers::zookeeper::config::ZkConf),
     /// ZooKeeper `mntr`.
-    ZkMntr(parsers::zookeeper::Mntr),
+    ZkMntr(parsers::zookeeper::mntr::Mntr),
     /// ZooKeeper `wchs`.
-    ZkWchs(parsers::zookeeper::Wchs),
+    ZkWchs(parsers::zookeeper::wchs::Wchs),
     /// ZooKeeper `srvr`.
-    ZkSrvr(parsers::zookeeper::Srvr),
+    ZkSrvr(parsers::zookeeper::srvr::Srvr),
     /// JVM GC log.
-    GcLog(parsers::gclog::GcLog),
+    GcLog(parsers::jvm::gclog::GcLog),
     /// Hadoop `*-site.xml` (core, hdfs, yarn, mapred, …).
-    HadoopConf(parsers::hadoop::HadoopConf),
+    HadoopConf(parsers::hadoop::site_xml::HadoopConf),
     /// cgroup membership and limits of one process (collector's `cgroup.tsv`).
-    Cgroup(parsers::cgroup::Cgroup),
+    Cgroup(parsers::procs::cgroup::Cgroup),
     /// `/proc/<pid>/status`.
-    ProcStatus(parsers::proc_status::ProcStatus),
+    ProcStatus(parsers::proc::status::ProcStatus),
     /// `jps -lv` (or `jps`, `-l`, `-lmv`).
-    Jps(parsers::jps::Jps),
+    Jps(parsers::jvm::jps::Jps),
     /// Thread counts by name of one JVM (collector's `threads.tsv`).
-    JvmThreads(parsers::jvm_threads::JvmThreads),
+    JvmThreads(parsers::jvm::thread_counts::JvmThreads),
     /// `perf script`, read into a profile (samples are not kept).
     PerfScript(Box<crate::facts::profile::Profile>),
     /// `perf report --stdio` / `perf top` text.
-    PerfReport(parsers::perf_report::PerfReport),
+    PerfReport(parsers::perf::report::PerfReport),
     /// A text artifact kept as lines (the collector's own log).
     Text,
 }
@@ -242,8 +242,8 @@ pub static KINDS: &[KindSpec] = &[
             r"(^|/)sysstat/iostat[^/]*$",
             r"(^|/)iostat(_-[a-zA-Z_0-9-]+)?(\.txt|\.json|\.log)?$",
         ],
-        sniff: Some(parsers::iostat::sniff),
-        parse: Some(|t| wrap(parsers::iostat::parse(t), Data::Iostat)),
+        sniff: Some(parsers::sysstat::iostat::sniff),
+        parse: Some(|t| wrap(parsers::sysstat::iostat::parse(t), Data::Iostat)),
     },
     KindSpec {
         name: "mpstat",
@@ -252,43 +252,53 @@ pub static KINDS: &[KindSpec] = &[
             r"(^|/)sysstat/mpstat[^/]*$",
             r"(^|/)mpstat(_-[a-zA-Z_0-9-]+)?(\.txt|\.json|\.log)?$",
         ],
-        sniff: Some(parsers::mpstat::sniff),
-        parse: Some(|t| wrap(parsers::mpstat::parse(t), Data::Mpstat)),
+        sniff: Some(parsers::sysstat::mpstat::sniff),
+        parse: Some(|t| wrap(parsers::sysstat::mpstat::parse(t), Data::Mpstat)),
     },
     KindSpec {
         name: "softirqs",
         source: "`/proc/softirqs`",
         paths: &[r"(^|/)proc/softirqs(\.[A-Za-z0-9_-]+)?$"],
-        sniff: Some(parsers::softirqs::sniff),
-        parse: Some(|t| wrap(parsers::softirqs::parse(t), Data::Softirqs)),
+        sniff: Some(parsers::proc::softirqs::sniff),
+        parse: Some(|t| wrap(parsers::proc::softirqs::parse(t), Data::Softirqs)),
     },
     KindSpec {
         name: "proc-modules",
         source: "`/proc/modules`",
         paths: &[r"(^|/)proc/modules$"],
-        sniff: Some(parsers::modules::sniff_proc_modules),
-        parse: Some(|t| wrap(parsers::modules::parse_proc_modules(t), Data::ProcModules)),
+        sniff: Some(parsers::kernel::modules::sniff_proc_modules),
+        parse: Some(|t| {
+            wrap(
+                parsers::kernel::modules::parse_proc_modules(t),
+                Data::ProcModules,
+            )
+        }),
     },
     KindSpec {
         name: "lsmod",
         source: "kmod `lsmod`",
         paths: &[r"(^|/)lsmod(\.txt)?$"],
-        sniff: Some(parsers::modules::sniff_lsmod),
-        parse: Some(|t| wrap(parsers::modules::parse_lsmod(t), Data::Lsmod)),
+        sniff: Some(parsers::kernel::lsmod::sniff_lsmod),
+        parse: Some(|t| wrap(parsers::kernel::lsmod::parse_lsmod(t), Data::Lsmod)),
     },
     KindSpec {
         name: "uname",
         source: "`uname -a`",
         paths: &[r"(^|/)uname(_-a)?(\.txt)?$"],
-        sniff: Some(parsers::identity::sniff_uname),
-        parse: Some(|t| wrap(parsers::identity::parse_uname(t), Data::Uname)),
+        sniff: Some(parsers::host::uname::sniff_uname),
+        parse: Some(|t| wrap(parsers::host::uname::parse_uname(t), Data::Uname)),
     },
     KindSpec {
         name: "os-release",
         source: "`/etc/os-release`",
         paths: &[r"(^|/)os-release$"],
-        sniff: Some(parsers::identity::sniff_os_release),
-        parse: Some(|t| wrap(parsers::identity::parse_os_release(t), Data::OsRelease)),
+        sniff: Some(parsers::host::os_release::sniff_os_release),
+        parse: Some(|t| {
+            wrap(
+                parsers::host::os_release::parse_os_release(t),
+                Data::OsRelease,
+            )
+        }),
     },
     KindSpec {
         name: "sar",
@@ -298,15 +308,15 @@ pub static KINDS: &[KindSpec] = &[
             r"(^|/)sar(_-[A-Za-z_0-9-]+)?(\.txt|\.log)?$",
             r"(^|/)sa/sar[0-9]+$",
         ],
-        sniff: Some(parsers::sar::sniff),
-        parse: Some(|t| wrap(parsers::sar::parse(t), Data::Sar)),
+        sniff: Some(parsers::sysstat::sar::sniff),
+        parse: Some(|t| wrap(parsers::sysstat::sar::parse(t), Data::Sar)),
     },
     KindSpec {
         name: "sadf-json",
         source: "sysstat `sadf -j`",
         paths: &[r"(^|/)sysstat/sa[0-9]*\.json$", r"(^|/)sadf[^/]*\.json$"],
-        sniff: Some(parsers::sadf::sniff),
-        parse: Some(|t| wrap(parsers::sadf::parse(t), Data::Sar)),
+        sniff: Some(parsers::sysstat::sadf::sniff),
+        parse: Some(|t| wrap(parsers::sysstat::sadf::parse(t), Data::Sar)),
     },
     KindSpec {
         name: "pidstat",
@@ -315,8 +325,8 @@ pub static KINDS: &[KindSpec] = &[
             r"(^|/)sysstat/pidstat[^/]*$",
             r"(^|/)pidstat(_-[A-Za-z_0-9-]+)?(\.txt|\.log)?$",
         ],
-        sniff: Some(parsers::pidstat::sniff),
-        parse: Some(|t| wrap(parsers::pidstat::parse(t), Data::Pidstat)),
+        sniff: Some(parsers::sysstat::pidstat::sniff),
+        parse: Some(|t| wrap(parsers::sysstat::pidstat::parse(t), Data::Pidstat)),
     },
     KindSpec {
         name: "vmstat",
@@ -325,134 +335,164 @@ pub static KINDS: &[KindSpec] = &[
             r"(^|/)sysstat/vmstat[^/]*$",
             r"(^|/)(mem/)?vmstat(_-[A-Za-z_0-9-]+)?(\.txt|\.log)?$",
         ],
-        sniff: Some(parsers::vmstat::sniff),
-        parse: Some(|t| wrap(parsers::vmstat::parse(t), Data::Vmstat)),
+        sniff: Some(parsers::procs::vmstat::sniff),
+        parse: Some(|t| wrap(parsers::procs::vmstat::parse(t), Data::Vmstat)),
     },
     KindSpec {
         name: "interrupts",
         source: "`/proc/interrupts`",
         paths: &[r"(^|/)proc/interrupts(\.[A-Za-z0-9_-]+)?$"],
-        sniff: Some(parsers::interrupts::sniff),
-        parse: Some(|t| wrap(parsers::interrupts::parse(t), Data::Interrupts)),
+        sniff: Some(parsers::proc::interrupts::sniff),
+        parse: Some(|t| wrap(parsers::proc::interrupts::parse(t), Data::Interrupts)),
     },
     KindSpec {
         name: "proc-stat",
         source: "`/proc/stat`",
         paths: &[r"(^|/)proc/stat(\.[A-Za-z0-9_-]+)?$"],
-        sniff: Some(parsers::procstat::sniff),
-        parse: Some(|t| wrap(parsers::procstat::parse(t), Data::ProcStat)),
+        sniff: Some(parsers::proc::stat::sniff),
+        parse: Some(|t| wrap(parsers::proc::stat::parse(t), Data::ProcStat)),
     },
     KindSpec {
         name: "proc-vmstat",
         source: "`/proc/vmstat`",
         paths: &[r"(^|/)proc/vmstat(\.[A-Za-z0-9_-]+)?$"],
-        sniff: Some(parsers::vmstat_proc::sniff),
-        parse: Some(|t| wrap(parsers::vmstat_proc::parse(t), Data::ProcVmstat)),
+        sniff: Some(parsers::proc::vmstat::sniff),
+        parse: Some(|t| wrap(parsers::proc::vmstat::parse(t), Data::ProcVmstat)),
     },
     KindSpec {
         name: "meminfo",
         source: "`/proc/meminfo`",
         paths: &[r"(^|/)proc/meminfo(\.[A-Za-z0-9_-]+)?$"],
-        sniff: Some(parsers::meminfo::sniff),
-        parse: Some(|t| wrap(parsers::meminfo::parse(t), Data::Meminfo)),
+        sniff: Some(parsers::proc::meminfo::sniff),
+        parse: Some(|t| wrap(parsers::proc::meminfo::parse(t), Data::Meminfo)),
     },
     KindSpec {
         name: "diskstats",
         source: "`/proc/diskstats`",
         paths: &[r"(^|/)proc/diskstats(\.[A-Za-z0-9_-]+)?$"],
-        sniff: Some(parsers::diskstats::sniff),
-        parse: Some(|t| wrap(parsers::diskstats::parse(t), Data::Diskstats)),
+        sniff: Some(parsers::proc::diskstats::sniff),
+        parse: Some(|t| wrap(parsers::proc::diskstats::parse(t), Data::Diskstats)),
     },
     KindSpec {
         name: "net-dev",
         source: "`/proc/net/dev`",
         paths: &[r"(^|/)proc/net/dev(\.[A-Za-z0-9_-]+)?$"],
-        sniff: Some(parsers::netdev::sniff),
-        parse: Some(|t| wrap(parsers::netdev::parse(t), Data::NetDev)),
+        sniff: Some(parsers::proc::net_dev::sniff),
+        parse: Some(|t| wrap(parsers::proc::net_dev::parse(t), Data::NetDev)),
     },
     KindSpec {
         name: "net-snmp",
         source: "`/proc/net/snmp` or `/proc/net/netstat`",
         paths: &[r"(^|/)proc/net/(snmp|netstat|snmp6)(\.[A-Za-z0-9_-]+)?$"],
-        sniff: Some(parsers::snmp::sniff),
-        parse: Some(|t| wrap(parsers::snmp::parse(t), Data::Snmp)),
+        sniff: Some(parsers::proc::snmp::sniff),
+        parse: Some(|t| wrap(parsers::proc::snmp::parse(t), Data::Snmp)),
     },
     KindSpec {
         name: "nstat",
         source: "iproute2 `nstat -az`",
         paths: &[r"(^|/)nstat(_-[A-Za-z]+)?(\.[A-Za-z0-9_-]+)?$"],
-        sniff: Some(parsers::snmp::sniff_nstat),
-        parse: Some(|t| wrap(parsers::snmp::parse_nstat(t), Data::Snmp)),
+        sniff: Some(parsers::proc::snmp::sniff_nstat),
+        parse: Some(|t| wrap(parsers::proc::snmp::parse_nstat(t), Data::Snmp)),
     },
     KindSpec {
         name: "netstat-s",
         source: "net-tools `netstat -s`",
         paths: &[r"(^|/)netstat(_-s|-s)(\.[A-Za-z0-9_-]+)?$"],
-        sniff: Some(parsers::netstat_s::sniff),
-        parse: Some(|t| wrap(parsers::netstat_s::parse(t), Data::NetstatS)),
+        sniff: Some(parsers::net::netstat_s::sniff),
+        parse: Some(|t| wrap(parsers::net::netstat_s::parse(t), Data::NetstatS)),
     },
     KindSpec {
         name: "swaps",
         source: "`/proc/swaps` or `swapon --show`",
         paths: &[r"(^|/)proc/swaps$", r"(^|/)swapon(_--show)?(\.txt)?$"],
-        sniff: Some(parsers::swaps::sniff),
-        parse: Some(|t| wrap(parsers::swaps::parse(t), Data::Swaps)),
+        sniff: Some(parsers::proc::swaps::sniff),
+        parse: Some(|t| wrap(parsers::proc::swaps::parse(t), Data::Swaps)),
     },
     KindSpec {
         name: "free",
         source: "procps `free` (KiB unless the manifest says `-m`/`-g`)",
         paths: &[r"(^|/)free(_-[a-z]+)?(\.txt)?$"],
-        sniff: Some(parsers::free::sniff),
-        parse: Some(|t| wrap(parsers::free::parse(t), Data::Free)),
+        sniff: Some(parsers::procs::free::sniff),
+        parse: Some(|t| wrap(parsers::procs::free::parse(t), Data::Free)),
     },
     KindSpec {
         name: "ethtool-i",
         source: "`ethtool -i`",
         paths: &[r"(^|/)ethtool-i(\.txt)?$", r"(^|/)ethtool_-i_[^/]+$"],
-        sniff: Some(parsers::ethtool::sniff_driver),
-        parse: Some(|t| wrap(parsers::ethtool::parse_driver(t), Data::EthtoolDriver)),
+        sniff: Some(parsers::net::ethtool::driver::sniff_driver),
+        parse: Some(|t| {
+            wrap(
+                parsers::net::ethtool::driver::parse_driver(t),
+                Data::EthtoolDriver,
+            )
+        }),
     },
     KindSpec {
         name: "ethtool-l",
         source: "`ethtool -l`",
         paths: &[r"(^|/)ethtool-l(\.txt)?$", r"(^|/)ethtool_-l_[^/]+$"],
-        sniff: Some(parsers::ethtool::sniff_channels),
-        parse: Some(|t| wrap(parsers::ethtool::parse_channels(t), Data::EthtoolChannels)),
+        sniff: Some(parsers::net::ethtool::channels::sniff_channels),
+        parse: Some(|t| {
+            wrap(
+                parsers::net::ethtool::channels::parse_channels(t),
+                Data::EthtoolChannels,
+            )
+        }),
     },
     KindSpec {
         name: "ethtool-g",
         source: "`ethtool -g`",
         paths: &[r"(^|/)ethtool-g(\.txt)?$", r"(^|/)ethtool_-g_[^/]+$"],
-        sniff: Some(parsers::ethtool::sniff_rings),
-        parse: Some(|t| wrap(parsers::ethtool::parse_rings(t), Data::EthtoolRings)),
+        sniff: Some(parsers::net::ethtool::rings::sniff_rings),
+        parse: Some(|t| {
+            wrap(
+                parsers::net::ethtool::rings::parse_rings(t),
+                Data::EthtoolRings,
+            )
+        }),
     },
     KindSpec {
         name: "ethtool-k",
         source: "`ethtool -k`",
         paths: &[r"(^|/)ethtool-k(\.txt)?$", r"(^|/)ethtool_-k_[^/]+$"],
-        sniff: Some(parsers::ethtool::sniff_features),
-        parse: Some(|t| wrap(parsers::ethtool::parse_features(t), Data::EthtoolFeatures)),
+        sniff: Some(parsers::net::ethtool::features::sniff_features),
+        parse: Some(|t| {
+            wrap(
+                parsers::net::ethtool::features::parse_features(t),
+                Data::EthtoolFeatures,
+            )
+        }),
     },
     KindSpec {
         name: "ethtool-c",
         source: "`ethtool -c`",
         paths: &[r"(^|/)ethtool-c(\.txt)?$", r"(^|/)ethtool_-c_[^/]+$"],
-        sniff: Some(parsers::ethtool::sniff_coalesce),
-        parse: Some(|t| wrap(parsers::ethtool::parse_coalesce(t), Data::EthtoolCoalesce)),
+        sniff: Some(parsers::net::ethtool::coalesce::sniff_coalesce),
+        parse: Some(|t| {
+            wrap(
+                parsers::net::ethtool::coalesce::parse_coalesce(t),
+                Data::EthtoolCoalesce,
+            )
+        }),
     },
     KindSpec {
         name: "ethtool-S",
         source: "`ethtool -S`",
         paths: &[r"(^|/)ethtool-S(\.txt)?$", r"(^|/)ethtool_-S_[^/]+$"],
-        sniff: Some(parsers::ethtool::sniff_stats),
-        parse: Some(|t| wrap(parsers::ethtool::parse_stats(t), Data::EthtoolStats)),
+        sniff: Some(parsers::net::ethtool::stats::sniff_stats),
+        parse: Some(|t| {
+            wrap(
+                parsers::net::ethtool::stats::parse_stats(t),
+                Data::EthtoolStats,
+            )
+        }),
     },
     KindSpec {
         name: "lspci",
         source: "`lspci -k`",
         paths: &[r"(^|/)lspci(-k|_-k|_-nnvv)?(\.txt)?$"],
-        sniff: Some(parsers::lspci::sniff),
-        parse: Some(|t| wrap(parsers::lspci::parse(t), Data::Lspci)),
+        sniff: Some(parsers::host::lspci::sniff),
+        parse: Some(|t| wrap(parsers::host::lspci::parse(t), Data::Lspci)),
     },
     KindSpec {
         name: "ip-link",
@@ -462,108 +502,128 @@ pub static KINDS: &[KindSpec] = &[
             r"(^|/)ip_-s_-d_link$",
             r"(^|/)ip_-s_link$",
         ],
-        sniff: Some(parsers::iplink::sniff),
-        parse: Some(|t| wrap(parsers::iplink::parse(t), Data::IpLink)),
+        sniff: Some(parsers::net::iplink::sniff),
+        parse: Some(|t| wrap(parsers::net::iplink::parse(t), Data::IpLink)),
     },
     KindSpec {
         name: "bonding",
         source: "`/proc/net/bonding/*`",
         paths: &[r"(^|/)(proc/)?net/bonding/[^/]+$"],
-        sniff: Some(parsers::bonding::sniff),
-        parse: Some(|t| wrap(parsers::bonding::parse(t), Data::Bonding)),
+        sniff: Some(parsers::net::bonding::sniff),
+        parse: Some(|t| wrap(parsers::net::bonding::parse(t), Data::Bonding)),
     },
     KindSpec {
         name: "irq-affinity",
         source: "IRQ affinity listing (collector)",
         paths: &[r"(^|/)irq-affinity\.tsv$"],
-        sniff: Some(parsers::irq_affinity::sniff),
-        parse: Some(|t| wrap(parsers::irq_affinity::parse(t), Data::IrqAffinity)),
+        sniff: Some(parsers::net::irq_affinity::sniff),
+        parse: Some(|t| wrap(parsers::net::irq_affinity::parse(t), Data::IrqAffinity)),
     },
     KindSpec {
         name: "sysctl",
         source: "`sysctl -a`",
         paths: &[r"(^|/)sysctl(-a|_-a)(\.txt)?$"],
-        sniff: Some(parsers::sysctl::sniff),
-        parse: Some(|t| wrap(parsers::sysctl::parse(t), Data::Sysctl)),
+        sniff: Some(parsers::kernel::sysctl::sniff),
+        parse: Some(|t| wrap(parsers::kernel::sysctl::parse(t), Data::Sysctl)),
     },
     KindSpec {
         name: "ulimit",
         source: "`ulimit -a`",
         paths: &[r"(^|/)ulimit(-a|_-a)?(\.txt)?$"],
-        sniff: Some(parsers::limits::sniff_ulimit),
-        parse: Some(|t| wrap(parsers::limits::parse_ulimit(t), Data::Ulimit)),
+        sniff: Some(parsers::procs::ulimit::sniff_ulimit),
+        parse: Some(|t| wrap(parsers::procs::ulimit::parse_ulimit(t), Data::Ulimit)),
     },
     KindSpec {
         name: "proc-limits",
         source: "`/proc/<pid>/limits`",
         paths: &[r"(^|/)limits$"],
-        sniff: Some(parsers::limits::sniff_proc_limits),
-        parse: Some(|t| wrap(parsers::limits::parse_proc_limits(t), Data::ProcLimits)),
+        sniff: Some(parsers::proc::limits::sniff_proc_limits),
+        parse: Some(|t| {
+            wrap(
+                parsers::proc::limits::parse_proc_limits(t),
+                Data::ProcLimits,
+            )
+        }),
     },
     KindSpec {
         name: "cmdline",
         source: "`/proc/cmdline`",
         paths: &[r"(^|/)(kernel|proc)/cmdline$"],
-        sniff: Some(parsers::kernel::sniff_cmdline),
-        parse: Some(|t| wrap(parsers::kernel::parse_cmdline(t), Data::Cmdline)),
+        sniff: Some(parsers::kernel::cmdline::sniff_cmdline),
+        parse: Some(|t| wrap(parsers::kernel::cmdline::parse_cmdline(t), Data::Cmdline)),
     },
     KindSpec {
         name: "tainted",
         source: "`/proc/sys/kernel/tainted`",
         paths: &[r"(^|/)tainted$"],
-        sniff: Some(parsers::kernel::sniff_tainted),
-        parse: Some(|t| wrap(parsers::kernel::parse_tainted(t), Data::Tainted)),
+        sniff: Some(parsers::kernel::taint::sniff_tainted),
+        parse: Some(|t| wrap(parsers::kernel::taint::parse_tainted(t), Data::Tainted)),
     },
     KindSpec {
         name: "modinfo",
         source: "kmod `modinfo`",
         paths: &[r"(^|/)modinfo[^/]*(\.txt)?$"],
-        sniff: Some(parsers::kernel::sniff_modinfo),
-        parse: Some(|t| wrap(parsers::kernel::parse_modinfo(t), Data::Modinfo)),
+        sniff: Some(parsers::kernel::modinfo::sniff_modinfo),
+        parse: Some(|t| wrap(parsers::kernel::modinfo::parse_modinfo(t), Data::Modinfo)),
     },
     KindSpec {
         name: "dmesg",
         source: "`dmesg`",
         paths: &[r"(^|/)dmesg(\.txt)?$"],
-        sniff: Some(parsers::kernel::sniff_dmesg),
-        parse: Some(|t| wrap(parsers::kernel::parse_dmesg(t), Data::Dmesg)),
+        sniff: Some(parsers::kernel::dmesg::sniff_dmesg),
+        parse: Some(|t| wrap(parsers::kernel::dmesg::parse_dmesg(t), Data::Dmesg)),
     },
     KindSpec {
         name: "chronyc-tracking",
         source: "chrony `chronyc tracking`",
         paths: &[r"(^|/)chronyc(_-n)?[-_]tracking(\.txt)?$"],
-        sniff: Some(parsers::timesync::sniff_tracking),
-        parse: Some(|t| wrap(parsers::timesync::parse_tracking(t), Data::ChronyTracking)),
+        sniff: Some(parsers::time::chrony_tracking::sniff_tracking),
+        parse: Some(|t| {
+            wrap(
+                parsers::time::chrony_tracking::parse_tracking(t),
+                Data::ChronyTracking,
+            )
+        }),
     },
     KindSpec {
         name: "chronyc-sources",
         source: "chrony `chronyc sources`",
         paths: &[r"(^|/)chronyc(_-n)?[-_]sources(_-v)?(\.txt)?$"],
-        sniff: Some(parsers::timesync::sniff_sources),
-        parse: Some(|t| wrap(parsers::timesync::parse_sources(t), Data::ChronySources)),
+        sniff: Some(parsers::time::chrony_sources::sniff_sources),
+        parse: Some(|t| {
+            wrap(
+                parsers::time::chrony_sources::parse_sources(t),
+                Data::ChronySources,
+            )
+        }),
     },
     KindSpec {
         name: "ntpq",
         source: "`ntpq -pn`",
         paths: &[r"(^|/)ntpq([-_]-?pn?)?(\.txt)?$"],
-        sniff: Some(parsers::timesync::sniff_ntpq),
-        parse: Some(|t| wrap(parsers::timesync::parse_ntpq(t), Data::Ntpq)),
+        sniff: Some(parsers::time::ntpq::sniff_ntpq),
+        parse: Some(|t| wrap(parsers::time::ntpq::parse_ntpq(t), Data::Ntpq)),
     },
     KindSpec {
         name: "timedatectl",
         source: "systemd `timedatectl`",
         paths: &[r"(^|/)timedatectl(\.txt)?$"],
-        sniff: Some(parsers::timesync::sniff_timedatectl),
-        parse: Some(|t| wrap(parsers::timesync::parse_timedatectl(t), Data::Timedatectl)),
+        sniff: Some(parsers::time::timedatectl::sniff_timedatectl),
+        parse: Some(|t| {
+            wrap(
+                parsers::time::timedatectl::parse_timedatectl(t),
+                Data::Timedatectl,
+            )
+        }),
     },
     KindSpec {
         name: "vmware-timesync",
         source: "`vmware-toolbox-cmd timesync status`",
         paths: &[r"(^|/)vmware-timesync(\.txt)?$"],
-        sniff: Some(parsers::timesync::sniff_vmware_timesync),
+        sniff: Some(parsers::time::vmware_timesync::sniff_vmware_timesync),
         parse: Some(|t| {
             wrap(
-                parsers::timesync::parse_vmware_timesync(t),
+                parsers::time::vmware_timesync::parse_vmware_timesync(t),
                 Data::VmwareTimesync,
             )
         }),
@@ -572,36 +632,46 @@ pub static KINDS: &[KindSpec] = &[
         name: "dmidecode",
         source: "`dmidecode`",
         paths: &[r"(^|/)dmidecode[^/]*$"],
-        sniff: Some(parsers::virt::sniff_dmidecode),
-        parse: Some(|t| wrap(parsers::virt::parse_dmidecode(t), Data::Dmidecode)),
+        sniff: Some(parsers::host::dmidecode::sniff_dmidecode),
+        parse: Some(|t| {
+            wrap(
+                parsers::host::dmidecode::parse_dmidecode(t),
+                Data::Dmidecode,
+            )
+        }),
     },
     KindSpec {
         name: "detect-virt",
         source: "`systemd-detect-virt`",
         paths: &[r"(^|/)(systemd-)?detect-virt(\.txt)?$"],
-        sniff: Some(parsers::virt::sniff_detect_virt),
-        parse: Some(|t| wrap(parsers::virt::parse_detect_virt(t), Data::DetectVirt)),
+        sniff: Some(parsers::host::detect_virt::sniff_detect_virt),
+        parse: Some(|t| {
+            wrap(
+                parsers::host::detect_virt::parse_detect_virt(t),
+                Data::DetectVirt,
+            )
+        }),
     },
     KindSpec {
         name: "lscpu",
         source: "util-linux `lscpu`",
         paths: &[r"(^|/)lscpu(\.txt)?$"],
-        sniff: Some(parsers::virt::sniff_lscpu),
-        parse: Some(|t| wrap(parsers::virt::parse_lscpu(t), Data::Lscpu)),
+        sniff: Some(parsers::host::lscpu::sniff_lscpu),
+        parse: Some(|t| wrap(parsers::host::lscpu::parse_lscpu(t), Data::Lscpu)),
     },
     KindSpec {
         name: "ps",
         source: "procps `ps`",
         paths: &[r"(^|/)system/ps\.txt$", r"(^|/)ps(_[a-z-]+)?(\.txt)?$"],
-        sniff: Some(parsers::procs::sniff_ps),
-        parse: Some(|t| wrap(parsers::procs::parse_ps(t), Data::Ps)),
+        sniff: Some(parsers::procs::ps::sniff_ps),
+        parse: Some(|t| wrap(parsers::procs::ps::parse_ps(t), Data::Ps)),
     },
     KindSpec {
         name: "top",
         source: "procps `top -b`",
         paths: &[r"(^|/)top(_-b[^/]*)?(\.txt)?$"],
-        sniff: Some(parsers::procs::sniff_top),
-        parse: Some(|t| wrap(parsers::procs::parse_top(t), Data::Top)),
+        sniff: Some(parsers::procs::top::sniff_top),
+        parse: Some(|t| wrap(parsers::procs::top::parse_top(t), Data::Top)),
     },
     KindSpec {
         name: "ss",
@@ -610,8 +680,8 @@ pub static KINDS: &[KindSpec] = &[
             r"(^|/)ss-[a-z]+(\.[A-Za-z0-9_-]+)?$",
             r"(^|/)ss_-[a-zA-Z]+$",
         ],
-        sniff: Some(parsers::procs::sniff_ss),
-        parse: Some(|t| wrap(parsers::procs::parse_ss(t), Data::Ss)),
+        sniff: Some(parsers::procs::ss::sniff_ss),
+        parse: Some(|t| wrap(parsers::procs::ss::parse_ss(t), Data::Ss)),
     },
     KindSpec {
         name: "netstat-tanp",
@@ -620,15 +690,20 @@ pub static KINDS: &[KindSpec] = &[
             r"(^|/)netstat-t[a-z]+(\.[A-Za-z0-9_-]+)?$",
             r"(^|/)netstat_-[a-z]*t[a-z]*$",
         ],
-        sniff: Some(parsers::procs::sniff_netstat),
-        parse: Some(|t| wrap(parsers::procs::parse_netstat(t), Data::NetstatConn)),
+        sniff: Some(parsers::procs::netstat::sniff_netstat),
+        parse: Some(|t| wrap(parsers::procs::netstat::parse_netstat(t), Data::NetstatConn)),
     },
     KindSpec {
         name: "balloon",
         source: "`vmware-toolbox-cmd stat balloon`",
         paths: &[r"(^|/)vmware-balloon(\.txt)?$"],
-        sniff: Some(parsers::vmware::sniff_balloon),
-        parse: Some(|t| wrap(parsers::vmware::parse_balloon(t), Data::VmwareBalloon)),
+        sniff: Some(parsers::host::vmware_balloon::sniff_balloon),
+        parse: Some(|t| {
+            wrap(
+                parsers::host::vmware_balloon::parse_balloon(t),
+                Data::VmwareBalloon,
+            )
+        }),
     },
     KindSpec {
         name: "swapon",
@@ -638,14 +713,14 @@ pub static KINDS: &[KindSpec] = &[
         // `swapon --show` prints nothing at all when no swap is configured: a valid answer.
         parse: Some(|t| {
             if t.trim().is_empty() {
-                let none = parsers::swaps::Swaps {
-                    format: parsers::swaps::SwapsFormat::SwaponShow,
+                let none = parsers::proc::swaps::Swaps {
+                    format: parsers::proc::swaps::SwapsFormat::SwaponShow,
                     areas: Vec::new(),
                     header_line: 0,
                 };
                 return Ok((Data::Swaps(none), Vec::new()));
             }
-            wrap(parsers::swaps::parse(t), Data::Swaps)
+            wrap(parsers::proc::swaps::parse(t), Data::Swaps)
         }),
     },
     // Kinds with `parse: None` are collected but analyzed by later versions.
@@ -667,15 +742,15 @@ pub static KINDS: &[KindSpec] = &[
         name: "cgroup",
         source: "cgroup membership and limits (collector)",
         paths: &[r"(^|/)cgroup\.tsv$"],
-        sniff: Some(parsers::cgroup::sniff),
-        parse: Some(|t| wrap(parsers::cgroup::parse(t), Data::Cgroup)),
+        sniff: Some(parsers::procs::cgroup::sniff),
+        parse: Some(|t| wrap(parsers::procs::cgroup::parse(t), Data::Cgroup)),
     },
     KindSpec {
         name: "proc-status",
         source: "`/proc/<pid>/status`",
         paths: &[r"(^|/)(jvm|proc)/[0-9]+/status$"],
-        sniff: Some(parsers::proc_status::sniff),
-        parse: Some(|t| wrap(parsers::proc_status::parse(t), Data::ProcStatus)),
+        sniff: Some(parsers::proc::status::sniff),
+        parse: Some(|t| wrap(parsers::proc::status::parse(t), Data::ProcStatus)),
     },
     KindSpec {
         name: "proc-cmdline",
@@ -688,17 +763,17 @@ pub static KINDS: &[KindSpec] = &[
         name: "jps",
         source: "`jps -lv`",
         paths: &[r"(^|/)jps([-_]-?[lmv]+)?(\.txt)?$"],
-        sniff: Some(parsers::jps::sniff),
-        parse: Some(|t| wrap(parsers::jps::parse(t), Data::Jps)),
+        sniff: Some(parsers::jvm::jps::sniff),
+        parse: Some(|t| wrap(parsers::jvm::jps::parse(t), Data::Jps)),
     },
     KindSpec {
         name: "java-version",
         source: "`java -version`",
         paths: &[r"(^|/)java-version(\.txt)?$"],
-        sniff: Some(parsers::jvm_identity::sniff_java_version),
+        sniff: Some(parsers::jvm::java_version::sniff_java_version),
         parse: Some(|t| {
             wrap(
-                parsers::jvm_identity::parse_java_version(t),
+                parsers::jvm::java_version::parse_java_version(t),
                 Data::JavaVersion,
             )
         }),
@@ -707,24 +782,29 @@ pub static KINDS: &[KindSpec] = &[
         name: "jcmd-vm-version",
         source: "`jcmd VM.version`",
         paths: &[r"(^|/)vm-version(\.txt)?$"],
-        sniff: Some(parsers::jvm_identity::sniff_vm_version),
-        parse: Some(|t| wrap(parsers::jvm_identity::parse_vm_version(t), Data::VmVersion)),
+        sniff: Some(parsers::jvm::vm_version::sniff_vm_version),
+        parse: Some(|t| {
+            wrap(
+                parsers::jvm::vm_version::parse_vm_version(t),
+                Data::VmVersion,
+            )
+        }),
     },
     KindSpec {
         name: "jcmd-vm-flags",
         source: "`jcmd VM.flags`",
         paths: &[r"(^|/)vm-flags(\.txt)?$"],
-        sniff: Some(parsers::jvm_identity::sniff_vm_flags),
-        parse: Some(|t| wrap(parsers::jvm_identity::parse_vm_flags(t), Data::VmFlags)),
+        sniff: Some(parsers::jvm::vm_flags::sniff_vm_flags),
+        parse: Some(|t| wrap(parsers::jvm::vm_flags::parse_vm_flags(t), Data::VmFlags)),
     },
     KindSpec {
         name: "jcmd-vm-command-line",
         source: "`jcmd VM.command_line`",
         paths: &[r"(^|/)vm-command-line(\.txt)?$"],
-        sniff: Some(parsers::jvm_identity::sniff_vm_command_line),
+        sniff: Some(parsers::jvm::vm_command_line::sniff_vm_command_line),
         parse: Some(|t| {
             wrap(
-                parsers::jvm_identity::parse_vm_command_line(t),
+                parsers::jvm::vm_command_line::parse_vm_command_line(t),
                 Data::VmCommandLine,
             )
         }),
@@ -733,10 +813,10 @@ pub static KINDS: &[KindSpec] = &[
         name: "jcmd-vm-system-properties",
         source: "`jcmd VM.system_properties`",
         paths: &[r"(^|/)vm-system-properties(\.txt)?$"],
-        sniff: Some(parsers::jvm_identity::sniff_system_properties),
+        sniff: Some(parsers::jvm::vm_system_properties::sniff_system_properties),
         parse: Some(|t| {
             wrap(
-                parsers::jvm_identity::parse_system_properties(t),
+                parsers::jvm::vm_system_properties::parse_system_properties(t),
                 Data::SystemProperties,
             )
         }),
@@ -745,15 +825,15 @@ pub static KINDS: &[KindSpec] = &[
         name: "jstat-gcutil",
         source: "JDK `jstat`",
         paths: &[r"(^|/)jstat[^/]*(\.txt)?$"],
-        sniff: Some(parsers::jstat::sniff),
-        parse: Some(|t| wrap(parsers::jstat::parse(t), Data::Jstat)),
+        sniff: Some(parsers::jvm::jstat::sniff),
+        parse: Some(|t| wrap(parsers::jvm::jstat::parse(t), Data::Jstat)),
     },
     KindSpec {
         name: "class-histogram",
         source: "`jcmd GC.class_histogram` / `jmap -histo`",
         paths: &[r"(^|/)(class-)?histo(gram)?[^/]*(\.txt)?$"],
-        sniff: Some(parsers::histogram::sniff),
-        parse: Some(|t| wrap(parsers::histogram::parse(t), Data::Histogram)),
+        sniff: Some(parsers::jvm::histogram::sniff),
+        parse: Some(|t| wrap(parsers::jvm::histogram::parse(t), Data::Histogram)),
     },
     KindSpec {
         name: "thread-dump",
@@ -762,22 +842,22 @@ pub static KINDS: &[KindSpec] = &[
             r"(^|/)thread-dump[^/]*(\.txt)?$",
             r"(^|/)jstack[^/]*(\.txt)?$",
         ],
-        sniff: Some(parsers::threads::sniff),
-        parse: Some(|t| wrap(parsers::threads::parse(t), Data::ThreadDump)),
+        sniff: Some(parsers::jvm::thread_dump::sniff),
+        parse: Some(|t| wrap(parsers::jvm::thread_dump::parse(t), Data::ThreadDump)),
     },
     KindSpec {
         name: "jvm-threads",
         source: "thread counts by name (collector)",
         paths: &[r"(^|/)threads\.tsv$"],
-        sniff: Some(parsers::jvm_threads::sniff),
-        parse: Some(|t| wrap(parsers::jvm_threads::parse(t), Data::JvmThreads)),
+        sniff: Some(parsers::jvm::thread_counts::sniff),
+        parse: Some(|t| wrap(parsers::jvm::thread_counts::parse(t), Data::JvmThreads)),
     },
     KindSpec {
         name: "gc-log",
         source: "JVM GC log (JDK 8 `-XX:+PrintGCDetails` or `-Xlog:gc*`)",
         paths: &[r"(^|/)gc[^/]*\.log(\.[0-9]+)?(\.current)?$"],
-        sniff: Some(parsers::gclog::sniff),
-        parse: Some(|t| wrap(parsers::gclog::parse(t), Data::GcLog)),
+        sniff: Some(parsers::jvm::gclog::sniff),
+        parse: Some(|t| wrap(parsers::jvm::gclog::parse(t), Data::GcLog)),
     },
     KindSpec {
         name: "perf-record",
@@ -793,8 +873,8 @@ pub static KINDS: &[KindSpec] = &[
             r"(^|/)perf[-_]report[^/]*\.(txt|out|log)$",
             r"(^|/)perf[-_]top[^/]*\.txt$",
         ],
-        sniff: Some(parsers::perf_report::sniff),
-        parse: Some(|t| wrap(parsers::perf_report::parse(t), Data::PerfReport)),
+        sniff: Some(parsers::perf::report::sniff),
+        parse: Some(|t| wrap(parsers::perf::report::parse(t), Data::PerfReport)),
     },
     KindSpec {
         name: "perf-script",
@@ -803,7 +883,7 @@ pub static KINDS: &[KindSpec] = &[
             r"(^|/)perf[-_]script[^/]*\.(txt|out|log)?$",
             r"(^|/)out\.perf$",
         ],
-        sniff: Some(parsers::perf_script::sniff),
+        sniff: Some(parsers::perf::script::sniff),
         parse: Some(|t| {
             wrap(crate::facts::profile::from_script(t), |p| {
                 Data::PerfScript(Box::new(p))
@@ -849,43 +929,43 @@ pub static KINDS: &[KindSpec] = &[
         name: "zoo-cfg",
         source: "ZooKeeper `zoo.cfg`",
         paths: &[r"(^|/)zoo[^/]*\.cfg$"],
-        sniff: Some(parsers::zookeeper::sniff_cfg),
-        parse: Some(|t| wrap(parsers::zookeeper::parse_cfg(t), Data::ZooCfg)),
+        sniff: Some(parsers::zookeeper::config::sniff_cfg),
+        parse: Some(|t| wrap(parsers::zookeeper::config::parse_cfg(t), Data::ZooCfg)),
     },
     KindSpec {
         name: "zk-mntr",
         source: "ZooKeeper `mntr`",
         paths: &[r"(^|/)(zk-)?mntr(\.txt)?$"],
-        sniff: Some(parsers::zookeeper::sniff_mntr),
-        parse: Some(|t| wrap(parsers::zookeeper::parse_mntr(t), Data::ZkMntr)),
+        sniff: Some(parsers::zookeeper::mntr::sniff_mntr),
+        parse: Some(|t| wrap(parsers::zookeeper::mntr::parse_mntr(t), Data::ZkMntr)),
     },
     KindSpec {
         name: "zk-wchs",
         source: "ZooKeeper `wchs`",
         paths: &[r"(^|/)(zk-)?wchs(\.txt)?$"],
-        sniff: Some(parsers::zookeeper::sniff_wchs),
-        parse: Some(|t| wrap(parsers::zookeeper::parse_wchs(t), Data::ZkWchs)),
+        sniff: Some(parsers::zookeeper::wchs::sniff_wchs),
+        parse: Some(|t| wrap(parsers::zookeeper::wchs::parse_wchs(t), Data::ZkWchs)),
     },
     KindSpec {
         name: "zk-conf",
         source: "ZooKeeper `conf`",
         paths: &[r"(^|/)zk-conf(\.txt)?$", r"(^|/)zk/[^/]+/conf\.txt$"],
-        sniff: Some(parsers::zookeeper::sniff_conf),
-        parse: Some(|t| wrap(parsers::zookeeper::parse_conf(t), Data::ZkConf)),
+        sniff: Some(parsers::zookeeper::config::sniff_conf),
+        parse: Some(|t| wrap(parsers::zookeeper::config::parse_conf(t), Data::ZkConf)),
     },
     KindSpec {
         name: "zk-srvr",
         source: "ZooKeeper `srvr`",
         paths: &[r"(^|/)(zk-)?srvr(\.txt)?$"],
-        sniff: Some(parsers::zookeeper::sniff_srvr),
-        parse: Some(|t| wrap(parsers::zookeeper::parse_srvr(t), Data::ZkSrvr)),
+        sniff: Some(parsers::zookeeper::srvr::sniff_srvr),
+        parse: Some(|t| wrap(parsers::zookeeper::srvr::parse_srvr(t), Data::ZkSrvr)),
     },
     KindSpec {
         name: "hadoop-site-xml",
         source: "Hadoop `*-site.xml`",
         paths: &[r"(^|/)[A-Za-z0-9_.-]+-site\.xml$"],
-        sniff: Some(parsers::hadoop::sniff),
-        parse: Some(|t| wrap(parsers::hadoop::parse(t), Data::HadoopConf)),
+        sniff: Some(parsers::hadoop::site_xml::sniff),
+        parse: Some(|t| wrap(parsers::hadoop::site_xml::parse(t), Data::HadoopConf)),
     },
     KindSpec {
         name: "collector-log",

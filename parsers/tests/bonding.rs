@@ -6,7 +6,7 @@
 //! e98653b1be1521039c56a905ccc4860bac47118c) and the mode names of `bond_mode_name()` in
 //! `bond_main.c`; the values are invented. See `fixtures/PROVENANCE.md`.
 
-use parsers::{bonding, Sniff};
+use parsers::{net::bonding, Sniff};
 
 /// Active-backup with two slaves, one down (bond_info_show_master/slave formats).
 const ACTIVE_BACKUP: &str = "Ethernet Channel Bonding Driver: v6.1.0-57-cloud-amd64

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{all_fixtures, fixture, fixture_path, head, insert_line, XorShift, SNIFF_HEAD_BYTES};
-use parsers::cgroup::{self, CgroupValue};
+use parsers::procs::cgroup::{self, CgroupValue};
 use parsers::Sniff;
 
 const HYBRID: &str = "captured-proc/collector-cgroup-v1-hybrid.tsv";

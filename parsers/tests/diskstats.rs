@@ -4,7 +4,7 @@
 mod common;
 
 use common::{all_fixtures, assert_close, fixture, fixture_path, head, insert_line, XorShift};
-use parsers::diskstats::{self, Diskstats};
+use parsers::proc::diskstats::{self, Diskstats};
 use parsers::Sniff;
 
 fn parse_clean(rel: &str) -> Diskstats {

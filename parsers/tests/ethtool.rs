@@ -3,7 +3,7 @@
 mod common;
 
 use common::{fixture, insert_line};
-use parsers::ethtool::{self, EthtoolKind};
+use parsers::net::ethtool::{self, EthtoolKind};
 
 #[track_caller]
 fn clean<T>(rel: &str, parsed: Result<parsers::Parsed<T>, parsers::ParseError>) -> T {
@@ -15,7 +15,7 @@ fn clean<T>(rel: &str, parsed: Result<parsers::Parsed<T>, parsers::ParseError>) 
 #[test]
 fn driver_info_virtio_with_empty_firmware() {
     let rel = "ethtool/insights-core__ethtool-i-virtio.txt";
-    let d = clean(rel, ethtool::parse_driver(&fixture(rel)));
+    let d = clean(rel, ethtool::driver::parse_driver(&fixture(rel)));
     assert_eq!(d.driver.as_deref(), Some("virtio_net"));
     assert_eq!(d.version.as_deref(), Some("1.0.0"));
     assert_eq!(d.firmware_version, None);
@@ -33,7 +33,7 @@ fn driver_info_virtio_with_empty_firmware() {
 #[test]
 fn driver_info_e1000e_after_a_comment() {
     let rel = "ethtool/node_exporter__ethtool-i-e1000e.txt";
-    let d = clean(rel, ethtool::parse_driver(&fixture(rel)));
+    let d = clean(rel, ethtool::driver::parse_driver(&fixture(rel)));
     assert_eq!(d.interface.as_deref(), Some("eth0"));
     assert_eq!(d.driver.as_deref(), Some("e1000e"));
     assert_eq!(d.version.as_deref(), Some("5.11.0-22-generic"));
@@ -48,7 +48,7 @@ fn driver_info_e1000e_after_a_comment() {
 #[test]
 fn driver_info_captured_virtio() {
     let rel = "captured-b/ethtool-i-virtio-eth0.txt";
-    let d = clean(rel, ethtool::parse_driver(&fixture(rel)));
+    let d = clean(rel, ethtool::driver::parse_driver(&fixture(rel)));
     assert_eq!(d.driver.as_deref(), Some("virtio_net"));
     assert_eq!(d.firmware_version, None);
     assert_eq!(d.expansion_rom_version, None);
@@ -58,7 +58,7 @@ fn driver_info_captured_virtio() {
 #[test]
 fn channels_virtio_combined_one() {
     let rel = "ethtool/hotsos__ethtool-l-channels-virtio.txt";
-    let c = clean(rel, ethtool::parse_channels(&fixture(rel)));
+    let c = clean(rel, ethtool::channels::parse_channels(&fixture(rel)));
     assert_eq!(c.interface.as_deref(), Some("ens3"));
     assert_eq!(c.line, 1);
     for counts in [&c.max, &c.current] {
@@ -74,7 +74,7 @@ fn channels_virtio_combined_one() {
 #[test]
 fn channels_captured_with_na() {
     let rel = "captured-b/ethtool-l-virtio-eth0.txt";
-    let c = clean(rel, ethtool::parse_channels(&fixture(rel)));
+    let c = clean(rel, ethtool::channels::parse_channels(&fixture(rel)));
     assert_eq!(c.interface.as_deref(), Some("eth0"));
     assert_eq!(c.max.rx.unwrap().value, None);
     assert_eq!(c.max.rx.unwrap().line, 3);
@@ -90,9 +90,11 @@ fn unsupported_operations_are_unusable_with_the_message() {
     ] {
         let text = fixture(rel);
         let err = if kind == "channels" {
-            ethtool::parse_channels(&text).map(|_| ()).unwrap_err()
+            ethtool::channels::parse_channels(&text)
+                .map(|_| ())
+                .unwrap_err()
         } else {
-            ethtool::parse_rings(&text).map(|_| ()).unwrap_err()
+            ethtool::rings::parse_rings(&text).map(|_| ()).unwrap_err()
         };
         assert!(
             err.to_string()
@@ -106,7 +108,7 @@ fn unsupported_operations_are_unusable_with_the_message() {
 #[test]
 fn features_bond0_fixed_and_requested() {
     let rel = "ethtool/insights-core__ethtool-k-features-bond0.txt";
-    let f = clean(rel, ethtool::parse_features(&fixture(rel)));
+    let f = clean(rel, ethtool::features::parse_features(&fixture(rel)));
     assert_eq!(f.interface.as_deref(), Some("bond0"));
     assert_eq!(f.features.len(), 34);
     let rx = f.get("rx-checksumming").unwrap();
@@ -132,7 +134,7 @@ fn features_bond0_fixed_and_requested() {
 #[test]
 fn features_virtio_tab_indented() {
     let rel = "ethtool/hotsos__ethtool-k-features-virtio.txt";
-    let f = clean(rel, ethtool::parse_features(&fixture(rel)));
+    let f = clean(rel, ethtool::features::parse_features(&fixture(rel)));
     assert_eq!(f.interface.as_deref(), Some("ens3"));
     assert_eq!(f.features.len(), 56);
     assert_eq!(f.is_on("tcp-segmentation-offload"), Some(true));
@@ -146,7 +148,7 @@ fn features_virtio_tab_indented() {
         Some("tcp-segmentation-offload")
     );
     let rel = "captured-b/ethtool-k-virtio-eth0.txt";
-    let f = clean(rel, ethtool::parse_features(&fixture(rel)));
+    let f = clean(rel, ethtool::features::parse_features(&fixture(rel)));
     assert_eq!(f.interface.as_deref(), Some("eth0"));
     assert_eq!(f.is_on("generic-receive-offload"), Some(true));
     assert_eq!(f.is_on("rx-udp-gro-forwarding"), Some(false));
@@ -155,7 +157,7 @@ fn features_virtio_tab_indented() {
 #[test]
 fn rings_eth2() {
     let rel = "ethtool/insights-core__ethtool-g-ring-eth2.txt";
-    let r = clean(rel, ethtool::parse_rings(&fixture(rel)));
+    let r = clean(rel, ethtool::rings::parse_rings(&fixture(rel)));
     assert_eq!(r.interface.as_deref(), Some("eth2"));
     let v = |x: Option<ethtool::Reading<u64>>| x.unwrap().value;
     assert_eq!(v(r.max.rx), Some(2047));
@@ -173,7 +175,7 @@ fn rings_eth2() {
 #[test]
 fn rings_ethtool6_extra_rows() {
     let rel = "ethtool/insights-core__ethtool-g-ring-new-fields.txt";
-    let r = clean(rel, ethtool::parse_rings(&fixture(rel)));
+    let r = clean(rel, ethtool::rings::parse_rings(&fixture(rel)));
     assert_eq!(r.interface.as_deref(), Some("pri"));
     let v = |x: Option<ethtool::Reading<u64>>| x.unwrap().value;
     assert_eq!(v(r.max.rx), Some(4096));
@@ -204,14 +206,14 @@ fn rings_ethtool6_extra_rows() {
 #[test]
 fn rings_virtio_na() {
     let rel = "ethtool/insights-core__ethtool-g-ring-virtio-na.txt";
-    let r = clean(rel, ethtool::parse_rings(&fixture(rel)));
+    let r = clean(rel, ethtool::rings::parse_rings(&fixture(rel)));
     assert_eq!(r.interface.as_deref(), Some("ens3"));
     assert_eq!(r.max.rx.unwrap().value, Some(256));
     assert_eq!(r.max.rx_mini.unwrap().value, None);
     assert_eq!(r.current.rx_jumbo.unwrap().value, None);
     assert_eq!(r.current.tx.unwrap().value, Some(256));
     let rel = "captured-b/ethtool-g-virtio-eth0.txt";
-    let r = clean(rel, ethtool::parse_rings(&fixture(rel)));
+    let r = clean(rel, ethtool::rings::parse_rings(&fixture(rel)));
     assert_eq!(r.current.rx.unwrap().value, Some(256));
     assert_eq!(r.extra.len(), 4);
 }
@@ -219,7 +221,7 @@ fn rings_virtio_na() {
 #[test]
 fn coalesce_eth2_and_full() {
     let rel = "ethtool/insights-core__ethtool-c-coalesce-eth2.txt";
-    let c = clean(rel, ethtool::parse_coalesce(&fixture(rel)));
+    let c = clean(rel, ethtool::coalesce::parse_coalesce(&fixture(rel)));
     assert_eq!(c.interface.as_deref(), Some("eth2"));
     assert_eq!(c.adaptive_rx.unwrap().value, Some(false));
     assert_eq!(c.adaptive_tx.unwrap().value, Some(false));
@@ -237,7 +239,7 @@ fn coalesce_eth2_and_full() {
     assert_eq!(c.params.len(), 5);
 
     let rel = "ethtool/insights-core__ethtool-c-coalesce-full.txt";
-    let c = clean(rel, ethtool::parse_coalesce(&fixture(rel)));
+    let c = clean(rel, ethtool::coalesce::parse_coalesce(&fixture(rel)));
     assert_eq!(c.interface.as_deref(), Some("eth0"));
     assert_eq!(c.adaptive_rx.unwrap().value, Some(false));
     assert_eq!(c.adaptive_tx.unwrap().value, Some(false));
@@ -251,7 +253,7 @@ fn coalesce_eth2_and_full() {
 #[test]
 fn coalesce_captured_ethtool6() {
     let rel = "captured-b/ethtool-c-virtio-eth0.txt";
-    let c = clean(rel, ethtool::parse_coalesce(&fixture(rel)));
+    let c = clean(rel, ethtool::coalesce::parse_coalesce(&fixture(rel)));
     assert_eq!(c.adaptive_rx.unwrap().value, Some(false));
     assert_eq!(c.adaptive_tx.unwrap().value, None);
     assert_eq!(c.cqe_mode_rx.unwrap().value, None);
@@ -262,7 +264,7 @@ fn coalesce_captured_ethtool6() {
 #[test]
 fn stats_with_queues() {
     let rel = "ethtool/insights-core__ethtool-S-stats-with-queues.txt";
-    let s = clean(rel, ethtool::parse_stats(&fixture(rel)));
+    let s = clean(rel, ethtool::stats::parse_stats(&fixture(rel)));
     assert_eq!(s.get("rx_packets"), Some(912_398));
     assert_eq!(s.get("tx_packets"), Some(965_449));
     assert_eq!(s.line, 1);
@@ -281,7 +283,7 @@ fn stats_with_queues() {
 #[test]
 fn stats_e1000e_dotted_names_and_spaces() {
     let rel = "ethtool/node_exporter__ethtool-S-e1000e.txt";
-    let s = clean(rel, ethtool::parse_stats(&fixture(rel)));
+    let s = clean(rel, ethtool::stats::parse_stats(&fixture(rel)));
     assert_eq!(s.interface.as_deref(), Some("eth0"));
     assert_eq!(s.get("rx_packets"), Some(1_260_062));
     assert_eq!(s.get("tx_packets"), Some(961_500));
@@ -300,7 +302,7 @@ fn stats_e1000e_dotted_names_and_spaces() {
 #[test]
 fn stats_captured_virtio_per_queue() {
     let rel = "captured-b/ethtool-S-virtio-eth0.txt";
-    let s = clean(rel, ethtool::parse_stats(&fixture(rel)));
+    let s = clean(rel, ethtool::stats::parse_stats(&fixture(rel)));
     assert_eq!(s.per_queue("rx", "kicks"), [(0, 1273)]);
     assert_eq!(s.get("tx_kicks"), Some(3043));
 }
@@ -308,7 +310,10 @@ fn stats_captured_virtio_per_queue() {
 #[test]
 fn timestamping() {
     let rel = "ethtool/insights-core__ethtool-T-timestamping.txt";
-    let t = clean(rel, ethtool::parse_timestamping(&fixture(rel)));
+    let t = clean(
+        rel,
+        ethtool::timestamping::parse_timestamping(&fixture(rel)),
+    );
     assert_eq!(t.interface.as_deref(), Some("eno1"));
     let cap = |name: &str| {
         t.capabilities
@@ -335,7 +340,10 @@ fn timestamping() {
     assert_eq!(all.flag.as_deref(), Some("HWTSTAMP_FILTER_ALL"));
 
     let rel = "captured-b/ethtool-T-virtio-eth0.txt";
-    let t = clean(rel, ethtool::parse_timestamping(&fixture(rel)));
+    let t = clean(
+        rel,
+        ethtool::timestamping::parse_timestamping(&fixture(rel)),
+    );
     assert_eq!(t.capabilities.len(), 3);
     assert_eq!(t.capabilities[0].flag, None);
     assert_eq!(
@@ -348,7 +356,7 @@ fn timestamping() {
 #[test]
 fn settings_e1000_vm() {
     let rel = "ethtool/jc__ethtool-settings-e1000-vm.txt";
-    let s = clean(rel, ethtool::parse_settings(&fixture(rel)));
+    let s = clean(rel, ethtool::settings::parse_settings(&fixture(rel)));
     assert_eq!(s.interface.as_deref(), Some("enp0s3"));
     assert_eq!(s.speed_mbps.unwrap().value, Some(1000));
     assert_eq!(s.speed_mbps.unwrap().line, 15);
@@ -378,7 +386,7 @@ fn settings_e1000_vm() {
 #[test]
 fn settings_40g_fibre() {
     let rel = "ethtool/jc__ethtool-settings-40g-fibre.txt";
-    let s = clean(rel, ethtool::parse_settings(&fixture(rel)));
+    let s = clean(rel, ethtool::settings::parse_settings(&fixture(rel)));
     assert_eq!(s.interface.as_deref(), Some("enp1s0"));
     assert_eq!(s.supported_ports, ["FIBRE"]);
     assert!(s
@@ -392,7 +400,7 @@ fn settings_40g_fibre() {
 #[test]
 fn settings_nonroot_warnings_are_notes() {
     let rel = "ethtool/insights-core__ethtool-settings-nonroot-warnings.txt";
-    let s = clean(rel, ethtool::parse_settings(&fixture(rel)));
+    let s = clean(rel, ethtool::settings::parse_settings(&fixture(rel)));
     assert_eq!(s.interface.as_deref(), Some("eth1"));
     assert_eq!(s.link_detected.unwrap().value, Some(true));
     assert_eq!(s.speed_mbps.unwrap().value, Some(1000));
@@ -406,7 +414,7 @@ fn settings_nonroot_warnings_are_notes() {
 #[test]
 fn settings_e1000e_with_netlink_error_inside() {
     let rel = "ethtool/node_exporter__ethtool-settings-e1000e.txt";
-    let s = clean(rel, ethtool::parse_settings(&fixture(rel)));
+    let s = clean(rel, ethtool::settings::parse_settings(&fixture(rel)));
     assert_eq!(s.interface.as_deref(), Some("eth0"));
     assert_eq!(
         s.advertised_link_modes,
@@ -433,7 +441,7 @@ fn settings_captured_unknown_speed() {
         "captured-b/ethtool-settings-virtio-eth0.txt",
         "captured-b/ethtool-settings-virtio-eth0-nobody.txt",
     ] {
-        let s = clean(rel, ethtool::parse_settings(&fixture(rel)));
+        let s = clean(rel, ethtool::settings::parse_settings(&fixture(rel)));
         assert_eq!(s.speed_mbps.unwrap().value, None, "{rel}");
         assert!(s.supported_link_modes.is_empty());
         assert!(s.supported_ports.is_empty());
@@ -490,7 +498,7 @@ fn detect_each_kind() {
 fn garbage_lines_become_issues_with_line_numbers() {
     let clean_text = fixture("ethtool/insights-core__ethtool-g-ring-eth2.txt");
     let text = insert_line(&clean_text, 4, "RX Mini:    lots");
-    let p = ethtool::parse_rings(&text).unwrap();
+    let p = ethtool::rings::parse_rings(&text).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 4);
     assert!(p.issues[0].message.contains("expected a number or `n/a`"));
@@ -501,7 +509,7 @@ fn garbage_lines_become_issues_with_line_numbers() {
         5,
         "tx-checksum-new: sideways",
     );
-    let p = ethtool::parse_features(&text).unwrap();
+    let p = ethtool::features::parse_features(&text).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 5);
     assert_eq!(p.value.features.len(), 34);
@@ -511,7 +519,7 @@ fn garbage_lines_become_issues_with_line_numbers() {
         4,
         "     this is not a counter",
     );
-    let p = ethtool::parse_stats(&text).unwrap();
+    let p = ethtool::stats::parse_stats(&text).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 4);
     assert_eq!(p.value.get("rx_packets"), Some(1_260_062));
@@ -522,7 +530,7 @@ fn garbage_lines_become_issues_with_line_numbers() {
         3,
         "Misc:\t4",
     );
-    let p = ethtool::parse_channels(&text).unwrap();
+    let p = ethtool::channels::parse_channels(&text).unwrap();
     assert_eq!(p.issues[0].line, 3);
     assert!(p.issues[0].message.contains("unknown channel type `Misc`"));
 }
@@ -532,23 +540,23 @@ fn truncated_and_empty_inputs() {
     let text = fixture("ethtool/hotsos__ethtool-l-channels-virtio.txt");
     // Cut after the maximums: the current settings are simply absent.
     let cut: String = text.lines().take(6).map(|l| format!("{l}\n")).collect();
-    let p = ethtool::parse_channels(&cut).unwrap();
+    let p = ethtool::channels::parse_channels(&cut).unwrap();
     assert_eq!(p.value.max.combined.unwrap().value, Some(1));
     assert_eq!(p.value.current.combined, None);
     // Only the header.
-    assert!(ethtool::parse_channels("Channel parameters for eth0:\n").is_err());
+    assert!(ethtool::channels::parse_channels("Channel parameters for eth0:\n").is_err());
     for text in ["", "\n\n"] {
-        assert!(ethtool::parse_driver(text).is_err());
-        assert!(ethtool::parse_channels(text).is_err());
-        assert!(ethtool::parse_features(text).is_err());
-        assert!(ethtool::parse_rings(text).is_err());
-        assert!(ethtool::parse_coalesce(text).is_err());
-        assert!(ethtool::parse_stats(text).is_err());
-        assert!(ethtool::parse_timestamping(text).is_err());
-        assert!(ethtool::parse_settings(text).is_err());
+        assert!(ethtool::driver::parse_driver(text).is_err());
+        assert!(ethtool::channels::parse_channels(text).is_err());
+        assert!(ethtool::features::parse_features(text).is_err());
+        assert!(ethtool::rings::parse_rings(text).is_err());
+        assert!(ethtool::coalesce::parse_coalesce(text).is_err());
+        assert!(ethtool::stats::parse_stats(text).is_err());
+        assert!(ethtool::timestamping::parse_timestamping(text).is_err());
+        assert!(ethtool::settings::parse_settings(text).is_err());
     }
     // The wrong kind names what was expected.
-    let err = ethtool::parse_rings(&text).unwrap_err();
+    let err = ethtool::rings::parse_rings(&text).unwrap_err();
     assert!(
         err.to_string().contains("Ring parameters for IFACE"),
         "{err}"

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{all_fixtures, fixture, fixture_path, head, insert_line, XorShift};
-use parsers::free::{self, Free, FreeUnit};
+use parsers::procs::free::{self, Free, FreeUnit};
 use parsers::Sniff;
 
 fn parse_clean(rel: &str, unit: FreeUnit) -> Free {

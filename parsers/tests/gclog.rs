@@ -4,7 +4,7 @@
 mod common;
 
 use common::{assert_close, fixture, fixture_path, head, XorShift, SNIFF_HEAD_BYTES};
-use parsers::gclog::{self, GcKind, GcLog, GcLogFormat};
+use parsers::jvm::gclog::{self, GcKind, GcLog, GcLogFormat};
 use parsers::Sniff;
 use std::collections::BTreeSet;
 
@@ -484,7 +484,7 @@ fn negative_nan_and_infinite_pauses_are_issues_not_silence() {
             "[0.100s][info][gc] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 24M->4M(256M) 3.000ms\n\
              [0.200s][info][gc] GC(1) Pause Young (Normal) (G1 Evacuation Pause) 24M->4M(256M) {bad}\n"
         );
-        let p = parsers::gclog::parse(&t).expect("parses");
+        let p = parsers::jvm::gclog::parse(&t).expect("parses");
         assert!(
             p.issues.iter().any(|i| i.line == 2),
             "{bad}: no issue on line 2: {:?}",

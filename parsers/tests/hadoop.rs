@@ -16,7 +16,7 @@ const NM: &str = "hadoop-conf/written__yarn-site-nodemanager.xml";
 
 #[test]
 fn corpus_yarn_site() {
-    let p = hadoop::parse(&fixture(YARN)).unwrap();
+    let p = hadoop::site_xml::parse(&fixture(YARN)).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let c = p.value;
     assert_eq!(c.properties.len(), 6);
@@ -53,7 +53,7 @@ fn corpus_yarn_site() {
 
 #[test]
 fn corpus_hdfs_site() {
-    let p = hadoop::parse(&fixture(HDFS)).unwrap();
+    let p = hadoop::site_xml::parse(&fixture(HDFS)).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let c = p.value;
     assert_eq!(c.properties.len(), 2);
@@ -73,7 +73,7 @@ fn corpus_hdfs_site() {
 
 #[test]
 fn nodemanager_site_vmem_final_and_includes() {
-    let p = hadoop::parse(&fixture(NM)).unwrap();
+    let p = hadoop::site_xml::parse(&fixture(NM)).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let c = p.value;
     assert_eq!(c.properties.len(), 6);
@@ -133,7 +133,7 @@ fn duplicates_keep_the_later_unless_final() {
                 <property><name>b</name><value>1</value><final>true</final></property>\n\
                 <property><name>b</name><value>2</value></property>\n\
                 </configuration>\n";
-    let p = hadoop::parse(text).unwrap();
+    let p = hadoop::site_xml::parse(text).unwrap();
     assert_eq!(p.value.get("a"), Some("2"));
     assert_eq!(p.value.property("a").unwrap().line, 3);
     assert_eq!(
@@ -159,7 +159,7 @@ fn ignored_properties_are_issues() {
                 <property><name> spaced.name </name><value> v </value></property>\n\
                 <xi:include xmlns:xi=\"http://www.w3.org/2001/XInclude\"/>\n\
                 </configuration>\n";
-    let p = hadoop::parse(text).unwrap();
+    let p = hadoop::site_xml::parse(text).unwrap();
     let lines: Vec<usize> = p.issues.iter().map(|i| i.line).collect();
     assert_eq!(lines, vec![3, 4, 5, 7, 9], "{:?}", p.issues);
     let c = p.value;
@@ -180,7 +180,7 @@ fn entities_cdata_comments_and_bom() {
                 <property>\n<name>q</name>\n<value>a&amp;b &lt;c&gt; &#65;</value>\n</property>\n\
                 <property><name>cd</name><value><![CDATA[<raw>]]></value></property>\n\
                 </configuration>";
-    let p = hadoop::parse(text).unwrap();
+    let p = hadoop::site_xml::parse(text).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     assert_eq!(p.value.get("q"), Some("a&b <c> A"));
     assert_eq!(p.value.property("q").unwrap().line, 6);
@@ -189,8 +189,8 @@ fn entities_cdata_comments_and_bom() {
     // An empty configuration (Hadoop's shipped site files) is valid.
     let empty = "<?xml version=\"1.0\"?>\n<?xml-stylesheet type=\"text/xsl\" href=\"configuration.xsl\"?>\n\
                  <!-- Put site-specific property overrides in this file. -->\n<configuration>\n</configuration>\n";
-    assert_eq!(hadoop::sniff(empty), Sniff::Yes);
-    let p = hadoop::parse(empty).unwrap();
+    assert_eq!(hadoop::site_xml::sniff(empty), Sniff::Yes);
+    let p = hadoop::site_xml::parse(empty).unwrap();
     assert!(p.value.properties.is_empty() && p.issues.is_empty());
 }
 
@@ -208,7 +208,7 @@ fn typed_getters() {
         <property><name>hx</name><value>-0x-8000000000000000</value></property>\
         <property><name>min</name><value>-9223372036854775808</value></property>\
         </configuration>";
-    let c = hadoop::parse(text).unwrap().value;
+    let c = hadoop::site_xml::parse(text).unwrap().value;
     assert_eq!(c.bool("t"), Some(true));
     assert_eq!(c.bool("f"), Some(false));
     assert_eq!(c.bool("x"), None);
@@ -229,20 +229,20 @@ fn typed_getters() {
 fn malformed_xml_is_unusable_with_its_line() {
     // An unclosed <value> on line 4.
     let text = insert_line(&fixture(HDFS), 4, "        <value>oops");
-    let err = hadoop::parse(&text).unwrap_err();
+    let err = hadoop::site_xml::parse(&text).unwrap_err();
     let parsers::ParseError::Unusable { line, reason } = &err;
     assert!(line.is_some(), "{err}");
     assert!(reason.contains("not well-formed XML"), "{err}");
     // A mismatched end tag on line 3.
     let text = "<configuration>\n<property>\n<name>a</value>\n</property>\n</configuration>\n";
-    let parsers::ParseError::Unusable { line, .. } = hadoop::parse(text).unwrap_err();
+    let parsers::ParseError::Unusable { line, .. } = hadoop::site_xml::parse(text).unwrap_err();
     assert_eq!(line, Some(3));
     // Truncated file: unusable, at the last line.
     let whole = fixture(YARN);
-    assert!(hadoop::parse(&whole[..10]).is_err());
+    assert!(hadoop::site_xml::parse(&whole[..10]).is_err());
     for cut in [200, 1000, whole.len() - 5] {
         let parsers::ParseError::Unusable { line, reason } =
-            hadoop::parse(&whole[..cut]).unwrap_err();
+            hadoop::site_xml::parse(&whole[..cut]).unwrap_err();
         assert_eq!(
             line,
             Some(whole[..cut].lines().count()),
@@ -250,7 +250,8 @@ fn malformed_xml_is_unusable_with_its_line() {
         );
     }
     // Wrong root element.
-    let err = hadoop::parse("<?xml version=\"1.0\"?>\n<beans><property/></beans>").unwrap_err();
+    let err =
+        hadoop::site_xml::parse("<?xml version=\"1.0\"?>\n<beans><property/></beans>").unwrap_err();
     assert_eq!(
         err,
         parsers::ParseError::unusable(
@@ -266,10 +267,13 @@ fn malformed_xml_is_unusable_with_its_line() {
         "not xml at all",
         "<configuration>",
     ] {
-        assert!(hadoop::parse(text).is_err(), "{text:?}");
+        assert!(hadoop::site_xml::parse(text).is_err(), "{text:?}");
     }
     // An undeclared namespace prefix is an XML error, as it is for Hadoop's reader.
-    assert!(hadoop::parse("<configuration><xi:include href=\"a.xml\"/></configuration>").is_err());
+    assert!(
+        hadoop::site_xml::parse("<configuration><xi:include href=\"a.xml\"/></configuration>")
+            .is_err()
+    );
 }
 
 #[test]
@@ -285,7 +289,7 @@ fn billion_laughs_is_refused_at_once() {
     }
     text.push_str("]>\n<configuration><property><name>x</name><value>&lol9;</value></property></configuration>\n");
     let start = Instant::now();
-    let err = hadoop::parse(&text).unwrap_err();
+    let err = hadoop::site_xml::parse(&text).unwrap_err();
     assert!(
         start.elapsed() < Duration::from_secs(2),
         "{:?}",
@@ -297,9 +301,9 @@ fn billion_laughs_is_refused_at_once() {
     // An external entity is refused the same way (nothing is ever read from disk).
     let xxe = "<?xml version=\"1.0\"?>\n<!DOCTYPE c [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n\
                <configuration><property><name>x</name><value>&x;</value></property></configuration>";
-    assert!(hadoop::parse(xxe).is_err());
+    assert!(hadoop::site_xml::parse(xxe).is_err());
     // An undefined entity without a DTD is an XML error too.
-    assert!(hadoop::parse(
+    assert!(hadoop::site_xml::parse(
         "<configuration><property><name>x</name><value>&lol9;</value></property></configuration>"
     )
     .is_err());
@@ -315,7 +319,7 @@ fn many_properties_parse_in_linear_time() {
     }
     text.push_str("</configuration>\n");
     let start = Instant::now();
-    let p = hadoop::parse(&text).unwrap();
+    let p = hadoop::site_xml::parse(&text).unwrap();
     assert!(
         start.elapsed() < Duration::from_secs(20),
         "{:?}",
@@ -337,7 +341,7 @@ fn many_properties_parse_in_linear_time() {
     }
     nested.push_str("</configuration>");
     let start = Instant::now();
-    if let Ok(p) = hadoop::parse(&nested) {
+    if let Ok(p) = hadoop::site_xml::parse(&nested) {
         assert!(p.value.properties.len() <= 1);
     }
     assert!(
@@ -351,12 +355,16 @@ fn many_properties_parse_in_linear_time() {
         "<a>".repeat(900_000),
         "</a>".repeat(900_000)
     );
-    assert!(hadoop::parse(&deep).unwrap().value.properties.is_empty());
+    assert!(hadoop::site_xml::parse(&deep)
+        .unwrap()
+        .value
+        .properties
+        .is_empty());
     // Too many nodes: unusable, not an exhausted memory.
     let mut huge = String::from("<configuration>");
     huge.push_str(&"<a/>".repeat(1_100_000));
     huge.push_str("</configuration>");
-    let err = hadoop::parse(&huge).unwrap_err();
+    let err = hadoop::site_xml::parse(&huge).unwrap_err();
     assert!(err.to_string().contains("XML nodes"), "{err}");
 }
 
@@ -365,19 +373,19 @@ fn sniffer_claims_site_files_only() {
     for rel in [YARN, HDFS, NM] {
         let text = fixture(rel);
         assert_eq!(
-            hadoop::sniff(head(&text, SNIFF_HEAD_BYTES)),
+            hadoop::site_xml::sniff(head(&text, SNIFF_HEAD_BYTES)),
             Sniff::Yes,
             "{rel}"
         );
-        assert_eq!(hadoop::sniff(&text), Sniff::Yes, "{rel}");
+        assert_eq!(hadoop::site_xml::sniff(&text), Sniff::Yes, "{rel}");
     }
     // Logback and log4j2 configurations are not Hadoop's.
     let logback = "<configuration>\n  <property name=\"LOG_DIR\" value=\"/var/log/app\"/>\n  \
                    <appender name=\"FILE\" class=\"ch.qos.logback.core.FileAppender\"/>\n</configuration>\n";
-    assert_eq!(hadoop::sniff(logback), Sniff::No);
+    assert_eq!(hadoop::site_xml::sniff(logback), Sniff::No);
     let log4j2 = "<Configuration status=\"WARN\">\n<Properties><Property name=\"x\">y</Property></Properties>\n</Configuration>\n";
-    assert_eq!(hadoop::sniff(log4j2), Sniff::No);
-    assert_eq!(hadoop::sniff(""), Sniff::No);
+    assert_eq!(hadoop::site_xml::sniff(log4j2), Sniff::No);
+    assert_eq!(hadoop::site_xml::sniff(""), Sniff::No);
     // Every other fixture is refused.
     for rel in all_fixtures() {
         if rel.starts_with("hadoop-conf/") {
@@ -388,11 +396,11 @@ fn sniffer_claims_site_files_only() {
         };
         let text = String::from_utf8_lossy(&bytes);
         assert_eq!(
-            hadoop::sniff(head(&text, SNIFF_HEAD_BYTES)),
+            hadoop::site_xml::sniff(head(&text, SNIFF_HEAD_BYTES)),
             Sniff::No,
             "{rel}"
         );
-        assert!(hadoop::parse(&text).is_err(), "{rel}");
+        assert!(hadoop::site_xml::parse(&text).is_err(), "{rel}");
     }
 }
 
@@ -419,7 +427,7 @@ fn random_bytes_and_mutations_never_panic() {
         }
         let t = String::from_utf8_lossy(&b);
         let n_lines = t.lines().count().max(1);
-        match hadoop::parse(&t) {
+        match hadoop::site_xml::parse(&t) {
             Ok(p) => {
                 assert!(p.issues.iter().all(|i| i.line >= 1 && i.line <= n_lines));
                 for prop in p.value.properties.values() {
@@ -430,7 +438,7 @@ fn random_bytes_and_mutations_never_panic() {
                 assert!(line.is_none_or(|l| l >= 1 && l <= n_lines + 1), "{line:?}");
             }
         }
-        let _ = hadoop::sniff(&t);
+        let _ = hadoop::site_xml::sniff(&t);
     }
 }
 
@@ -442,7 +450,7 @@ fn an_element_with_a_flood_of_attributes_is_refused_at_once() {
         "<?xml version=\"1.0\"?>\n<configuration {}>\n</configuration>\n",
         attrs.join(" ")
     );
-    let e = parsers::hadoop::parse(&text).unwrap_err();
+    let e = parsers::hadoop::site_xml::parse(&text).unwrap_err();
     assert!(
         e.to_string().contains("300001 attributes") || e.to_string().contains("1001 attributes"),
         "{e}"
@@ -451,7 +459,7 @@ fn an_element_with_a_flood_of_attributes_is_refused_at_once() {
     // An ordinary file with quotes and `=` in values still parses.
     let ok = "<configuration>\n<property><name>a</name><value>x=y \"q\"</value></property>\n</configuration>\n";
     assert_eq!(
-        parsers::hadoop::parse(ok).unwrap().value.get("a"),
+        parsers::hadoop::site_xml::parse(ok).unwrap().value.get("a"),
         Some("x=y \"q\"")
     );
 }

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{all_fixtures, fixture, fixture_path, head, insert_line, XorShift};
-use parsers::histogram::{self, ClassRow, Histogram, HistogramTotal};
+use parsers::jvm::histogram::{self, ClassRow, Histogram, HistogramTotal};
 use parsers::Sniff;
 use std::time::{Duration, Instant};
 

@@ -3,12 +3,12 @@
 mod common;
 
 use common::fixture;
-use parsers::identity;
+use parsers::host;
 
 #[test]
 fn captured_uname() {
     // coreutils `uname -a` on a kernel whose version string has no build date (`@0`).
-    let parsed = identity::parse_uname(&fixture("captured/uname-a.txt")).unwrap();
+    let parsed = host::uname::parse_uname(&fixture("captured/uname-a.txt")).unwrap();
     assert!(parsed.issues.is_empty());
     let u = parsed.value;
     assert_eq!(u.kernel_name, "Linux");
@@ -22,7 +22,7 @@ fn captured_uname() {
 
 #[test]
 fn captured_os_release() {
-    let parsed = identity::parse_os_release(&fixture("captured/os-release.txt")).unwrap();
+    let parsed = host::os_release::parse_os_release(&fixture("captured/os-release.txt")).unwrap();
     assert!(parsed.issues.is_empty(), "{:?}", parsed.issues);
     let os = parsed.value;
     assert_eq!(
@@ -40,11 +40,13 @@ fn captured_os_release() {
 
 #[test]
 fn pretty_name_fallbacks() {
-    let os = identity::parse_os_release("NAME=\"CentOS Linux\"\nVERSION=\"7 (Core)\"\nID=centos\n")
-        .unwrap()
-        .value;
+    let os = host::os_release::parse_os_release(
+        "NAME=\"CentOS Linux\"\nVERSION=\"7 (Core)\"\nID=centos\n",
+    )
+    .unwrap()
+    .value;
     assert_eq!(os.pretty_name().as_deref(), Some("CentOS Linux 7 (Core)"));
-    let os = identity::parse_os_release("PRETTY_NAME=\"\"\nID=alpine\n")
+    let os = host::os_release::parse_os_release("PRETTY_NAME=\"\"\nID=alpine\n")
         .unwrap()
         .value;
     assert_eq!(os.pretty_name().as_deref(), Some("alpine"));
@@ -56,12 +58,12 @@ fn garbage_lines() {
         "{}\nnot a uname line\n",
         fixture("captured/uname-a.txt").trim_end()
     );
-    let parsed = identity::parse_uname(&text).unwrap();
+    let parsed = host::uname::parse_uname(&text).unwrap();
     assert_eq!(parsed.issues.len(), 1);
     assert_eq!(parsed.issues[0].line, 2);
 
     let text = common::insert_line(&fixture("captured/os-release.txt"), 3, "garbage here");
-    let parsed = identity::parse_os_release(&text).unwrap();
+    let parsed = host::os_release::parse_os_release(&text).unwrap();
     assert_eq!(parsed.issues.len(), 1);
     assert_eq!(parsed.issues[0].line, 3);
     assert_eq!(parsed.value.lines["VERSION_ID"], 4);
@@ -69,10 +71,10 @@ fn garbage_lines() {
 
 #[test]
 fn unusable_inputs() {
-    assert!(identity::parse_uname("").is_err());
-    let err = identity::parse_uname("Linux host\n").unwrap_err();
+    assert!(host::uname::parse_uname("").is_err());
+    let err = host::uname::parse_uname("Linux host\n").unwrap_err();
     assert!(err.to_string().contains("expected `uname -a`"), "{err}");
-    let err = identity::parse_os_release("# only a comment\n").unwrap_err();
+    let err = host::os_release::parse_os_release("# only a comment\n").unwrap_err();
     assert!(err.to_string().contains("KEY=value"), "{err}");
 }
 
@@ -82,7 +84,7 @@ fn binary_garbage_is_not_a_uname() {
         0x89, b'P', b'N', b'G', b' ', 0x1b, b'[', b'2', b'J', b' ', b'x', b' ', b'y', b'\n',
     ])
     .into_owned();
-    assert!(parsers::identity::parse_uname(&garbage).is_err());
-    assert!(parsers::identity::parse_uname("Linux host notaversion #1 SMP x86_64\n").is_err());
-    assert!(parsers::identity::parse_uname("Linux db1 6.1.0-18-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01) x86_64 GNU/Linux\n").is_ok());
+    assert!(parsers::host::uname::parse_uname(&garbage).is_err());
+    assert!(parsers::host::uname::parse_uname("Linux host notaversion #1 SMP x86_64\n").is_err());
+    assert!(parsers::host::uname::parse_uname("Linux db1 6.1.0-18-amd64 #1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01) x86_64 GNU/Linux\n").is_ok());
 }

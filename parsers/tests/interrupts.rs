@@ -4,7 +4,7 @@
 mod common;
 
 use common::{all_fixtures, fixture, fixture_path, head, insert_line, XorShift};
-use parsers::interrupts::{self, Interrupts};
+use parsers::proc::interrupts::{self, Interrupts};
 use parsers::Sniff;
 use std::time::{Duration, Instant};
 
@@ -279,7 +279,11 @@ fn sniffs_its_own_fixtures_and_no_other() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // The existing /proc/softirqs sniffer says No to every interrupts fixture.
     for rel in all_fixtures().iter().filter(|r| own(r)) {
-        assert_eq!(parsers::softirqs::sniff(&fixture(rel)), Sniff::No, "{rel}");
+        assert_eq!(
+            parsers::proc::softirqs::sniff(&fixture(rel)),
+            Sniff::No,
+            "{rel}"
+        );
     }
 }
 

@@ -5,7 +5,10 @@ mod common;
 
 use common::{assert_close, decimal_commas, fixture, insert_line};
 use parsers::common::Date;
-use parsers::iostat::{self, DeviceStats, Iostat, IostatReport, Timestamp};
+use parsers::{
+    common::Timestamp,
+    sysstat::iostat::{self, DeviceStats, Iostat, IostatReport},
+};
 
 fn parse_clean(rel: &str) -> Iostat {
     let parsed = iostat::parse(&fixture(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));

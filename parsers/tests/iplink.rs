@@ -3,7 +3,7 @@
 mod common;
 
 use common::{fixture, insert_line};
-use parsers::{iplink, Sniff};
+use parsers::{net::iplink, Sniff};
 
 #[test]
 fn ip_s_link_iproute2_6() {

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{fixture, insert_line};
-use parsers::irq_affinity::{self, parse_cpu_list, MAX_CPUS};
+use parsers::net::irq_affinity::{self, parse_cpu_list, MAX_CPUS};
 use parsers::Sniff;
 
 #[test]

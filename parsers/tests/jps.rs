@@ -6,7 +6,7 @@
 mod common;
 
 use common::{all_fixtures, fixture, fixture_path, head, insert_line, XorShift, SNIFF_HEAD_BYTES};
-use parsers::jps;
+use parsers::jvm::jps;
 use parsers::Sniff;
 
 const COLLECTOR: &str = "captured-proc/collector-jps-lv-jdk17.txt";

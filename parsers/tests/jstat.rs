@@ -4,7 +4,7 @@
 mod common;
 
 use common::{all_fixtures, assert_close, fixture, fixture_path, head, insert_line, XorShift};
-use parsers::jstat::{self, Jstat, JstatOption};
+use parsers::jvm::jstat::{self, Jstat, JstatOption};
 use parsers::Sniff;
 use std::time::{Duration, Instant};
 

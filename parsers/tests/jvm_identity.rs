@@ -5,12 +5,13 @@
 mod common;
 
 use common::{fixture, fixture_path, head, insert_line, XorShift};
-use parsers::jvm_identity::{self as jvm, FlagValue, JavaVendor};
+use parsers::jvm::{self, java_version::JavaVendor, vm_flags::FlagValue};
 use parsers::Sniff;
 
 #[track_caller]
-fn version(rel: &str) -> jvm::JavaVersion {
-    let p = jvm::parse_java_version(&fixture(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+fn version(rel: &str) -> jvm::java_version::JavaVersion {
+    let p = jvm::java_version::parse_java_version(&fixture(rel))
+        .unwrap_or_else(|e| panic!("{rel}: {e}"));
     assert!(p.issues.is_empty(), "{rel}: {:?}", p.issues);
     p.value
 }
@@ -120,25 +121,26 @@ fn other_distributions() {
     assert_eq!(v.version_date.as_deref(), Some("2022-04-19"));
     // Vendor keywords without a stored sample: only the naming rule is checked.
     assert_eq!(
-        jvm::vendor_of("OpenJDK Runtime Environment BiSheng (build x)", ""),
+        jvm::java_version::vendor_of("OpenJDK Runtime Environment BiSheng (build x)", ""),
         JavaVendor::BiSheng
     );
     assert_eq!(
-        jvm::vendor_of("OpenJDK Runtime Environment TencentKonaJDK (build x)", ""),
+        jvm::java_version::vendor_of("OpenJDK Runtime Environment TencentKonaJDK (build x)", ""),
         JavaVendor::TencentKona
     );
     assert_eq!(
-        jvm::vendor_of("Some Runtime (build 1)", "Some VM (build 1)"),
+        jvm::java_version::vendor_of("Some Runtime (build 1)", "Some VM (build 1)"),
         JavaVendor::Other("Some Runtime".into())
     );
-    assert_eq!(jvm::feature_of("8.0_372"), Some(8));
-    assert_eq!(jvm::feature_of("21"), Some(21));
-    assert_eq!(jvm::feature_of("x"), None);
+    assert_eq!(jvm::java_version::feature_of("8.0_372"), Some(8));
+    assert_eq!(jvm::java_version::feature_of("21"), Some(21));
+    assert_eq!(jvm::java_version::feature_of("x"), None);
 }
 
 #[test]
 fn captured_jcmd_vm_version_flags_command_line() {
-    let p = jvm::parse_vm_version(&fixture("captured-jvm/jcmd-VM.version-jdk17.txt")).unwrap();
+    let p = jvm::vm_version::parse_vm_version(&fixture("captured-jvm/jcmd-VM.version-jdk17.txt"))
+        .unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let v = p.value;
     assert_eq!(v.pid, Some(24267));
@@ -148,7 +150,8 @@ fn captured_jcmd_vm_version_flags_command_line() {
     assert_eq!(v.jdk_version.as_deref(), Some("17.0.15"));
     assert_eq!((v.feature, v.jdk_line), (Some(17), Some(3)));
 
-    let p = jvm::parse_vm_flags(&fixture("captured-jvm/jcmd-VM.flags-jdk17.txt")).unwrap();
+    let p =
+        jvm::vm_flags::parse_vm_flags(&fixture("captured-jvm/jcmd-VM.flags-jdk17.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let f = p.value;
     assert_eq!(f.pid, Some(24267));
@@ -163,8 +166,10 @@ fn captured_jcmd_vm_version_flags_command_line() {
     assert_eq!(f.enabled("MaxHeapSize"), None);
     assert_eq!(f.flags["UseCompressedOops"].line, 2);
 
-    let p = jvm::parse_vm_command_line(&fixture("captured-jvm/jcmd-VM.command_line-jdk17.txt"))
-        .unwrap();
+    let p = jvm::vm_command_line::parse_vm_command_line(&fixture(
+        "captured-jvm/jcmd-VM.command_line-jdk17.txt",
+    ))
+    .unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let c = p.value;
     assert_eq!(c.pid, Some(24267));
@@ -178,7 +183,7 @@ fn captured_jcmd_vm_version_flags_command_line() {
 
 #[test]
 fn captured_system_properties() {
-    let p = jvm::parse_system_properties(&fixture(
+    let p = jvm::vm_system_properties::parse_system_properties(&fixture(
         "captured-jvm/key-value/jcmd-VM.system_properties-jdk17.txt",
     ))
     .unwrap();
@@ -201,7 +206,8 @@ fn captured_system_properties() {
     );
     assert_eq!(s.properties["java.specification.version"].1, 3);
     // Escapes in keys and `\u` sequences.
-    let p = jvm::parse_system_properties("a\\=b=c\\u00e9\\ d\nx=\\u12\n").unwrap();
+    let p = jvm::vm_system_properties::parse_system_properties("a\\=b=c\\u00e9\\ d\nx=\\u12\n")
+        .unwrap();
     assert_eq!(p.value.get("a=b"), Some("cé d"));
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 2);
@@ -210,39 +216,40 @@ fn captured_system_properties() {
 #[test]
 fn damaged_inputs() {
     let text = fixture("captured-jvm/java-version-jdk17.txt");
-    let p = jvm::parse_java_version(&format!("{text}garbage line\n")).unwrap();
+    let p = jvm::java_version::parse_java_version(&format!("{text}garbage line\n")).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 4);
     // Cut after the runtime line: the VM line is missing.
     let cut: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
-    let p = jvm::parse_java_version(&cut).unwrap();
+    let p = jvm::java_version::parse_java_version(&cut).unwrap();
     assert_eq!(p.value.vm_line, None);
     assert_eq!(p.issues.len(), 1);
-    assert!(jvm::parse_java_version("").is_err());
-    assert!(jvm::parse_java_version("Error: could not find java\n").is_err());
+    assert!(jvm::java_version::parse_java_version("").is_err());
+    assert!(jvm::java_version::parse_java_version("Error: could not find java\n").is_err());
 
     let text = fixture("captured-jvm/jcmd-VM.flags-jdk17.txt");
-    let p = jvm::parse_vm_flags(&insert_line(&text, 2, "-XX:Foo bogus")).unwrap();
+    let p = jvm::vm_flags::parse_vm_flags(&insert_line(&text, 2, "-XX:Foo bogus")).unwrap();
     let lines: Vec<usize> = p.issues.iter().map(|i| i.line).collect();
     assert_eq!(lines, [2, 2]);
     assert_eq!(p.value.flags.len(), 22);
-    let p = jvm::parse_vm_flags("-XX:Name=abc -XX:Big=99999999999999999999999\n").unwrap();
+    let p =
+        jvm::vm_flags::parse_vm_flags("-XX:Name=abc -XX:Big=99999999999999999999999\n").unwrap();
     assert_eq!(p.value.flags["Name"].value, FlagValue::Text("abc".into()));
     assert!(matches!(p.value.flags["Big"].value, FlagValue::Text(_)));
-    assert!(jvm::parse_vm_flags("1234:\n").is_err());
+    assert!(jvm::vm_flags::parse_vm_flags("1234:\n").is_err());
 
     let text = fixture("captured-jvm/jcmd-VM.version-jdk17.txt");
-    let p = jvm::parse_vm_version(&insert_line(&text, 3, "garbage")).unwrap();
+    let p = jvm::vm_version::parse_vm_version(&insert_line(&text, 3, "garbage")).unwrap();
     assert_eq!(p.issues[0].line, 3);
     assert_eq!(p.value.jdk_line, Some(4));
-    assert!(jvm::parse_vm_version("24267:\n").is_err());
+    assert!(jvm::vm_version::parse_vm_version("24267:\n").is_err());
 
     let text = fixture("captured-jvm/jcmd-VM.command_line-jdk17.txt");
-    let p = jvm::parse_vm_command_line(&insert_line(&text, 4, "garbage")).unwrap();
+    let p = jvm::vm_command_line::parse_vm_command_line(&insert_line(&text, 4, "garbage")).unwrap();
     assert_eq!(p.issues[0].line, 4);
     assert_eq!(p.value.java_command.as_deref(), Some("Alloc"));
-    assert!(jvm::parse_vm_command_line("").is_err());
-    assert!(jvm::parse_system_properties("#only a comment\n").is_err());
+    assert!(jvm::vm_command_line::parse_vm_command_line("").is_err());
+    assert!(jvm::vm_system_properties::parse_system_properties("#only a comment\n").is_err());
 }
 
 /// Every fixture file, `dir/name`, including one level of subdirectories (`dir/sub/name`).
@@ -279,31 +286,31 @@ fn sniffs_its_own_fixtures_and_no_other() {
     let sniffers: [Case; 5] = [
         (
             "java -version",
-            jvm::sniff_java_version,
+            jvm::java_version::sniff_java_version,
             |r| r.starts_with("java-version/") || r == "captured-jvm/java-version-jdk17.txt",
             9,
         ),
         (
             "VM.version",
-            jvm::sniff_vm_version,
+            jvm::vm_version::sniff_vm_version,
             |r| r == "captured-jvm/jcmd-VM.version-jdk17.txt",
             1,
         ),
         (
             "VM.flags",
-            jvm::sniff_vm_flags,
+            jvm::vm_flags::sniff_vm_flags,
             |r| r == "captured-jvm/jcmd-VM.flags-jdk17.txt",
             1,
         ),
         (
             "VM.command_line",
-            jvm::sniff_vm_command_line,
+            jvm::vm_command_line::sniff_vm_command_line,
             |r| r == "captured-jvm/jcmd-VM.command_line-jdk17.txt",
             1,
         ),
         (
             "VM.system_properties",
-            jvm::sniff_system_properties,
+            jvm::vm_system_properties::sniff_system_properties,
             |r| r == "captured-jvm/key-value/jcmd-VM.system_properties-jdk17.txt",
             1,
         ),
@@ -339,16 +346,22 @@ fn hostile_inputs_never_panic() {
     for _ in 0..50 {
         let bytes = rng.bytes(4096);
         let text = String::from_utf8_lossy(&bytes);
-        assert!(jvm::parse_java_version(&text).is_err());
-        assert!(jvm::parse_vm_version(&text).is_err());
-        assert!(jvm::parse_vm_flags(&text).is_err());
-        let _ = jvm::parse_vm_command_line(&text);
-        let _ = jvm::parse_system_properties(&text);
-        assert_eq!(jvm::sniff_java_version(&text), Sniff::No);
-        assert_eq!(jvm::sniff_vm_version(&text), Sniff::No);
-        assert_eq!(jvm::sniff_vm_flags(&text), Sniff::No);
-        assert_eq!(jvm::sniff_vm_command_line(&text), Sniff::No);
-        assert_eq!(jvm::sniff_system_properties(&text), Sniff::No);
+        assert!(jvm::java_version::parse_java_version(&text).is_err());
+        assert!(jvm::vm_version::parse_vm_version(&text).is_err());
+        assert!(jvm::vm_flags::parse_vm_flags(&text).is_err());
+        let _ = jvm::vm_command_line::parse_vm_command_line(&text);
+        let _ = jvm::vm_system_properties::parse_system_properties(&text);
+        assert_eq!(jvm::java_version::sniff_java_version(&text), Sniff::No);
+        assert_eq!(jvm::vm_version::sniff_vm_version(&text), Sniff::No);
+        assert_eq!(jvm::vm_flags::sniff_vm_flags(&text), Sniff::No);
+        assert_eq!(
+            jvm::vm_command_line::sniff_vm_command_line(&text),
+            Sniff::No
+        );
+        assert_eq!(
+            jvm::vm_system_properties::sniff_system_properties(&text),
+            Sniff::No
+        );
     }
     for rel in [
         "captured-jvm/key-value/jcmd-VM.system_properties-jdk17.txt",
@@ -362,9 +375,9 @@ fn hostile_inputs_never_panic() {
                 b[i] = rng.next_u64() as u8;
             }
             let t = String::from_utf8_lossy(&b);
-            let _ = jvm::parse_java_version(&t);
-            let _ = jvm::parse_system_properties(&t);
-            let _ = jvm::parse_vm_command_line(&t);
+            let _ = jvm::java_version::parse_java_version(&t);
+            let _ = jvm::vm_system_properties::parse_system_properties(&t);
+            let _ = jvm::vm_command_line::parse_vm_command_line(&t);
         }
     }
     for t in [
@@ -376,8 +389,8 @@ fn hostile_inputs_never_panic() {
         "\\==é",
         "openjdk version \"",
     ] {
-        let _ = jvm::parse_system_properties(t);
-        let _ = jvm::parse_java_version(t);
+        let _ = jvm::vm_system_properties::parse_system_properties(t);
+        let _ = jvm::java_version::parse_java_version(t);
     }
 }
 
@@ -385,11 +398,11 @@ fn hostile_inputs_never_panic() {
 fn a_text_flag_value_with_spaces_stays_one_value() {
     // jcmd prints ccstr values raw (JDK 17, zkServer.sh's OnOutOfMemoryError).
     let t = "14335:\n-XX:+HeapDumpOnOutOfMemoryError -XX:OnOutOfMemoryError=kill -9 %p -XX:MaxHeapSize=251658240 -XX:+UseParallelGC \n";
-    let p = parsers::jvm_identity::parse_vm_flags(t).expect("parses");
+    let p = parsers::jvm::vm_flags::parse_vm_flags(t).expect("parses");
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     assert_eq!(
         p.value.flags["OnOutOfMemoryError"].value,
-        parsers::jvm_identity::FlagValue::Text("kill -9 %p".into())
+        parsers::jvm::vm_flags::FlagValue::Text("kill -9 %p".into())
     );
     assert_eq!(p.value.number("MaxHeapSize"), Some(251_658_240));
     assert_eq!(p.value.enabled("UseParallelGC"), Some(true));

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{all_fixtures, fixture, fixture_path, head, insert_line, XorShift, SNIFF_HEAD_BYTES};
-use parsers::jvm_threads;
+use parsers::jvm;
 use parsers::Sniff;
 
 const JAVA: &str = "captured-proc/collector-threads-jdk17.tsv";
@@ -13,7 +13,7 @@ const ZK: &str = "captured-proc/threads-zookeeper-3.8.0-jdk17.tsv";
 
 #[test]
 fn collector_threads_of_a_pool_program() {
-    let p = jvm_threads::parse(&fixture(JAVA)).unwrap();
+    let p = jvm::thread_counts::parse(&fixture(JAVA)).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let t = p.value;
     assert_eq!(t.rows.len(), 23);
@@ -33,7 +33,7 @@ fn collector_threads_of_a_pool_program() {
 
 #[test]
 fn zookeeper_server() {
-    let p = jvm_threads::parse(&fixture(ZK)).unwrap();
+    let p = jvm::thread_counts::parse(&fixture(ZK)).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let t = p.value;
     assert_eq!(t.rows.len(), 32);
@@ -49,7 +49,7 @@ fn odd_names_and_bad_lines() {
     // Derived: names with spaces, a TAB and nothing at all (comm may hold any byte but NUL and
     // newline).
     let text = "12\tpool-7-thread-\n3\tname with\ttab\n1\t\n2\tGC Thread#0\n";
-    let p = jvm_threads::parse(text).unwrap();
+    let p = jvm::thread_counts::parse(text).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let t = p.value;
     assert_eq!(t.total(), 18);
@@ -57,7 +57,7 @@ fn odd_names_and_bad_lines() {
     assert_eq!(t.rows[2].name, "");
 
     let text = insert_line(&fixture(JAVA), 3, "no tab here") + "x\tname\n0\tzero\n-1\tneg\n";
-    let p = jvm_threads::parse(&text).unwrap();
+    let p = jvm::thread_counts::parse(&text).unwrap();
     let lines: Vec<usize> = p.issues.iter().map(|i| i.line).collect();
     assert_eq!(lines, vec![3, 25, 26, 27], "{:?}", p.issues);
     assert_eq!(p.value.total(), 24);
@@ -70,11 +70,11 @@ fn odd_names_and_bad_lines() {
         "hello\nworld\n",
         "abc\tdef\n",
     ] {
-        assert!(jvm_threads::parse(t).is_err(), "{t:?}");
+        assert!(jvm::thread_counts::parse(t).is_err(), "{t:?}");
     }
     let whole = fixture(ZK);
     for cut in 0..whole.len() {
-        let _ = jvm_threads::parse(&whole[..cut]);
+        let _ = jvm::thread_counts::parse(&whole[..cut]);
     }
 }
 
@@ -83,21 +83,21 @@ fn sniffer_claims_its_own_and_refuses_the_rest() {
     for rel in [JAVA, ZK] {
         let t = fixture(rel);
         assert_eq!(
-            jvm_threads::sniff(head(&t, SNIFF_HEAD_BYTES)),
+            jvm::thread_counts::sniff(head(&t, SNIFF_HEAD_BYTES)),
             Sniff::Yes,
             "{rel}"
         );
         assert_eq!(
-            jvm_threads::sniff(&t[..100]),
+            jvm::thread_counts::sniff(&t[..100]),
             Sniff::Yes,
             "{rel} cut mid-line"
         );
     }
     // Counts and names without a thread every HotSpot JVM has are not claimed.
-    assert_eq!(jvm_threads::sniff("3\tworker\n1\tmain\n"), Sniff::No);
+    assert_eq!(jvm::thread_counts::sniff("3\tworker\n1\tmain\n"), Sniff::No);
     // The collector's IRQ table has three fields.
-    assert_eq!(jvm_threads::sniff("24\t0-1\tVM Thread\n"), Sniff::No);
-    assert_eq!(jvm_threads::sniff(""), Sniff::No);
+    assert_eq!(jvm::thread_counts::sniff("24\t0-1\tVM Thread\n"), Sniff::No);
+    assert_eq!(jvm::thread_counts::sniff(""), Sniff::No);
     for rel in all_fixtures() {
         if rel == JAVA || rel == ZK {
             continue;
@@ -107,7 +107,7 @@ fn sniffer_claims_its_own_and_refuses_the_rest() {
         };
         let t = String::from_utf8_lossy(&bytes);
         assert_eq!(
-            jvm_threads::sniff(head(&t, SNIFF_HEAD_BYTES)),
+            jvm::thread_counts::sniff(head(&t, SNIFF_HEAD_BYTES)),
             Sniff::No,
             "{rel}"
         );
@@ -133,14 +133,14 @@ fn random_bytes_never_panic() {
         }
         let t = String::from_utf8_lossy(&b);
         let n_lines = t.lines().count();
-        if let Ok(p) = jvm_threads::parse(&t) {
+        if let Ok(p) = jvm::thread_counts::parse(&t) {
             assert!(p.issues.iter().all(|i| i.line >= 1 && i.line <= n_lines));
             let _ = p.value.total();
         }
-        let _ = jvm_threads::sniff(&t);
+        let _ = jvm::thread_counts::sniff(&t);
     }
     // Counts that would overflow a sum.
     let big = "18446744073709551615\tVM Thread\n18446744073709551615\tx\n";
-    let p = jvm_threads::parse(big).unwrap();
+    let p = jvm::thread_counts::parse(big).unwrap();
     assert_eq!(p.value.count_prefix(""), u64::MAX);
 }

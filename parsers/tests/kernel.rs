@@ -8,7 +8,7 @@ use parsers::{kernel, Sniff};
 
 #[test]
 fn cmdline_captured_with_init_args() {
-    let p = kernel::parse_cmdline(&fixture("captured-b/proc-cmdline.txt")).unwrap();
+    let p = kernel::cmdline::parse_cmdline(&fixture("captured-b/proc-cmdline.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let c = p.value;
     assert_eq!(
@@ -23,7 +23,7 @@ fn cmdline_captured_with_init_args() {
     assert_eq!(c.init_args[0], "--firecracker-init");
     assert_eq!(c.init_args.len(), 14);
     assert_eq!(
-        kernel::sniff_cmdline(&fixture("captured-b/proc-cmdline.txt")),
+        kernel::cmdline::sniff_cmdline(&fixture("captured-b/proc-cmdline.txt")),
         Sniff::Yes
     );
 }
@@ -38,7 +38,7 @@ fn cmdline_quoted_values_and_repeats() {
         .find_map(|l| l.split_once("Command line: ").map(|(_, c)| c))
         .unwrap();
     let text = format!("{line} dyndbg=\"file drivers/net/* +p\"\n");
-    let p = kernel::parse_cmdline(&text).unwrap();
+    let p = kernel::cmdline::parse_cmdline(&text).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let c = p.value;
     assert_eq!(c.get("BOOT_IMAGE"), Some("/boot/vmlinuz-5.4.0-99-generic"));
@@ -47,13 +47,14 @@ fn cmdline_quoted_values_and_repeats() {
     assert_eq!(c.get("console"), Some("ttyS0"));
     assert_eq!(c.get("dyndbg"), Some("file drivers/net/* +p"));
     assert!(c.init_args.is_empty());
-    assert_eq!(kernel::sniff_cmdline(&text), Sniff::Yes);
+    assert_eq!(kernel::cmdline::sniff_cmdline(&text), Sniff::Yes);
 }
 
 #[test]
 fn tainted_4097_is_p_and_o() {
-    let p = kernel::parse_tainted(&fixture("tainted/hotsos__proc-sys-kernel-tainted-4097.txt"))
-        .unwrap();
+    let p =
+        kernel::taint::parse_tainted(&fixture("tainted/hotsos__proc-sys-kernel-tainted-4097.txt"))
+            .unwrap();
     assert!(p.issues.is_empty());
     let t = p.value;
     assert_eq!(t.value, 4097);
@@ -61,32 +62,36 @@ fn tainted_4097_is_p_and_o() {
     assert_eq!(t.flags.iter().map(|f| f.bit).collect::<Vec<_>>(), [0, 12]);
     assert_eq!(t.flags[0].reason, "proprietary module was loaded");
     assert_eq!(t.line, 1);
-    let p = kernel::parse_tainted(&fixture("captured-b/proc-sys-kernel-tainted.txt")).unwrap();
+    let p =
+        kernel::taint::parse_tainted(&fixture("captured-b/proc-sys-kernel-tainted.txt")).unwrap();
     assert_eq!(p.value.value, 0);
     assert!(p.value.flags.is_empty());
     // Derived values: every table letter in order, and the (OE) case of an unsigned
     // out-of-tree module (4096 + 8192).
     assert_eq!(
-        kernel::parse_tainted("12288\n").unwrap().value.letters(),
+        kernel::taint::parse_tainted("12288\n")
+            .unwrap()
+            .value
+            .letters(),
         "OE"
     );
     assert_eq!(
-        kernel::parse_tainted(&format!("{}\n", (1u64 << 20) - 1))
+        kernel::taint::parse_tainted(&format!("{}\n", (1u64 << 20) - 1))
             .unwrap()
             .value
             .letters(),
         "PFSRMBUDAWCIOELKXTNJ"
     );
-    assert!(kernel::parse_tainted("abc\n").is_err());
-    assert!(kernel::parse_tainted("").is_err());
+    assert!(kernel::taint::parse_tainted("abc\n").is_err());
+    assert!(kernel::taint::parse_tainted("").is_err());
     // A lone number cannot be attributed from its content.
-    assert_eq!(kernel::sniff_tainted("4097\n"), Sniff::Unsure);
-    assert_eq!(kernel::sniff_tainted("4097 x\n"), Sniff::No);
+    assert_eq!(kernel::taint::sniff_tainted("4097\n"), Sniff::Unsure);
+    assert_eq!(kernel::taint::sniff_tainted("4097 x\n"), Sniff::No);
 }
 
 #[test]
 fn modinfo_three_signed_modules() {
-    let p = kernel::parse_modinfo(&fixture(
+    let p = kernel::modinfo::parse_modinfo(&fixture(
         "captured-b/modinfo-vmxnet3-vmw_balloon-bonding.txt",
     ))
     .unwrap();
@@ -158,7 +163,8 @@ fn modinfo_three_signed_modules() {
 
 #[test]
 fn modinfo_builtin() {
-    let p = kernel::parse_modinfo(&fixture("captured-b/modinfo-builtin-tcp_cubic.txt")).unwrap();
+    let p = kernel::modinfo::parse_modinfo(&fixture("captured-b/modinfo-builtin-tcp_cubic.txt"))
+        .unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let m = &p.value[0];
     assert_eq!(p.value.len(), 1);
@@ -171,33 +177,35 @@ fn modinfo_builtin() {
     // Derived: a built-in module after a file module in one capture.
     let both = fixture("captured-b/modinfo-vmxnet3-vmw_balloon-bonding.txt")
         + &fixture("captured-b/modinfo-builtin-tcp_cubic.txt");
-    let p = kernel::parse_modinfo(&both).unwrap();
+    let p = kernel::modinfo::parse_modinfo(&both).unwrap();
     assert_eq!(p.value.len(), 4);
     assert!(p.value[3].is_builtin());
 }
 
 #[test]
 fn modinfo_malformed() {
-    assert!(kernel::parse_modinfo("").is_err());
-    assert!(kernel::parse_modinfo("modinfo: ERROR: Module nosuchmod not found.\n").is_err());
+    assert!(kernel::modinfo::parse_modinfo("").is_err());
+    assert!(
+        kernel::modinfo::parse_modinfo("modinfo: ERROR: Module nosuchmod not found.\n").is_err()
+    );
     let text = insert_line(
         &fixture("captured-b/modinfo-builtin-tcp_cubic.txt"),
         3,
         "Garbage Line",
     );
-    let p = kernel::parse_modinfo(&text).unwrap();
+    let p = kernel::modinfo::parse_modinfo(&text).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 3);
     assert_eq!(p.value[0].params.len(), 9);
     assert_eq!(
-        kernel::sniff_modinfo(&fixture("captured-b/modinfo-builtin-tcp_cubic.txt")),
+        kernel::modinfo::sniff_modinfo(&fixture("captured-b/modinfo-builtin-tcp_cubic.txt")),
         Sniff::Yes
     );
 }
 
 #[test]
 fn dmesg_mixed_timestamps() {
-    let p = kernel::parse_dmesg(&fixture(
+    let p = kernel::dmesg::parse_dmesg(&fixture(
         "dmesg/insights-core__dmesg-no-timestamps-hpsa.txt",
     ))
     .unwrap();
@@ -224,7 +232,7 @@ fn dmesg_mixed_timestamps() {
 
 #[test]
 fn dmesg_timestamps() {
-    let d = kernel::parse_dmesg(&fixture("dmesg/insights-core__dmesg-timestamps-x86.txt"))
+    let d = kernel::dmesg::parse_dmesg(&fixture("dmesg/insights-core__dmesg-timestamps-x86.txt"))
         .unwrap()
         .value;
     assert_eq!(d.lines.len(), 34);
@@ -255,19 +263,19 @@ fn dmesg_timestamps() {
 
 #[test]
 fn dmesg_full_boot_and_captured_variants() {
-    let d = kernel::parse_dmesg(&fixture("dmesg/hotsos__dmesg-ubuntu2004-kvm-full.txt"))
+    let d = kernel::dmesg::parse_dmesg(&fixture("dmesg/hotsos__dmesg-ubuntu2004-kvm-full.txt"))
         .unwrap()
         .value;
     assert_eq!(d.lines.len(), 813);
     assert!(d.lines.iter().all(|l| l.timestamp.is_some()));
     assert_eq!(d.find("Hypervisor detected: KVM").next().unwrap().line, 26);
-    let plain = kernel::parse_dmesg(&fixture("captured-b/dmesg.txt"))
+    let plain = kernel::dmesg::parse_dmesg(&fixture("captured-b/dmesg.txt"))
         .unwrap()
         .value;
-    let human = kernel::parse_dmesg(&fixture("captured-b/dmesg-T.txt"))
+    let human = kernel::dmesg::parse_dmesg(&fixture("captured-b/dmesg-T.txt"))
         .unwrap()
         .value;
-    let raw = kernel::parse_dmesg(&fixture("captured-b/dmesg-r.txt"))
+    let raw = kernel::dmesg::parse_dmesg(&fixture("captured-b/dmesg-r.txt"))
         .unwrap()
         .value;
     assert_eq!(plain.lines.len(), 357);
@@ -289,7 +297,11 @@ fn dmesg_full_boot_and_captured_variants() {
         "captured-b/dmesg-T.txt",
         "captured-b/dmesg-r.txt",
     ] {
-        assert_eq!(kernel::sniff_dmesg(&fixture(rel)), Sniff::Yes, "{rel}");
+        assert_eq!(
+            kernel::dmesg::sniff_dmesg(&fixture(rel)),
+            Sniff::Yes,
+            "{rel}"
+        );
     }
-    assert!(kernel::parse_dmesg("").is_err());
+    assert!(kernel::dmesg::parse_dmesg("").is_err());
 }

@@ -3,13 +3,19 @@
 mod common;
 
 use common::{fixture, insert_line};
-use parsers::limits::{self, LimitValue, Resource, UlimitFormat};
 use parsers::Sniff;
+use parsers::{
+    proc::{
+        self,
+        limits::{LimitValue, Resource},
+    },
+    procs::{self, ulimit::UlimitFormat},
+};
 
 #[test]
 fn proc_pid_limits_insights() {
-    let p =
-        limits::parse_proc_limits(&fixture("ulimit/insights-core__proc-pid-limits.txt")).unwrap();
+    let p = proc::limits::parse_proc_limits(&fixture("ulimit/insights-core__proc-pid-limits.txt"))
+        .unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let l = p.value;
     assert_eq!(l.limits.len(), 16);
@@ -45,7 +51,7 @@ fn proc_1_limits_hotsos_and_captured() {
         ("ulimit/hotsos__proc-1-limits-systemd.txt", 1_048_576, 15592),
         ("captured-b/proc-self-limits.txt", 20000, 96365),
     ] {
-        let p = limits::parse_proc_limits(&fixture(rel)).unwrap();
+        let p = proc::limits::parse_proc_limits(&fixture(rel)).unwrap();
         assert!(p.issues.is_empty(), "{rel}: {:?}", p.issues);
         let l = p.value;
         assert_eq!(l.limits.len(), 16, "{rel}");
@@ -63,7 +69,7 @@ fn proc_1_limits_hotsos_and_captured() {
 
 #[test]
 fn ulimit_bash() {
-    let p = limits::parse_ulimit(&fixture("captured-b/ulimit-a-bash.txt")).unwrap();
+    let p = procs::ulimit::parse_ulimit(&fixture("captured-b/ulimit-a-bash.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let u = p.value;
     assert_eq!(u.format, UlimitFormat::Bash);
@@ -94,7 +100,7 @@ fn ulimit_bash() {
 
 #[test]
 fn ulimit_busybox() {
-    let p = limits::parse_ulimit(&fixture("captured-b/ulimit-a-busybox.txt")).unwrap();
+    let p = procs::ulimit::parse_ulimit(&fixture("captured-b/ulimit-a-busybox.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let u = p.value;
     assert_eq!(u.format, UlimitFormat::Busybox);
@@ -118,7 +124,7 @@ fn ulimit_busybox() {
 
 #[test]
 fn ulimit_dash() {
-    let p = limits::parse_ulimit(&fixture("captured-b/ulimit-a-dash.txt")).unwrap();
+    let p = procs::ulimit::parse_ulimit(&fixture("captured-b/ulimit-a-dash.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let u = p.value;
     assert_eq!(u.format, UlimitFormat::Dash);
@@ -141,16 +147,16 @@ fn ulimit_dash() {
 
 #[test]
 fn the_same_limit_from_every_source() {
-    let bash = limits::parse_ulimit(&fixture("captured-b/ulimit-a-bash.txt"))
+    let bash = procs::ulimit::parse_ulimit(&fixture("captured-b/ulimit-a-bash.txt"))
         .unwrap()
         .value;
-    let dash = limits::parse_ulimit(&fixture("captured-b/ulimit-a-dash.txt"))
+    let dash = procs::ulimit::parse_ulimit(&fixture("captured-b/ulimit-a-dash.txt"))
         .unwrap()
         .value;
-    let bb = limits::parse_ulimit(&fixture("captured-b/ulimit-a-busybox.txt"))
+    let bb = procs::ulimit::parse_ulimit(&fixture("captured-b/ulimit-a-busybox.txt"))
         .unwrap()
         .value;
-    let proc = limits::parse_proc_limits(&fixture("captured-b/proc-self-limits.txt"))
+    let proc = proc::limits::parse_proc_limits(&fixture("captured-b/proc-self-limits.txt"))
         .unwrap()
         .value;
     for r in [Resource::Nofile, Resource::Nproc, Resource::Cpu] {
@@ -169,26 +175,26 @@ fn sniffers_and_malformed() {
         "captured-b/ulimit-a-busybox.txt",
     ] {
         let t = fixture(rel);
-        assert_eq!(limits::sniff_ulimit(&t), Sniff::Yes, "{rel}");
-        assert_eq!(limits::sniff_proc_limits(&t), Sniff::No, "{rel}");
+        assert_eq!(procs::ulimit::sniff_ulimit(&t), Sniff::Yes, "{rel}");
+        assert_eq!(proc::limits::sniff_proc_limits(&t), Sniff::No, "{rel}");
     }
     for rel in [
         "ulimit/insights-core__proc-pid-limits.txt",
         "captured-b/proc-self-limits.txt",
     ] {
         let t = fixture(rel);
-        assert_eq!(limits::sniff_ulimit(&t), Sniff::No, "{rel}");
-        assert_eq!(limits::sniff_proc_limits(&t), Sniff::Yes, "{rel}");
+        assert_eq!(procs::ulimit::sniff_ulimit(&t), Sniff::No, "{rel}");
+        assert_eq!(proc::limits::sniff_proc_limits(&t), Sniff::Yes, "{rel}");
     }
-    assert!(limits::parse_ulimit("").is_err());
-    assert!(limits::parse_proc_limits("").is_err());
-    assert!(limits::parse_ulimit("hello world\n").is_err());
+    assert!(procs::ulimit::parse_ulimit("").is_err());
+    assert!(proc::limits::parse_proc_limits("").is_err());
+    assert!(procs::ulimit::parse_ulimit("hello world\n").is_err());
     let text = insert_line(
         &fixture("captured-b/ulimit-a-bash.txt"),
         3,
         "open files (-n) lots",
     );
-    let p = limits::parse_ulimit(&text).unwrap();
+    let p = procs::ulimit::parse_ulimit(&text).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 3);
     assert!(p.issues[0].message.contains("`unlimited`"));
@@ -197,13 +203,13 @@ fn sniffers_and_malformed() {
         4,
         "Max open files  10  x  files",
     );
-    let p = limits::parse_proc_limits(&text).unwrap();
+    let p = proc::limits::parse_proc_limits(&text).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 4);
     assert_eq!(p.value.limits.len(), 16);
     // Truncated mid-row.
     let t = fixture("ulimit/insights-core__proc-pid-limits.txt");
-    let p = limits::parse_proc_limits(&t[..t.len() - 20]).unwrap();
+    let p = proc::limits::parse_proc_limits(&t[..t.len() - 20]).unwrap();
     assert_eq!(p.value.limits.len(), 15);
     assert_eq!(p.issues.len(), 1);
 }

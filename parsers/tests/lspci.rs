@@ -3,7 +3,7 @@
 mod common;
 
 use common::{fixture, insert_line};
-use parsers::{lspci, Sniff};
+use parsers::{host::lspci, Sniff};
 
 #[test]
 fn hp_server_lspci_k() {

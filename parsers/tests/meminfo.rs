@@ -4,7 +4,7 @@
 mod common;
 
 use common::{all_fixtures, fixture, fixture_path, head, insert_line, XorShift};
-use parsers::meminfo::{self, Meminfo};
+use parsers::proc::meminfo::{self, Meminfo};
 use parsers::Sniff;
 
 fn parse_clean(rel: &str) -> Meminfo {

@@ -3,16 +3,16 @@
 mod common;
 
 use common::{fixture, insert_line};
-use parsers::modules::{self, Module};
+use parsers::kernel::{self, modules::Module};
 
 fn proc_modules(rel: &str) -> Vec<Module> {
-    let parsed = modules::parse_proc_modules(&fixture(rel)).unwrap();
+    let parsed = kernel::modules::parse_proc_modules(&fixture(rel)).unwrap();
     assert!(parsed.issues.is_empty(), "{rel}: {:?}", parsed.issues);
     parsed.value
 }
 
 fn lsmod(rel: &str) -> Vec<Module> {
-    let parsed = modules::parse_lsmod(&fixture(rel)).unwrap();
+    let parsed = kernel::lsmod::parse_lsmod(&fixture(rel)).unwrap();
     assert!(parsed.issues.is_empty(), "{rel}: {:?}", parsed.issues);
     parsed.value
 }
@@ -114,7 +114,7 @@ fn lsmod_centos7_jc() {
 fn garbage_line_in_the_middle() {
     let clean = fixture("proc-modules/jc__jc-proc-modules.txt");
     let text = insert_line(&clean, 3, "this is not a module line");
-    let parsed = modules::parse_proc_modules(&text).unwrap();
+    let parsed = kernel::modules::parse_proc_modules(&text).unwrap();
     assert_eq!(parsed.issues.len(), 1);
     assert_eq!(parsed.issues[0].line, 3);
     assert!(parsed.issues[0]
@@ -124,12 +124,12 @@ fn garbage_line_in_the_middle() {
     assert_eq!(module(&parsed.value, "vsock").line, 6);
 
     let text = insert_line(&clean, 3, "bad 12x 0 - Live 0x0");
-    let parsed = modules::parse_proc_modules(&text).unwrap();
+    let parsed = kernel::modules::parse_proc_modules(&text).unwrap();
     assert!(parsed.issues[0].message.contains("size `12x`"));
 
     let clean = fixture("lsmod/insights-core__lsmod-rhel7.txt");
     let text = insert_line(&clean, 4, "nf_nat notasize 1");
-    let parsed = modules::parse_lsmod(&text).unwrap();
+    let parsed = kernel::lsmod::parse_lsmod(&text).unwrap();
     assert_eq!(parsed.issues.len(), 1);
     assert_eq!(parsed.issues[0].line, 4);
     assert_eq!(parsed.value.len(), 16);
@@ -137,12 +137,13 @@ fn garbage_line_in_the_middle() {
 
 #[test]
 fn unusable_inputs() {
-    assert!(modules::parse_proc_modules("").is_err());
-    assert!(modules::parse_lsmod("").is_err());
+    assert!(kernel::modules::parse_proc_modules("").is_err());
+    assert!(kernel::lsmod::parse_lsmod("").is_err());
     // lsmod output is not /proc/modules and vice versa.
-    let err = modules::parse_lsmod(&fixture("proc-modules/jc__jc-proc-modules.txt")).unwrap_err();
-    assert!(err.to_string().contains("Module Size Used by"), "{err}");
     let err =
-        modules::parse_proc_modules(&fixture("lsmod/insights-core__lsmod-rhel7.txt")).unwrap_err();
+        kernel::lsmod::parse_lsmod(&fixture("proc-modules/jc__jc-proc-modules.txt")).unwrap_err();
+    assert!(err.to_string().contains("Module Size Used by"), "{err}");
+    let err = kernel::modules::parse_proc_modules(&fixture("lsmod/insights-core__lsmod-rhel7.txt"))
+        .unwrap_err();
     assert!(err.to_string().contains("/proc/modules layout"), "{err}");
 }

@@ -5,8 +5,8 @@ mod common;
 
 use common::{assert_close, decimal_commas, fixture, insert_line};
 use parsers::common::Date;
-use parsers::iostat::Timestamp;
-use parsers::mpstat::{self, CpuId, CpuRow, Mpstat, MpstatInterval};
+use parsers::common::Timestamp;
+use parsers::sysstat::mpstat::{self, CpuId, CpuRow, Mpstat, MpstatInterval};
 
 fn parse_clean(rel: &str) -> Mpstat {
     let parsed = mpstat::parse(&fixture(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
@@ -303,7 +303,7 @@ fn cpu_numbers_beyond_the_banner_count_are_issues() {
 12:00:02     all    1.00    0.00    1.00    0.00    0.00   48.00    0.00    0.00    0.00   50.00\n\
 12:00:02       0    1.00    0.00    1.00    0.00    0.00   48.00    0.00    0.00    0.00   50.00\n\
 12:00:02  4294967295    1.00    0.00    1.00    0.00    0.00   99.00    0.00    0.00    0.00    0.00\n";
-    let p = parsers::mpstat::parse(text).unwrap();
+    let p = parsers::sysstat::mpstat::parse(text).unwrap();
     assert_eq!(p.value.intervals[0].rows.len(), 2);
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 6);

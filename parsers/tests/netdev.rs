@@ -4,11 +4,11 @@
 mod common;
 
 use common::{all_fixtures, assert_close, fixture, fixture_path, head, insert_line, XorShift};
-use parsers::netdev::{self, NetDev};
+use parsers::proc::{self, net_dev::NetDev};
 use parsers::Sniff;
 
 fn parse_clean(rel: &str) -> NetDev {
-    let parsed = netdev::parse(&fixture(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let parsed = proc::net_dev::parse(&fixture(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
     assert!(parsed.issues.is_empty(), "{rel}: {:?}", parsed.issues);
     parsed.value
 }
@@ -51,7 +51,7 @@ fn glued_names_missing_header_and_damage() {
     // Derived: a counter wide enough to touch the colon, as the kernel prints it.
     let text = fixture("proc-net-dev/jc__jc-proc-net-dev.txt")
         .replace("ens33: 60600053", "ens33:60600053123");
-    let p = netdev::parse(&text).unwrap();
+    let p = proc::net_dev::parse(&text).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     assert_eq!(
         p.value.iface("ens33").unwrap().rx_bytes,
@@ -63,7 +63,7 @@ fn glued_names_missing_header_and_damage() {
         .skip(2)
         .map(|l| format!("{l}\n"))
         .collect();
-    let p = netdev::parse(&body).unwrap();
+    let p = proc::net_dev::parse(&body).unwrap();
     assert_eq!(p.value.interfaces.len(), 2);
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.value.iface("ens33").unwrap().tx_packets, Some(121_425));
@@ -74,18 +74,18 @@ fn glued_names_missing_header_and_damage() {
         "garbage",
     );
     let cut = &text[..text.len() - 30];
-    let p = netdev::parse(cut).unwrap();
+    let p = proc::net_dev::parse(cut).unwrap();
     assert_eq!(p.value.interfaces.len(), 1);
     let lines: Vec<usize> = p.issues.iter().map(|i| i.line).collect();
     assert_eq!(lines, [4, 5]);
     let text = "Inter-|   Receive |  Transmit\n face |bytes newcol|bytes\n  eth0: 1 2 3\n";
-    let p = netdev::parse(text).unwrap();
+    let p = proc::net_dev::parse(text).unwrap();
     assert_eq!(p.value.interfaces[0].extra.get("rx_newcol"), Some(&2));
     // 100 000 columns.
     let cols: String = (0..100_000).map(|i| format!(" c{i}")).collect();
     let text = format!("Inter-|\n face |{cols}|\n  eth0:{}\n", " 1".repeat(100_000));
     assert_eq!(
-        netdev::parse(&text).unwrap().value.interfaces[0]
+        proc::net_dev::parse(&text).unwrap().value.interfaces[0]
             .extra
             .len(),
         100_000
@@ -109,7 +109,7 @@ fn sniffs_its_own_fixtures_and_no_other() {
             Sniff::No
         };
         for sample in [head(&text, common::SNIFF_HEAD_BYTES), text.as_str()] {
-            let got = netdev::sniff(sample);
+            let got = proc::net_dev::sniff(sample);
             if got != want {
                 failures.push(format!("{rel} ({} bytes): {got:?}", sample.len()));
             }
@@ -122,13 +122,13 @@ fn sniffs_its_own_fixtures_and_no_other() {
 #[test]
 fn random_bytes_are_refused() {
     for t in ["", "\n", "  \n\t\n", "\u{feff}"] {
-        assert!(netdev::parse(t).is_err());
+        assert!(proc::net_dev::parse(t).is_err());
     }
     let mut rng = XorShift(0x9999_AAAA_BBBB_CCCC);
     for _ in 0..50 {
         let bytes = rng.bytes(4096);
         let text = String::from_utf8_lossy(&bytes);
-        assert!(netdev::parse(&text).is_err());
-        assert_eq!(netdev::sniff(&text), Sniff::No);
+        assert!(proc::net_dev::parse(&text).is_err());
+        assert_eq!(proc::net_dev::sniff(&text), Sniff::No);
     }
 }

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{all_fixtures, fixture, fixture_path, head, insert_line, XorShift};
-use parsers::netstat_s::{self, NetstatS};
+use parsers::net::netstat_s::{self, NetstatS};
 use parsers::Sniff;
 
 fn parse_clean(rel: &str) -> NetstatS {
@@ -112,7 +112,7 @@ fn captured_net_tools_2_10_agrees_with_proc() {
     );
     assert!(n.section("MPTcpExt").unwrap().entries.is_empty());
     // The same counters from /proc/net/snmp read in the same second.
-    let proc = parsers::snmp::parse(&fixture("captured-a/proc-net-snmp-1.txt"))
+    let proc = parsers::proc::snmp::parse(&fixture("captured-a/proc-net-snmp-1.txt"))
         .unwrap()
         .value;
     assert_eq!(proc.get("Ip", "InReceives"), Some(5865));

@@ -5,8 +5,11 @@
 mod common;
 
 use common::{fixture, fixture_path, head, XorShift, SNIFF_HEAD_BYTES};
-use parsers::perf_report::{self, EventProfile, PerfReport, ReportEntry, ReportKind, SymbolLevel};
-use parsers::perf_script::{self, DsoKind};
+use parsers::perf::script::DsoKind;
+use parsers::perf::{
+    self,
+    report::{EventProfile, PerfReport, ReportEntry, ReportKind, SymbolLevel},
+};
 use parsers::{ParseError, Sniff};
 
 const CHILDREN: &str = "perf/perf6.1-report-stdio-children.txt";
@@ -36,7 +39,7 @@ const ALL: [&str; 11] = [
 ];
 
 fn report(rel: &str) -> PerfReport {
-    let parsed = perf_report::parse(&fixture(rel)).unwrap();
+    let parsed = perf::report::parse(&fixture(rel)).unwrap();
     assert!(parsed.issues.is_empty(), "{rel}: {:?}", parsed.issues);
     parsed.value
 }
@@ -202,7 +205,7 @@ fn no_children_comm_dso_symbol() {
 fn overheads_agree_with_perf_script() {
     // Same perf.data: each --no-children entry's overhead is the share of samples whose leaf
     // frame has that command, DSO and symbol.
-    let script = perf_script::parse(&fixture("perf/perf6.1-script-callchains.txt"))
+    let script = perf::script::parse(&fixture("perf/perf6.1-script-callchains.txt"))
         .unwrap()
         .value;
     let r = report(NO_CHILDREN);
@@ -509,7 +512,7 @@ fn inline_variants() {
             "[guest.kernel.kallsyms]",
             "[g] net_ip_white_list_account",
         );
-    let p = perf_report::parse(&text).unwrap();
+    let p = perf::report::parse(&text).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let ev = &p.value.events[0];
     assert_eq!((ev.samples, ev.samples_exact), (Some(2_000_000), false));
@@ -517,7 +520,7 @@ fn inline_variants() {
     let m = &ev.entries[1];
     assert_eq!(m.dso_kind(), Some(DsoKind::KernelModule));
     assert_eq!(
-        perf_script::module_name(m.dso.as_deref().unwrap()),
+        perf::script::module_name(m.dso.as_deref().unwrap()),
         Some("resguard_linux")
     );
     assert_eq!(m.symbol.as_deref(), Some("asp_spin_lock"));
@@ -529,7 +532,7 @@ fn inline_variants() {
 \x1b[31m    19.87%\x1b[m  [kernel]                  [k] finish_task_switch\n\
 \x1b[32m     7.60%\x1b[m  [kernel]                  [k] queued_spin_lock_slowpath\n\
      1.94%  [resguard_linux]          [k] asp_spin_lock\n";
-    let p = perf_report::parse(top).unwrap();
+    let p = perf::report::parse(top).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let ev = &p.value.events[0];
     assert_eq!(ev.top.as_ref().unwrap().irqs_per_sec, Some(10001));
@@ -545,7 +548,7 @@ fn inline_variants() {
     assert_eq!(ev.entries[1].self_pct, Some(7.60));
     assert_eq!(ev.entries[2].dso.as_deref(), Some("[resguard_linux]"));
     assert_eq!(ev.entries[2].dso_kind(), Some(DsoKind::KernelModule));
-    assert_eq!(perf_report::sniff(top), Sniff::Yes);
+    assert_eq!(perf::report::sniff(top), Sniff::Yes);
 }
 
 #[test]
@@ -555,14 +558,14 @@ fn garbage_lines_are_issues_with_their_line() {
     // Between two entries (after the blank line that ends the first graph).
     lines.insert(17, "this is not a profile line");
     let text = lines.join("\n") + "\n";
-    let p = perf_report::parse(&text).unwrap();
+    let p = perf::report::parse(&text).unwrap();
     assert_eq!(p.issues.len(), 1, "{:?}", p.issues);
     assert_eq!(p.issues[0].line, 18);
     assert!(p.issues[0].message.contains("expected a profile entry"));
     assert_eq!(p.value.events[0].entries.len(), 158);
     // A bad number in a known column.
     let text = fixture(N_PERIOD).replacen("            52", "           5x2", 1);
-    let p = perf_report::parse(&text).unwrap();
+    let p = perf::report::parse(&text).unwrap();
     assert_eq!(p.issues.len(), 1, "{:?}", p.issues);
     assert!(
         p.issues[0].message.contains("`Samples` column"),
@@ -580,7 +583,7 @@ fn garbage_lines_are_issues_with_their_line() {
     );
     // A row shifted off its columns is read by its fields, one per column.
     let text = fixture(N_PERIOD).replacen("    13.10%            52", "13.10%  52", 1);
-    let p = perf_report::parse(&text).unwrap();
+    let p = perf::report::parse(&text).unwrap();
     assert_eq!(p.issues.len(), 1, "{:?}", p.issues);
     assert!(
         p.issues[0].message.contains("read by its fields"),
@@ -610,12 +613,12 @@ fn garbage_lines_are_issues_with_their_line() {
 #[test]
 fn unusable_inputs() {
     for text in ["", "\n \n"] {
-        let err = perf_report::parse(text).unwrap_err();
+        let err = perf::report::parse(text).unwrap_err();
         assert!(err.to_string().contains("empty"), "{err}");
     }
-    let err = perf_report::parse("hello\nworld\n").unwrap_err();
+    let err = perf::report::parse("hello\nworld\n").unwrap_err();
     assert!(matches!(err, ParseError::Unusable { .. }));
-    let err = perf_report::parse(&fixture("perf/perf6.1-script-callchains.txt")).unwrap_err();
+    let err = perf::report::parse(&fixture("perf/perf6.1-script-callchains.txt")).unwrap_err();
     assert!(err.to_string().contains("# Samples"), "{err}");
 }
 
@@ -629,7 +632,7 @@ fn sniffing() {
             Sniff::Yes
         };
         for sample in [head(&text, SNIFF_HEAD_BYTES), text.as_str()] {
-            assert_eq!(perf_report::sniff(sample), want, "{rel}");
+            assert_eq!(perf::report::sniff(sample), want, "{rel}");
         }
     }
     for rel in [
@@ -639,7 +642,7 @@ fn sniffing() {
     ] {
         let text = fixture(rel);
         assert_eq!(
-            perf_report::sniff(head(&text, SNIFF_HEAD_BYTES)),
+            perf::report::sniff(head(&text, SNIFF_HEAD_BYTES)),
             Sniff::No,
             "{rel}"
         );
@@ -668,12 +671,12 @@ fn other_kinds_are_refused() {
             let bytes = std::fs::read(e.path()).unwrap();
             let text = String::from_utf8_lossy(&bytes);
             for sample in [head(&text, SNIFF_HEAD_BYTES), &text] {
-                let got = perf_report::sniff(sample);
+                let got = perf::report::sniff(sample);
                 if got != Sniff::No {
                     failures.push(format!("{rel}: sniff said {got:?}"));
                 }
             }
-            if let Ok(p) = perf_report::parse(&text) {
+            if let Ok(p) = perf::report::parse(&text) {
                 let entries: usize = p.value.events.iter().map(|e| e.entries.len()).sum();
                 failures.push(format!(
                     "{rel}: parsed {entries} entries, {} issues",
@@ -694,7 +697,7 @@ fn cut_and_random_inputs_never_panic() {
         let lines = text.lines().count();
         for _ in 0..20 {
             let cut = head(&text, rng.below(text.len() + 1));
-            if let Ok(p) = perf_report::parse(cut) {
+            if let Ok(p) = perf::report::parse(cut) {
                 assert!(p.issues.iter().all(|i| i.line <= lines), "{rel}");
             }
             let mut bytes = text.as_bytes().to_vec();
@@ -703,8 +706,8 @@ fn cut_and_random_inputs_never_panic() {
                 bytes[at] = rng.next_u64() as u8;
             }
             let flipped = String::from_utf8_lossy(&bytes);
-            let _ = perf_report::parse(&flipped);
-            let _ = perf_report::sniff(head(&flipped, SNIFF_HEAD_BYTES));
+            let _ = perf::report::parse(&flipped);
+            let _ = perf::report::sniff(head(&flipped, SNIFF_HEAD_BYTES));
         }
     }
     let pieces = [
@@ -735,24 +738,24 @@ fn cut_and_random_inputs_never_panic() {
                 s.push(' ');
             }
         }
-        if let Ok(p) = perf_report::parse(&s) {
+        if let Ok(p) = perf::report::parse(&s) {
             let lines = s.lines().count().max(1);
             assert!(p.issues.iter().all(|i| i.line <= lines));
         }
-        let _ = perf_report::sniff(&s);
+        let _ = perf::report::sniff(&s);
     }
     // A 200 000-column line and a deep graph.
     let wide = format!(
         "# Overhead  Symbol\n# ........  ......\n    1.00%  [k] {}\n",
         "x".repeat(200_000)
     );
-    assert!(perf_report::parse(&wide).is_ok());
+    assert!(perf::report::parse(&wide).is_ok());
     let mut deep = String::from("    1.00%  a  b  [k] f\n            |\n            ---f\n");
     for d in 0..2000 {
         deep.push_str(&" ".repeat(15 + 11 * d));
         deep.push_str("|--1.00%--g\n");
     }
-    let p = perf_report::parse(&deep).unwrap();
+    let p = perf::report::parse(&deep).unwrap();
     assert_eq!(p.value.events[0].entries[0].callchain.len(), 2001);
     let leaf = 2000;
     assert_eq!(p.value.events[0].entries[0].chain_symbols(leaf).len(), 2001);

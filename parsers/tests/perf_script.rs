@@ -5,9 +5,12 @@
 mod common;
 
 use common::{fixture, fixture_path, head, XorShift, SNIFF_HEAD_BYTES};
-use parsers::perf_script::{
-    self, classify_dso, collapse, for_each_sample, module_name, CollapseOptions, DsoKind, Folded,
-    Sample, Weight,
+use parsers::perf::{
+    self,
+    script::{
+        classify_dso, collapse, for_each_sample, module_name, CollapseOptions, DsoKind, Folded,
+        Sample, Weight,
+    },
 };
 use parsers::{ParseError, Sniff};
 use std::io::{self, BufReader, Read};
@@ -36,7 +39,7 @@ const ALL: [&str; 9] = [
 ];
 
 fn samples(rel: &str) -> Vec<Sample> {
-    let parsed = perf_script::parse(&fixture(rel)).unwrap();
+    let parsed = perf::script::parse(&fixture(rel)).unwrap();
     assert!(parsed.issues.is_empty(), "{rel}: {:?}", parsed.issues);
     parsed.value.samples
 }
@@ -59,7 +62,7 @@ fn folded_text(f: &Folded) -> String {
 
 #[test]
 fn captured_call_chains() {
-    let parsed = perf_script::parse(&fixture(CALLCHAINS)).unwrap();
+    let parsed = perf::script::parse(&fixture(CALLCHAINS)).unwrap();
     assert!(parsed.issues.is_empty(), "{:?}", parsed.issues);
     let s = &parsed.value.summary;
     // `perf record` said "397 samples"; `perf report` on the same perf.data: `# Samples: 397`
@@ -197,7 +200,7 @@ fn samples_without_call_chains() {
 
 #[test]
 fn two_events_fold_the_first_unless_asked() {
-    let parsed = perf_script::parse(&fixture(TWO_EVENTS)).unwrap();
+    let parsed = perf::script::parse(&fixture(TWO_EVENTS)).unwrap();
     let ev = &parsed.value.summary.events;
     // Same counts and event counts as `perf report` prints for this perf.data.
     assert_eq!(
@@ -352,7 +355,7 @@ fn dso_classes() {
     );
     // Inferno's own example of a module frame.
     let text = "swapper 0 [000] 1.000001: 1 cycles:\n\t     7d8 ipv4_conntrack_local+0x7f8f80b8 ([nf_conntrack_ipv4])\n\tffffffff8103ce3b native_safe_halt ([kernel.kallsyms])\n\n";
-    let p = perf_script::parse(text).unwrap();
+    let p = perf::script::parse(text).unwrap();
     let f = &p.value.samples[0].frames[0];
     assert_eq!(
         (f.address, f.symbol.as_str(), f.offset),
@@ -456,7 +459,7 @@ fn corpus_asserted_values() {
 
 #[test]
 fn header_block_fields() {
-    let parsed = perf_script::parse(&fixture(CYCLES_INSTRUCTIONS)).unwrap();
+    let parsed = perf::script::parse(&fixture(CYCLES_INSTRUCTIONS)).unwrap();
     let s = &parsed.value.summary;
     let get = |k: &str| {
         s.header
@@ -598,9 +601,9 @@ fn caps_bound_memory_and_are_reported_once() {
 
     // A line without end is cut at MAX_LINE_BYTES; a call chain deeper than MAX_FRAMES is cut.
     let mut long = String::from("x 1 [000] 1.000000: 1 cpu-clock:\n\t0 f (");
-    long.push_str(&"a".repeat(3 * perf_script::MAX_LINE_BYTES));
+    long.push_str(&"a".repeat(3 * perf::script::MAX_LINE_BYTES));
     long.push_str(")\n\n");
-    let p = perf_script::parse(&long).unwrap();
+    let p = perf::script::parse(&long).unwrap();
     assert_eq!(p.value.summary.samples, 1);
     assert!(
         p.issues[0].message.contains("line longer than"),
@@ -610,21 +613,21 @@ fn caps_bound_memory_and_are_reported_once() {
     // The cap is exact: a line of MAX_LINE_BYTES bytes is whole, one more byte is cut.
     for (extra, cut) in [(0, false), (1, true)] {
         let frame_start = "\t0 f (";
-        let fill = perf_script::MAX_LINE_BYTES + extra - frame_start.len() - 1;
+        let fill = perf::script::MAX_LINE_BYTES + extra - frame_start.len() - 1;
         let text = format!(
             "x 1 [000] 1.000000: 1 cpu-clock:\n{frame_start}{})\n\n",
             "a".repeat(fill)
         );
-        let p = perf_script::parse(&text).unwrap();
+        let p = perf::script::parse(&text).unwrap();
         assert_eq!(!p.issues.is_empty(), cut, "{:?}", p.issues);
         assert_eq!(p.value.samples[0].frames.len(), usize::from(!cut));
     }
     let mut deep = String::from("x 1 [000] 1.000000: 1 cpu-clock:\n");
-    for _ in 0..perf_script::MAX_FRAMES + 10 {
+    for _ in 0..perf::script::MAX_FRAMES + 10 {
         deep.push_str("\tffffffff81000000 f ([kernel.kallsyms])\n");
     }
-    let p = perf_script::parse(&deep).unwrap();
-    assert_eq!(p.value.samples[0].frames.len(), perf_script::MAX_FRAMES);
+    let p = perf::script::parse(&deep).unwrap();
+    assert_eq!(p.value.samples[0].frames.len(), perf::script::MAX_FRAMES);
     assert_eq!(p.issues.len(), 1);
 }
 
@@ -633,7 +636,7 @@ fn cut_output_is_reported_and_read() {
     // The collector caps `perf script` with `head -c`: the last sample may stop mid-line.
     let text = fixture(CALLCHAINS);
     let cut = &text[..text.len() / 2];
-    let p = perf_script::parse(cut).unwrap();
+    let p = perf::script::parse(cut).unwrap();
     let last = p.issues.last().unwrap();
     assert!(last.message.contains("no line end"), "{last:?}");
     assert_eq!(last.line, cut.lines().count());
@@ -646,7 +649,7 @@ fn garbage_lines_are_issues_with_their_line() {
     let mut lines: Vec<&str> = text.lines().collect();
     lines.insert(4, "this is not a frame");
     let text = lines.join("\n") + "\n";
-    let p = perf_script::parse(&text).unwrap();
+    let p = perf::script::parse(&text).unwrap();
     assert_eq!(p.issues.len(), 1, "{:?}", p.issues);
     assert_eq!(p.issues[0].line, 5);
     assert!(p.issues[0].message.contains("expected a sample header"));
@@ -657,17 +660,17 @@ fn garbage_lines_are_issues_with_their_line() {
 fn unusable_inputs() {
     for text in ["", "\n\n", "# only a comment\n"] {
         assert!(matches!(
-            perf_script::parse(text),
+            perf::script::parse(text),
             Err(ParseError::Unusable { .. })
         ));
     }
-    let err = perf_script::parse("hello world\nfoo bar\n").unwrap_err();
+    let err = perf::script::parse("hello world\nfoo bar\n").unwrap_err();
     assert!(
         err.to_string().contains("no `perf script` sample header"),
         "{err}"
     );
     // perf report text is not perf script.
-    let err = perf_script::parse(&fixture("perf/perf6.1-report-no-callchain.txt")).unwrap_err();
+    let err = perf::script::parse(&fixture("perf/perf6.1-report-no-callchain.txt")).unwrap_err();
     assert!(err.to_string().contains("sample header"), "{err}");
 }
 
@@ -676,23 +679,23 @@ fn sniffing() {
     for rel in ALL {
         let text = fixture(rel);
         for sample in [head(&text, SNIFF_HEAD_BYTES), text.as_str()] {
-            assert_eq!(perf_script::sniff(sample), Sniff::Yes, "{rel}");
+            assert_eq!(perf::script::sniff(sample), Sniff::Yes, "{rel}");
         }
     }
     for rel in perf_report_fixtures() {
         let text = fixture(&rel);
         assert_eq!(
-            perf_script::sniff(head(&text, SNIFF_HEAD_BYTES)),
+            perf::script::sniff(head(&text, SNIFF_HEAD_BYTES)),
             Sniff::No,
             "{rel}"
         );
     }
     // A header-only head (`--header`, samples further down) is plausible, not certain.
     let text = fixture(NUMA);
-    assert_eq!(perf_script::sniff(head(&text, 600)), Sniff::Unsure);
+    assert_eq!(perf::script::sniff(head(&text, 600)), Sniff::Unsure);
     // Samples without frames.
     assert_eq!(
-        perf_script::sniff(
+        perf::script::sniff(
             "dd 1 [000] 1.000000: 1 cpu-clock:\ndd 1 [000] 1.000100: 1 cpu-clock:\n"
         ),
         Sniff::Unsure
@@ -742,12 +745,12 @@ fn other_kinds_are_refused() {
         let bytes = std::fs::read(fixture_path(rel)).unwrap();
         let text = String::from_utf8_lossy(&bytes);
         for sample in [head(&text, SNIFF_HEAD_BYTES), &text] {
-            let got = perf_script::sniff(sample);
+            let got = perf::script::sniff(sample);
             if got != Sniff::No {
                 failures.push(format!("{rel}: sniff said {got:?}"));
             }
         }
-        if let Ok(p) = perf_script::parse(&text) {
+        if let Ok(p) = perf::script::parse(&text) {
             failures.push(format!(
                 "{rel}: parsed {} samples with {} issues",
                 p.value.summary.samples,
@@ -766,7 +769,7 @@ fn cut_and_random_inputs_never_panic() {
         let lines = text.lines().count();
         for _ in 0..20 {
             let cut = head(&text, rng.below(text.len() + 1));
-            if let Ok(p) = perf_script::parse(cut) {
+            if let Ok(p) = perf::script::parse(cut) {
                 assert!(p.issues.iter().all(|i| i.line <= lines), "{rel}");
             }
             let _ = collapse(cut.as_bytes(), CollapseOptions::default());
@@ -777,8 +780,8 @@ fn cut_and_random_inputs_never_panic() {
                 bytes[at] = rng.next_u64() as u8;
             }
             let flipped = String::from_utf8_lossy(&bytes);
-            let _ = perf_script::parse(&flipped);
-            let _ = perf_script::sniff(head(&flipped, SNIFF_HEAD_BYTES));
+            let _ = perf::script::parse(&flipped);
+            let _ = perf::script::sniff(head(&flipped, SNIFF_HEAD_BYTES));
             let _ = collapse(&bytes[..], CollapseOptions::default());
         }
     }
@@ -787,7 +790,7 @@ fn cut_and_random_inputs_never_panic() {
         let bytes = rng.bytes(n);
         let _ = collapse(&bytes[..], CollapseOptions::default());
         let text = String::from_utf8_lossy(&bytes);
-        let _ = perf_script::sniff(&text);
+        let _ = perf::script::sniff(&text);
     }
     // Token soup built from perf script pieces.
     let pieces = [
@@ -820,7 +823,7 @@ fn cut_and_random_inputs_never_panic() {
                 s.push(' ');
             }
         }
-        if let Ok(p) = perf_script::parse(&s) {
+        if let Ok(p) = perf::script::parse(&s) {
             let lines = s.lines().count().max(1);
             assert!(p.issues.iter().all(|i| i.line <= lines));
         }

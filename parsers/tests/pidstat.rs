@@ -7,7 +7,7 @@ use common::{
     all_fixtures, assert_close, decimal_commas, fixture, fixture_path, head, insert_line, XorShift,
 };
 use parsers::common::Date;
-use parsers::pidstat::{self, Pidstat, TaskRow};
+use parsers::sysstat::pidstat::{self, Pidstat, TaskRow};
 use parsers::Sniff;
 use std::time::{Duration, Instant};
 
@@ -226,7 +226,7 @@ fn json_thread_view() {
     assert_eq!(ff.line, 16);
     assert_eq!(
         ff.time.unwrap(),
-        parsers::iostat::Timestamp {
+        parsers::common::Timestamp {
             date: Some(Date {
                 year: 2020,
                 month: 6,

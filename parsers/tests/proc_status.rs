@@ -5,7 +5,7 @@
 mod common;
 
 use common::{all_fixtures, fixture, fixture_path, head, insert_line, XorShift, SNIFF_HEAD_BYTES};
-use parsers::proc_status::{self, Ids};
+use parsers::proc::{self, status::Ids};
 use parsers::Sniff;
 
 const JAVA: &str = "captured-proc/collector-status-java-jdk17.txt";
@@ -14,7 +14,7 @@ const KTHREAD: &str = "captured-proc/proc-2-status-kthreadd.txt";
 
 #[test]
 fn java_process() {
-    let p = proc_status::parse(&fixture(JAVA)).unwrap();
+    let p = proc::status::parse(&fixture(JAVA)).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let s = p.value;
     assert_eq!(s.fields.len(), 59);
@@ -60,7 +60,7 @@ fn java_process() {
 
 #[test]
 fn cat_and_kernel_thread() {
-    let p = proc_status::parse(&fixture(CAT)).unwrap();
+    let p = proc::status::parse(&fixture(CAT)).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let s = p.value;
     assert_eq!(
@@ -70,7 +70,7 @@ fn cat_and_kernel_thread() {
     assert_eq!((s.vm_rss_kib(), s.rss_anon_kib()), (Some(1636), Some(112)));
     assert_eq!(s.threads(), Some(1));
 
-    let p = proc_status::parse(&fixture(KTHREAD)).unwrap();
+    let p = proc::status::parse(&fixture(KTHREAD)).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let s = p.value;
     assert_eq!(
@@ -94,7 +94,7 @@ fn bad_values_and_lines_are_issues() {
         .replace("Threads:\t24", "Threads:\tmany")
         .replace("Uid:\t0\t0\t0\t0", "Uid:\t0\t0")
         + "Name:\tsecond\nSpaced Key:\t1\n";
-    let p = proc_status::parse(&text).unwrap();
+    let p = proc::status::parse(&text).unwrap();
     let lines: Vec<usize> = p.issues.iter().map(|i| i.line).collect();
     assert_eq!(lines, vec![5, 10, 24, 38, 61, 62], "{:?}", p.issues);
     let s = p.value;
@@ -115,15 +115,15 @@ fn bad_values_and_lines_are_issues() {
         "MemTotal:       16310748 kB\nMemFree:         1062944 kB\n",
         "hello\nworld\n",
     ] {
-        assert!(proc_status::parse(t).is_err(), "{t:?}");
+        assert!(proc::status::parse(t).is_err(), "{t:?}");
     }
     // Cut anywhere: no panic; a cut after the first line still names the process.
     let whole = fixture(JAVA);
     for cut in 0..whole.len() {
-        let _ = proc_status::parse(&whole[..cut]);
+        let _ = proc::status::parse(&whole[..cut]);
     }
     assert_eq!(
-        proc_status::parse(&whole[..12]).unwrap().value.name(),
+        proc::status::parse(&whole[..12]).unwrap().value.name(),
         Some("java")
     );
 }
@@ -132,7 +132,7 @@ fn bad_values_and_lines_are_issues() {
 fn cpu_lists() {
     let with = |list: &str| {
         let text = format!("Name:\tx\nCpus_allowed_list:\t{list}\n");
-        proc_status::parse(&text)
+        proc::status::parse(&text)
             .unwrap()
             .value
             .cpus_allowed_count()
@@ -150,18 +150,18 @@ fn sniffer_claims_its_own_and_refuses_the_rest() {
     for rel in [JAVA, CAT, KTHREAD] {
         let t = fixture(rel);
         assert_eq!(
-            proc_status::sniff(head(&t, SNIFF_HEAD_BYTES)),
+            proc::status::sniff(head(&t, SNIFF_HEAD_BYTES)),
             Sniff::Yes,
             "{rel}"
         );
         assert_eq!(
-            proc_status::sniff(&t[..50]),
+            proc::status::sniff(&t[..50]),
             Sniff::Yes,
             "{rel} cut mid-line"
         );
     }
-    assert_eq!(proc_status::sniff("Name:\tjava\n"), Sniff::No);
-    assert_eq!(proc_status::sniff(""), Sniff::No);
+    assert_eq!(proc::status::sniff("Name:\tjava\n"), Sniff::No);
+    assert_eq!(proc::status::sniff(""), Sniff::No);
     for rel in all_fixtures() {
         if [JAVA, CAT, KTHREAD].contains(&rel.as_str()) {
             continue;
@@ -171,7 +171,7 @@ fn sniffer_claims_its_own_and_refuses_the_rest() {
         };
         let t = String::from_utf8_lossy(&bytes);
         assert_eq!(
-            proc_status::sniff(head(&t, SNIFF_HEAD_BYTES)),
+            proc::status::sniff(head(&t, SNIFF_HEAD_BYTES)),
             Sniff::No,
             "{rel}"
         );
@@ -197,7 +197,7 @@ fn random_bytes_never_panic() {
         }
         let t = String::from_utf8_lossy(&b);
         let n_lines = t.lines().count();
-        if let Ok(p) = proc_status::parse(&t) {
+        if let Ok(p) = proc::status::parse(&t) {
             assert!(p.issues.iter().all(|i| i.line >= 1 && i.line <= n_lines));
             let s = p.value;
             let _ = (
@@ -207,6 +207,6 @@ fn random_bytes_never_panic() {
                 s.state_code(),
             );
         }
-        let _ = proc_status::sniff(&t);
+        let _ = proc::status::sniff(&t);
     }
 }

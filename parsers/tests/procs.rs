@@ -7,8 +7,8 @@ use parsers::procs::{self, established_by_process};
 use parsers::Sniff;
 
 #[track_caller]
-fn ps(rel: &str) -> procs::PsTable {
-    let p = procs::parse_ps(&fixture(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+fn ps(rel: &str) -> procs::ps::PsTable {
+    let p = procs::ps::parse_ps(&fixture(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
     assert!(p.issues.is_empty(), "{rel}: {:?}", p.issues);
     p.value
 }
@@ -146,7 +146,7 @@ fn ps_eo_custom_columns() {
         "bootstrap       /root/.pyenv",
         "Web Content     /root/.pyenv",
     );
-    let t = procs::parse_ps(&text).unwrap().value;
+    let t = procs::ps::parse_ps(&text).unwrap().value;
     let web = t.processes.iter().find(|p| p.pid == Some(1505)).unwrap();
     assert_eq!(web.comm.as_deref(), Some("Web Content"));
     assert!(web.args.as_deref().unwrap().starts_with("/root/.pyenv"));
@@ -154,14 +154,14 @@ fn ps_eo_custom_columns() {
 
 #[test]
 fn ps_malformed() {
-    assert!(procs::parse_ps("").is_err());
-    assert!(procs::parse_ps("hello world\n").is_err());
+    assert!(procs::ps::parse_ps("").is_err());
+    assert!(procs::ps::parse_ps("hello world\n").is_err());
     let text = insert_line(
         &fixture("ps/insights-core__ps-auxww-rhel7.txt"),
         3,
         "root  notapid 0.0 0.0 1 1 ? S Oct23 0:00 x",
     );
-    let p = procs::parse_ps(&text).unwrap();
+    let p = procs::ps::parse_ps(&text).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 3);
     assert!(p.issues[0].message.contains("`PID`"));
@@ -171,16 +171,16 @@ fn ps_malformed() {
         3,
         "root 5 0.0",
     );
-    let p = procs::parse_ps(&text).unwrap();
+    let p = procs::ps::parse_ps(&text).unwrap();
     assert!(p.issues[0].message.contains("fewer"));
     // A thread row with no process above it.
-    let p = procs::parse_ps("USER PID %CPU %MEM VSZ RSS TTY STAT START TIME COMMAND\nroot - 0.0 - - - - Ss 05:22 0:00 -\n").unwrap();
+    let p = procs::ps::parse_ps("USER PID %CPU %MEM VSZ RSS TTY STAT START TIME COMMAND\nroot - 0.0 - - - - Ss 05:22 0:00 -\n").unwrap();
     assert_eq!(p.issues[0].line, 2);
 }
 
 #[test]
 fn top_centos7_three_frames() {
-    let p = procs::parse_top(&fixture("top/jc__top-b-n3-centos7-KiB.txt")).unwrap();
+    let p = procs::top::parse_top(&fixture("top/jc__top-b-n3-centos7-KiB.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let t = p.value;
     assert_eq!(t.frames.len(), 3);
@@ -237,7 +237,7 @@ fn top_centos7_three_frames() {
 
 #[test]
 fn top_ubuntu_mib() {
-    let p = procs::parse_top(&fixture("top/jc__top-b-n1-ubuntu2010-MiB.txt")).unwrap();
+    let p = procs::top::parse_top(&fixture("top/jc__top-b-n1-ubuntu2010-MiB.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let f = &p.value.frames[0];
     assert_eq!(f.time.as_deref(), Some("23:06:21"));
@@ -266,7 +266,7 @@ fn top_ubuntu_mib() {
 
 #[test]
 fn top_captured_two_frames_and_scaled_columns() {
-    let p = procs::parse_top(&fixture("captured-b/top-b-n2.txt")).unwrap();
+    let p = procs::top::parse_top(&fixture("captured-b/top-b-n2.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let t = p.value;
     assert_eq!(t.frames.len(), 2);
@@ -284,7 +284,7 @@ fn top_captured_two_frames_and_scaled_columns() {
         "  925 root      20   0  680856 316272 126456 S",
         "  925 root      20   0   1.2g 236.5m 126456 S",
     );
-    let t = procs::parse_top(&text).unwrap().value;
+    let t = procs::top::parse_top(&text).unwrap().value;
     let rustc = &t.frames[0].processes[0];
     assert_eq!(
         rustc.virt_kib,
@@ -302,33 +302,33 @@ fn top_per_cpu_lines_do_not_replace_the_summary() {
         4,
         "%Cpu0  :  1.0 us,  2.0 sy,  0.0 ni, 97.0 id,  0.0 wa,  0.0 hi,  0.0 si,  0.0 st",
     );
-    let p = procs::parse_top(&text).unwrap();
+    let p = procs::top::parse_top(&text).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     assert_close(p.value.frames[0].cpu.unwrap().us, 5.9);
 }
 
 #[test]
 fn top_malformed() {
-    assert!(procs::parse_top("").is_err());
-    assert!(procs::parse_top("PID USER\n").is_err());
+    assert!(procs::top::parse_top("").is_err());
+    assert!(procs::top::parse_top("PID USER\n").is_err());
     let text = insert_line(
         &fixture("top/jc__top-b-n3-centos7-KiB.txt"),
         9,
         "  xx root 20 0 1 1 1 S 0 0 0:00 x",
     );
-    let p = procs::parse_top(&text).unwrap();
+    let p = procs::top::parse_top(&text).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 9);
     assert_eq!(p.value.frames[0].processes.len(), 112);
     // Truncated in the middle of the second frame.
     let t = fixture("top/jc__top-b-n3-centos7-KiB.txt");
-    let p = procs::parse_top(&t[..t.len() / 2]).unwrap();
+    let p = procs::top::parse_top(&t[..t.len() / 2]).unwrap();
     assert_eq!(p.value.frames.len(), 2);
 }
 
 #[test]
 fn ss_tanp_captured_and_connection_counts() {
-    let p = procs::parse_ss(&fixture("captured-b/ss-tanp.txt")).unwrap();
+    let p = procs::ss::parse_ss(&fixture("captured-b/ss-tanp.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let ss = p.value;
     assert_eq!(ss.sockets.len(), 10);
@@ -361,7 +361,7 @@ fn ss_tanp_captured_and_connection_counts() {
 
 #[test]
 fn ss_tupna_rpcbind_and_nfs() {
-    let p = procs::parse_ss(&fixture("ss/insights-core__ss-tupna-rpcbind.txt")).unwrap();
+    let p = procs::ss::parse_ss(&fixture("ss/insights-core__ss-tupna-rpcbind.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let s = p.value.sockets;
     assert_eq!(s.len(), 8);
@@ -403,7 +403,7 @@ fn ss_tupna_rpcbind_and_nfs() {
         ("::", Some("37968"))
     );
 
-    let p = procs::parse_ss(&fixture("ss/insights-core__ss-tupna-nfs.txt")).unwrap();
+    let p = procs::ss::parse_ss(&fixture("ss/insights-core__ss-tupna-nfs.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let s = p.value;
     // The corpus file holds 33 rows and none with peer port 2049 (INDEX.md says 15 rows
@@ -430,7 +430,7 @@ fn ss_tupna_rpcbind_and_nfs() {
 
 #[test]
 fn ss_all_families_and_tulpen() {
-    let p = procs::parse_ss(&fixture("ss/jc__ss-a-all-families-centos7.txt")).unwrap();
+    let p = procs::ss::parse_ss(&fixture("ss/jc__ss-a-all-families-centos7.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let s = p.value.sockets;
     assert_eq!(s.len(), 203);
@@ -466,7 +466,7 @@ fn ss_all_families_and_tulpen() {
         ("::1", Some("ssh"))
     );
 
-    let p = procs::parse_ss(&fixture("ss/jc__ss-tulpen-ubuntu1804.txt")).unwrap();
+    let p = procs::ss::parse_ss(&fixture("ss/jc__ss-tulpen-ubuntu1804.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let s = p.value.sockets;
     assert_eq!(s.len(), 73);
@@ -498,7 +498,7 @@ fn ss_all_families_and_tulpen() {
     assert_eq!(apache.users.len(), 7);
     assert!(apache.extra.as_deref().unwrap().starts_with("ino:40480"));
 
-    let p = procs::parse_ss(&fixture("captured-b/ss-tulpen.txt")).unwrap();
+    let p = procs::ss::parse_ss(&fixture("captured-b/ss-tulpen.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     assert_eq!(p.value.sockets.len(), 2);
     assert_eq!(p.value.sockets[1].users.len(), 2);
@@ -507,13 +507,13 @@ fn ss_all_families_and_tulpen() {
 
 #[test]
 fn ss_malformed() {
-    assert!(procs::parse_ss("").is_err());
+    assert!(procs::ss::parse_ss("").is_err());
     let text = insert_line(
         &fixture("captured-b/ss-tanp.txt"),
         3,
         "ESTAB  x  0  1.2.3.4:5  6.7.8.9:10",
     );
-    let p = procs::parse_ss(&text).unwrap();
+    let p = procs::ss::parse_ss(&text).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 3);
     let text = insert_line(
@@ -521,7 +521,7 @@ fn ss_malformed() {
         3,
         "ESTAB 0 0 1.2.3.4:5 6.7.8.9:10 users:((\"x\",pid=1",
     );
-    let p = procs::parse_ss(&text).unwrap();
+    let p = procs::ss::parse_ss(&text).unwrap();
     assert_eq!(p.issues[0].line, 3);
     assert_eq!(p.value.sockets.len(), 10);
 }
@@ -529,7 +529,8 @@ fn ss_malformed() {
 #[test]
 fn netstat_neopa_with_timer_and_unix() {
     let p =
-        procs::parse_netstat(&fixture("netstat/insights-core__netstat-neopa-rhel7.txt")).unwrap();
+        procs::netstat::parse_netstat(&fixture("netstat/insights-core__netstat-neopa-rhel7.txt"))
+            .unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let n = p.value;
     assert_eq!(n.inet.len(), 6);
@@ -593,7 +594,8 @@ fn netstat_neopa_with_timer_and_unix() {
 
 #[test]
 fn netstat_aeep_and_lnp() {
-    let p = procs::parse_netstat(&fixture("netstat/jc__netstat-aeep-ubuntu1804.txt")).unwrap();
+    let p =
+        procs::netstat::parse_netstat(&fixture("netstat/jc__netstat-aeep-ubuntu1804.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let n = p.value;
     assert_eq!(n.inet.len(), 9);
@@ -645,7 +647,7 @@ fn netstat_aeep_and_lnp() {
         .iter()
         .any(|u| u.path.as_deref() == Some("@ISCSIADM_ABSTRACT_NAMESPACE")));
 
-    let p = procs::parse_netstat(&fixture("netstat/jc__netstat-lnp-centos7.txt")).unwrap();
+    let p = procs::netstat::parse_netstat(&fixture("netstat/jc__netstat-lnp-centos7.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let n = p.value;
     assert_eq!(n.inet.len(), 8);
@@ -682,7 +684,7 @@ fn netstat_aeep_and_lnp() {
 
 #[test]
 fn netstat_tanp_captured_names_by_command_line() {
-    let p = procs::parse_netstat(&fixture("captured-b/netstat-tanp.txt")).unwrap();
+    let p = procs::netstat::parse_netstat(&fixture("captured-b/netstat-tanp.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let n = p.value;
     assert_eq!(n.inet.len(), 10);
@@ -699,14 +701,17 @@ fn netstat_tanp_captured_names_by_command_line() {
 
 #[test]
 fn netstat_malformed() {
-    assert!(procs::parse_netstat("").is_err());
-    assert!(procs::parse_netstat(&fixture("netstat/insights-core__netstat-s-rhel.txt")).is_err());
+    assert!(procs::netstat::parse_netstat("").is_err());
+    assert!(
+        procs::netstat::parse_netstat(&fixture("netstat/insights-core__netstat-s-rhel.txt"))
+            .is_err()
+    );
     let text = insert_line(
         &fixture("captured-b/netstat-tanp.txt"),
         4,
         "tcp 0 0 1.2.3.4:5",
     );
-    let p = procs::parse_netstat(&text).unwrap();
+    let p = procs::netstat::parse_netstat(&text).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 4);
     assert_eq!(p.value.inet.len(), 10);
@@ -718,10 +723,13 @@ type Sniffer = fn(&str) -> Sniff;
 #[test]
 fn sniffers() {
     let cases: [(&str, Sniffer); 4] = [
-        ("ps/jc__ps-axu-centos7.txt", procs::sniff_ps),
-        ("top/jc__top-b-n3-centos7-KiB.txt", procs::sniff_top),
-        ("ss/jc__ss-tulpen-ubuntu1804.txt", procs::sniff_ss),
-        ("netstat/jc__netstat-lnp-centos7.txt", procs::sniff_netstat),
+        ("ps/jc__ps-axu-centos7.txt", procs::ps::sniff_ps),
+        ("top/jc__top-b-n3-centos7-KiB.txt", procs::top::sniff_top),
+        ("ss/jc__ss-tulpen-ubuntu1804.txt", procs::ss::sniff_ss),
+        (
+            "netstat/jc__netstat-lnp-centos7.txt",
+            procs::netstat::sniff_netstat,
+        ),
     ];
     for (rel, own) in cases {
         let text = fixture(rel);
@@ -735,15 +743,15 @@ fn sniffers() {
         }
     }
     assert_eq!(
-        procs::sniff_netstat(&fixture("netstat/insights-core__netstat-s-rhel.txt")),
+        procs::netstat::sniff_netstat(&fixture("netstat/insights-core__netstat-s-rhel.txt")),
         Sniff::No
     );
     assert_eq!(
-        procs::sniff_netstat(&fixture("captured-b/netstat-tanp.txt")),
+        procs::netstat::sniff_netstat(&fixture("captured-b/netstat-tanp.txt")),
         Sniff::Yes
     );
     assert_eq!(
-        procs::sniff_ps(&fixture("captured-b/ps-eo-custom.txt")),
+        procs::ps::sniff_ps(&fixture("captured-b/ps-eo-custom.txt")),
         Sniff::Yes
     );
 }

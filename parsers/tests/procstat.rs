@@ -4,12 +4,15 @@
 mod common;
 
 use common::{all_fixtures, assert_close, fixture, fixture_path, head, insert_line, XorShift};
-use parsers::procstat::{self, CpuTimes, ProcStat, StatSnapshot};
+use parsers::proc::{
+    self,
+    stat::{CpuTimes, ProcStat, StatSnapshot},
+};
 use parsers::Sniff;
 use std::time::{Duration, Instant};
 
 fn parse_clean(rel: &str) -> ProcStat {
-    let parsed = procstat::parse(&fixture(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let parsed = proc::stat::parse(&fixture(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
     assert!(parsed.issues.is_empty(), "{rel}: {:?}", parsed.issues);
     parsed.value
 }
@@ -21,7 +24,7 @@ fn one(rel: &str) -> StatSnapshot {
 }
 
 /// Utilisation since boot: from all-zero counters to `t`.
-fn since_boot(t: &CpuTimes) -> parsers::procstat::CpuUtil {
+fn since_boot(t: &CpuTimes) -> parsers::proc::stat::CpuUtil {
     let zero = CpuTimes {
         user: 0,
         nice: 0,
@@ -182,19 +185,19 @@ fn damaged_inputs() {
     let text = fixture("proc-stat/jc__jc-proc-stat-2cpu.txt");
     let text = insert_line(&text, 3, "cpuX garbage here");
     let cut = &text[..text.find("btime").unwrap() + 8];
-    let p = procstat::parse(cut).unwrap();
+    let p = proc::stat::parse(cut).unwrap();
     let s = &p.value.snapshots[0];
     assert_eq!(s.cpus.len(), 2);
     assert_eq!(s.btime, Some(16), "the cut value, as printed");
     assert_eq!(p.issues.len(), 1, "{:?}", p.issues);
     assert_eq!(p.issues[0].line, 3);
     // A cpu line with too few times, an unknown numeric key kept, a bad key line.
-    let p = procstat::parse("cpu 1 2 3 4\ncpu0 1 2\nnewkey 5 6\nbad-key! 1\n").unwrap();
+    let p = proc::stat::parse("cpu 1 2 3 4\ncpu0 1 2\nnewkey 5 6\nbad-key! 1\n").unwrap();
     assert_eq!(p.value.snapshots[0].cpus.len(), 0);
     assert_eq!(p.value.snapshots[0].other.get("newkey"), Some(&vec![5, 6]));
     let lines: Vec<usize> = p.issues.iter().map(|i| i.line).collect();
     assert_eq!(lines, [2, 4]);
-    assert!(procstat::parse("intr 1 2 3\nctxt 5\n").is_err());
+    assert!(proc::stat::parse("intr 1 2 3\nctxt 5\n").is_err());
 }
 
 #[test]
@@ -213,7 +216,7 @@ fn sniffs_its_own_fixtures_and_no_other() {
             Sniff::No
         };
         for sample in [head(&text, common::SNIFF_HEAD_BYTES), text.as_str()] {
-            let got = procstat::sniff(sample);
+            let got = proc::stat::sniff(sample);
             if got != want {
                 failures.push(format!("{rel} ({} bytes): {got:?}", sample.len()));
             }
@@ -226,25 +229,25 @@ fn sniffs_its_own_fixtures_and_no_other() {
 #[test]
 fn hostile_inputs_never_panic() {
     for t in ["", "\n", "  \n\t\n", "\u{feff}"] {
-        assert!(procstat::parse(t).is_err());
+        assert!(proc::stat::parse(t).is_err());
     }
     let mut rng = XorShift(0x2718_2818_2845_9045);
     for _ in 0..50 {
         let bytes = rng.bytes(4096);
         let text = String::from_utf8_lossy(&bytes);
-        assert!(procstat::parse(&text).is_err());
-        assert_eq!(procstat::sniff(&text), Sniff::No);
+        assert!(proc::stat::parse(&text).is_err());
+        assert_eq!(proc::stat::sniff(&text), Sniff::No);
     }
     let start = Instant::now();
     // An intr line of 100 000 IRQs; a CPU numbered 999999.
     let intr: String = " 1".repeat(100_000);
     let text = format!("cpu 1 2 3 4\ncpu999999 1 2 3 4\nintr 100000{intr}\n");
-    let p = procstat::parse(&text).unwrap();
+    let p = proc::stat::parse(&text).unwrap();
     let s = &p.value.snapshots[0];
     assert_eq!(s.intr.len(), 100_000);
     assert_eq!(s.cpus[0].cpu, Some(999_999));
     assert!(
-        procstat::parse("cpu 1 2 3 4\ncpu4294967296 1 2 3 4\n")
+        proc::stat::parse("cpu 1 2 3 4\ncpu4294967296 1 2 3 4\n")
             .unwrap()
             .issues
             .len()

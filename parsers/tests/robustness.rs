@@ -136,14 +136,14 @@ fn token_soup_never_panics_and_issues_point_at_real_lines() {
             let _ = kind.parse(&text);
         }
         // Issues must cite lines that exist (0 = whole input).
-        if let Ok(p) = parsers::iostat::parse(&text) {
+        if let Ok(p) = parsers::sysstat::iostat::parse(&text) {
             assert!(
                 p.issues.iter().all(|i| i.line <= line_count),
                 "{:?}",
                 p.issues
             );
         }
-        if let Ok(p) = parsers::mpstat::parse(&text) {
+        if let Ok(p) = parsers::sysstat::mpstat::parse(&text) {
             assert!(
                 p.issues.iter().all(|i| i.line <= line_count),
                 "{:?}",
@@ -170,16 +170,16 @@ fn json_soup_never_panics() {
         }
         bytes.truncate(rng.below(bytes.len() + 1));
         let text = String::from_utf8_lossy(&bytes);
-        let _ = parsers::iostat::parse(&text);
-        let _ = parsers::mpstat::parse(&text);
+        let _ = parsers::sysstat::iostat::parse(&text);
+        let _ = parsers::sysstat::mpstat::parse(&text);
     }
     // Deep nesting is refused, not a stack overflow.
     let deep = format!(
         "{{\"sysstat\": {{\"hosts\": [{{\"x\": {}",
         "[".repeat(100_000)
     );
-    assert!(parsers::iostat::parse(&deep).is_err());
-    assert!(parsers::mpstat::parse(&deep).is_err());
+    assert!(parsers::sysstat::iostat::parse(&deep).is_err());
+    assert!(parsers::sysstat::mpstat::parse(&deep).is_err());
 }
 
 #[test]
@@ -213,7 +213,7 @@ fn issues_are_capped_on_huge_garbage_inside_a_valid_file() {
     for _ in 0..5000 {
         text.push_str("garbage line\n");
     }
-    let parsed = parsers::iostat::parse(&text).unwrap();
+    let parsed = parsers::sysstat::iostat::parse(&text).unwrap();
     assert_eq!(parsed.value.reports.len(), 2);
     assert_eq!(parsed.issues.len(), 1001);
     let last = parsed.issues.last().unwrap();
@@ -233,10 +233,10 @@ fn long_lines_and_huge_numbers() {
         let _ = kind.parse(&long);
     }
     let text = "    CPU0   CPU4294967295\nHI: 1 2\nTIMER: 1 99999999999999999999999\n";
-    let parsed = parsers::softirqs::parse(text).unwrap();
+    let parsed = parsers::proc::softirqs::parse(text).unwrap();
     assert_eq!(parsed.value.cpus, [0, 4_294_967_295]);
     assert_eq!(parsed.issues.len(), 1);
-    assert!(parsers::softirqs::parse("    CPU0   CPU4294967296\nHI: 1 2\n").is_err());
+    assert!(parsers::proc::softirqs::parse("    CPU0   CPU4294967296\nHI: 1 2\n").is_err());
 }
 
 #[test]
@@ -248,7 +248,7 @@ fn many_reports_parse_in_one_pass() {
     for _ in 0..10_000 {
         text.push_str(&body);
     }
-    let parsed = parsers::iostat::parse(&text).unwrap();
+    let parsed = parsers::sysstat::iostat::parse(&text).unwrap();
     assert!(parsed.issues.is_empty());
     assert_eq!(parsed.value.reports.len(), 20_000);
     assert!(parsed.value.reports.iter().all(|r| r.devices.len() == 1));

@@ -12,8 +12,10 @@ mod common;
 
 use common::{fixture, fixture_path, head, XorShift, SNIFF_HEAD_BYTES};
 use parsers::{
-    bonding, ethtool, iplink, irq_affinity, kernel, limits, lspci, procs, sysctl, timesync, virt,
-    ParseError, Sniff,
+    host::{self, lspci},
+    kernel::{self, sysctl},
+    net::{bonding, ethtool, iplink, irq_affinity},
+    proc, procs, time, ParseError, Sniff,
 };
 
 /// The artifact kinds of these modules.
@@ -101,14 +103,14 @@ fn issues<T>(
 impl K {
     fn sniff(self, h: &str) -> Sniff {
         match self {
-            K::EthDriver => ethtool::sniff_driver(h),
-            K::EthChannels => ethtool::sniff_channels(h),
-            K::EthFeatures => ethtool::sniff_features(h),
-            K::EthRings => ethtool::sniff_rings(h),
-            K::EthCoalesce => ethtool::sniff_coalesce(h),
-            K::EthStats => ethtool::sniff_stats(h),
-            K::EthTimestamping => ethtool::sniff_timestamping(h),
-            K::EthSettings => ethtool::sniff_settings(h),
+            K::EthDriver => ethtool::driver::sniff_driver(h),
+            K::EthChannels => ethtool::channels::sniff_channels(h),
+            K::EthFeatures => ethtool::features::sniff_features(h),
+            K::EthRings => ethtool::rings::sniff_rings(h),
+            K::EthCoalesce => ethtool::coalesce::sniff_coalesce(h),
+            K::EthStats => ethtool::stats::sniff_stats(h),
+            K::EthTimestamping => ethtool::timestamping::sniff_timestamping(h),
+            K::EthSettings => ethtool::settings::sniff_settings(h),
             K::Lspci => lspci::sniff(h),
             K::LspciMachine => lspci::sniff_machine(h),
             K::IpLink => iplink::sniff(h),
@@ -116,38 +118,38 @@ impl K {
             K::IrqAffinity => irq_affinity::sniff(h),
             K::Sysctl => sysctl::sniff(h),
             K::SysctlConf => sysctl::sniff_conf(h),
-            K::Ulimit => limits::sniff_ulimit(h),
-            K::ProcLimits => limits::sniff_proc_limits(h),
-            K::Cmdline => kernel::sniff_cmdline(h),
-            K::Tainted => kernel::sniff_tainted(h),
-            K::Modinfo => kernel::sniff_modinfo(h),
-            K::Dmesg => kernel::sniff_dmesg(h),
-            K::Tracking => timesync::sniff_tracking(h),
-            K::Sources => timesync::sniff_sources(h),
-            K::Ntpq => timesync::sniff_ntpq(h),
-            K::Timedatectl => timesync::sniff_timedatectl(h),
-            K::TimesyncStatus => timesync::sniff_timesync_status(h),
-            K::VmwareTimesync => timesync::sniff_vmware_timesync(h),
-            K::Dmidecode => virt::sniff_dmidecode(h),
-            K::DetectVirt => virt::sniff_detect_virt(h),
-            K::Lscpu => virt::sniff_lscpu(h),
-            K::Ps => procs::sniff_ps(h),
-            K::Top => procs::sniff_top(h),
-            K::Ss => procs::sniff_ss(h),
-            K::Netstat => procs::sniff_netstat(h),
+            K::Ulimit => procs::ulimit::sniff_ulimit(h),
+            K::ProcLimits => proc::limits::sniff_proc_limits(h),
+            K::Cmdline => kernel::cmdline::sniff_cmdline(h),
+            K::Tainted => kernel::taint::sniff_tainted(h),
+            K::Modinfo => kernel::modinfo::sniff_modinfo(h),
+            K::Dmesg => kernel::dmesg::sniff_dmesg(h),
+            K::Tracking => time::chrony_tracking::sniff_tracking(h),
+            K::Sources => time::chrony_sources::sniff_sources(h),
+            K::Ntpq => time::ntpq::sniff_ntpq(h),
+            K::Timedatectl => time::timedatectl::sniff_timedatectl(h),
+            K::TimesyncStatus => time::timedatectl::sniff_timesync_status(h),
+            K::VmwareTimesync => time::vmware_timesync::sniff_vmware_timesync(h),
+            K::Dmidecode => host::dmidecode::sniff_dmidecode(h),
+            K::DetectVirt => host::detect_virt::sniff_detect_virt(h),
+            K::Lscpu => host::lscpu::sniff_lscpu(h),
+            K::Ps => procs::ps::sniff_ps(h),
+            K::Top => procs::top::sniff_top(h),
+            K::Ss => procs::ss::sniff_ss(h),
+            K::Netstat => procs::netstat::sniff_netstat(h),
         }
     }
 
     fn parse(self, t: &str) -> Result<Vec<parsers::LineIssue>, ParseError> {
         match self {
-            K::EthDriver => issues(ethtool::parse_driver(t)),
-            K::EthChannels => issues(ethtool::parse_channels(t)),
-            K::EthFeatures => issues(ethtool::parse_features(t)),
-            K::EthRings => issues(ethtool::parse_rings(t)),
-            K::EthCoalesce => issues(ethtool::parse_coalesce(t)),
-            K::EthStats => issues(ethtool::parse_stats(t)),
-            K::EthTimestamping => issues(ethtool::parse_timestamping(t)),
-            K::EthSettings => issues(ethtool::parse_settings(t)),
+            K::EthDriver => issues(ethtool::driver::parse_driver(t)),
+            K::EthChannels => issues(ethtool::channels::parse_channels(t)),
+            K::EthFeatures => issues(ethtool::features::parse_features(t)),
+            K::EthRings => issues(ethtool::rings::parse_rings(t)),
+            K::EthCoalesce => issues(ethtool::coalesce::parse_coalesce(t)),
+            K::EthStats => issues(ethtool::stats::parse_stats(t)),
+            K::EthTimestamping => issues(ethtool::timestamping::parse_timestamping(t)),
+            K::EthSettings => issues(ethtool::settings::parse_settings(t)),
             K::Lspci => issues(lspci::parse(t)),
             K::LspciMachine => issues(lspci::parse_machine(t)),
             K::IpLink => issues(iplink::parse(t)),
@@ -155,25 +157,25 @@ impl K {
             K::IrqAffinity => issues(irq_affinity::parse(t)),
             K::Sysctl => issues(sysctl::parse(t)),
             K::SysctlConf => issues(sysctl::parse_conf(t)),
-            K::Ulimit => issues(limits::parse_ulimit(t)),
-            K::ProcLimits => issues(limits::parse_proc_limits(t)),
-            K::Cmdline => issues(kernel::parse_cmdline(t)),
-            K::Tainted => issues(kernel::parse_tainted(t)),
-            K::Modinfo => issues(kernel::parse_modinfo(t)),
-            K::Dmesg => issues(kernel::parse_dmesg(t)),
-            K::Tracking => issues(timesync::parse_tracking(t)),
-            K::Sources => issues(timesync::parse_sources(t)),
-            K::Ntpq => issues(timesync::parse_ntpq(t)),
-            K::Timedatectl => issues(timesync::parse_timedatectl(t)),
-            K::TimesyncStatus => issues(timesync::parse_timesync_status(t)),
-            K::VmwareTimesync => issues(timesync::parse_vmware_timesync(t)),
-            K::Dmidecode => issues(virt::parse_dmidecode(t)),
-            K::DetectVirt => issues(virt::parse_detect_virt(t)),
-            K::Lscpu => issues(virt::parse_lscpu(t)),
-            K::Ps => issues(procs::parse_ps(t)),
-            K::Top => issues(procs::parse_top(t)),
-            K::Ss => issues(procs::parse_ss(t)),
-            K::Netstat => issues(procs::parse_netstat(t)),
+            K::Ulimit => issues(procs::ulimit::parse_ulimit(t)),
+            K::ProcLimits => issues(proc::limits::parse_proc_limits(t)),
+            K::Cmdline => issues(kernel::cmdline::parse_cmdline(t)),
+            K::Tainted => issues(kernel::taint::parse_tainted(t)),
+            K::Modinfo => issues(kernel::modinfo::parse_modinfo(t)),
+            K::Dmesg => issues(kernel::dmesg::parse_dmesg(t)),
+            K::Tracking => issues(time::chrony_tracking::parse_tracking(t)),
+            K::Sources => issues(time::chrony_sources::parse_sources(t)),
+            K::Ntpq => issues(time::ntpq::parse_ntpq(t)),
+            K::Timedatectl => issues(time::timedatectl::parse_timedatectl(t)),
+            K::TimesyncStatus => issues(time::timedatectl::parse_timesync_status(t)),
+            K::VmwareTimesync => issues(time::vmware_timesync::parse_vmware_timesync(t)),
+            K::Dmidecode => issues(host::dmidecode::parse_dmidecode(t)),
+            K::DetectVirt => issues(host::detect_virt::parse_detect_virt(t)),
+            K::Lscpu => issues(host::lscpu::parse_lscpu(t)),
+            K::Ps => issues(procs::ps::parse_ps(t)),
+            K::Top => issues(procs::top::parse_top(t)),
+            K::Ss => issues(procs::ss::parse_ss(t)),
+            K::Netstat => issues(procs::netstat::parse_netstat(t)),
         }
     }
 
@@ -347,7 +349,7 @@ fn other_fixtures() -> Vec<String> {
 /// What a sniffer should answer for a fixture of kind `own`.
 fn expected(own: Option<K>, kind: K, rel: &str) -> Sniff {
     match own {
-        // A lone integer cannot be attributed from its content (see `kernel::sniff_tainted`).
+        // A lone integer cannot be attributed from its content (see `kernel::taint::sniff_tainted`).
         Some(K::Tainted) if kind == K::Tainted => Sniff::Unsure,
         Some(o) if o == kind => Sniff::Yes,
         // dmidecode's banner is printed even when it cannot read the table.
@@ -696,11 +698,11 @@ fn hundred_thousand_column_lines() {
     // Inside otherwise valid files.
     let ss =
         fixture("captured-b/ss-tanp.txt") + &format!("ESTAB 0 0 1.2.3.4:5 6.7.8.9:10 {nested}\n");
-    let p = procs::parse_ss(&ss).unwrap();
+    let p = procs::ss::parse_ss(&ss).unwrap();
     assert_eq!(p.issues.len(), 1);
     let ps = fixture("captured-b/ps-eo-custom.txt")
         + &format!("    9     1 root        1  0.0  0.0 1 1 1 S    x               {wide_words}\n");
-    let p = procs::parse_ps(&ps).unwrap();
+    let p = procs::ps::parse_ps(&ps).unwrap();
     assert!(p.issues.is_empty());
     assert_eq!(
         p.value
@@ -729,14 +731,14 @@ fn huge_cpu_lists_and_numbers() {
     assert_eq!(p.issues[1].line, 3);
     assert!(p.value.irqs[2].cpus.is_empty());
     let text = "Architecture: x86_64\nCPU(s): 99999999999999999999\nOn-line CPU(s) list: 0-4294967295\nNUMA node0 CPU(s): 0-4294967295\n";
-    let p = virt::parse_lscpu(text).unwrap();
+    let p = host::lscpu::parse_lscpu(text).unwrap();
     assert_eq!(p.issues.len(), 3);
     assert!(p.value.online_cpus.is_empty());
-    let p = kernel::parse_tainted("99999999999999999999\n");
+    let p = kernel::taint::parse_tainted("99999999999999999999\n");
     assert!(p.is_err());
-    let p = kernel::parse_tainted(&format!("{}\n", u64::MAX)).unwrap();
+    let p = kernel::taint::parse_tainted(&format!("{}\n", u64::MAX)).unwrap();
     assert_eq!(p.value.flags.len(), 64);
-    let p = limits::parse_proc_limits(
+    let p = proc::limits::parse_proc_limits(
         "Limit  Soft Limit  Hard Limit  Units\nMax open files  99999999999999999999999  1  files\n",
     )
     .unwrap();
@@ -760,13 +762,13 @@ fn large_inputs_parse_in_one_pass() {
     // 2 000 top frames (about 10 MB), 200 000 ss sockets and 200 000 sysctl keys.
     let frame = fixture("captured-b/top-b-n2.txt");
     let top = frame.repeat(1000);
-    let p = procs::parse_top(&top).unwrap();
+    let p = procs::top::parse_top(&top).unwrap();
     assert!(p.issues.is_empty());
     assert_eq!(p.value.frames.len(), 2000);
     let ss = fixture("captured-b/ss-tanp.txt");
     let (header, body) = ss.split_once('\n').unwrap();
     let big = format!("{header}\n{}", body.repeat(20_000));
-    let p = procs::parse_ss(&big).unwrap();
+    let p = procs::ss::parse_ss(&big).unwrap();
     assert_eq!(p.value.sockets.len(), 200_000);
     let by = procs::established_by_process(p.value.established());
     assert_eq!(by.iter().map(|b| b.established).sum::<usize>(), 160_000);

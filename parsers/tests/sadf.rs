@@ -5,10 +5,10 @@ mod common;
 
 use common::{all_fixtures, assert_close, fixture, fixture_path, head, XorShift};
 use parsers::common::Date;
-use parsers::iostat::Timestamp;
-use parsers::mpstat::CpuId;
-use parsers::sadf;
-use parsers::sar::Sar;
+use parsers::common::Timestamp;
+use parsers::sysstat::mpstat::CpuId;
+use parsers::sysstat::sadf;
+use parsers::sysstat::sar::Sar;
 use parsers::Sniff;
 
 fn parse_clean(rel: &str) -> Sar {
@@ -131,7 +131,7 @@ fn captured_matches_the_text_report_of_the_same_file() {
     // `sadf -j x.sa -- -u -P ALL -n DEV,EDEV -d -q -r -B -W` (sysstat 12.6.1); the text report of
     // the same data file is captured-a/sar-f-datafile-multi.txt.
     let j = parse_clean("captured-a/sadf-j.txt");
-    let t = parsers::sar::parse(&fixture("captured-a/sar-f-datafile-multi.txt"))
+    let t = parsers::sysstat::sar::parse(&fixture("captured-a/sar-f-datafile-multi.txt"))
         .unwrap()
         .value;
     assert_eq!(j.timezone.as_deref(), Some("UTC"));

@@ -7,8 +7,8 @@ use common::{
     all_fixtures, assert_close, decimal_commas, fixture, fixture_path, head, insert_line, XorShift,
 };
 use parsers::common::Date;
-use parsers::mpstat::CpuId;
-use parsers::sar::{self, CpuRow, Sar};
+use parsers::sysstat::mpstat::CpuId;
+use parsers::sysstat::sar::{self, CpuRow, Sar};
 use parsers::Sniff;
 use std::time::{Duration, Instant};
 

@@ -5,7 +5,12 @@
 mod common;
 
 use common::{fixture, fixtures_in, head, Kind, ALL_KINDS, SNIFF_HEAD_BYTES};
-use parsers::{identity, iostat, mpstat, softirqs, Sniff};
+use parsers::{
+    host,
+    proc::softirqs,
+    sysstat::{iostat, mpstat},
+    Sniff,
+};
 
 /// Fixture directories and the kind of artifact each holds.
 const DIRS: [(&str, Kind); 5] = [
@@ -80,7 +85,7 @@ fn a_bare_sysstat_banner_is_unsure() {
     let banner = "Linux 5.15.0-91-generic (host1) \t06/01/20 \t_x86_64_\t(9 CPU)\n\n";
     assert_eq!(iostat::sniff(banner), Sniff::Unsure);
     assert_eq!(mpstat::sniff(banner), Sniff::Unsure);
-    assert_eq!(identity::sniff_uname(banner), Sniff::No);
+    assert_eq!(host::uname::sniff_uname(banner), Sniff::No);
 }
 
 #[test]
@@ -104,10 +109,10 @@ fn look_alikes_from_other_tools_are_not_claimed() {
     assert_eq!(softirqs::sniff(interrupts), Sniff::No);
     // /proc/version starts with `Linux version`.
     let version = "Linux version 5.4.0-42-generic (buildd@lgw01-amd64-038) (gcc version 9.3.0) #46-Ubuntu SMP Fri Jul 10 00:24:02 UTC 2020\n";
-    assert_eq!(identity::sniff_uname(version), Sniff::No);
+    assert_eq!(host::uname::sniff_uname(version), Sniff::No);
     // sysctl -a has dots and spaces around `=`.
     assert_eq!(
-        identity::sniff_os_release("kernel.pid_max = 4194304\n"),
+        host::os_release::sniff_os_release("kernel.pid_max = 4194304\n"),
         Sniff::No
     );
 }

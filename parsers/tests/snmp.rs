@@ -4,7 +4,7 @@
 mod common;
 
 use common::{all_fixtures, fixture, fixture_path, head, insert_line, XorShift};
-use parsers::snmp::{self, Snmp};
+use parsers::proc::snmp::{self, Snmp};
 use parsers::Sniff;
 
 fn parse_clean(rel: &str) -> Snmp {

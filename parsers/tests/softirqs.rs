@@ -4,7 +4,7 @@
 mod common;
 
 use common::{fixture, insert_line};
-use parsers::softirqs::{self, Softirqs};
+use parsers::proc::softirqs::{self, Softirqs};
 
 /// Softirq types of Linux ≥ 4.x, in kernel order.
 const SOFTIRQ_TYPES: [&str; 10] = [

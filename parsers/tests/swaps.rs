@@ -4,7 +4,7 @@
 mod common;
 
 use common::{all_fixtures, fixture, fixture_path, head, insert_line, XorShift};
-use parsers::swaps::{self, Swaps, SwapsFormat};
+use parsers::proc::swaps::{self, Swaps, SwapsFormat};
 use parsers::Sniff;
 
 fn parse_clean(rel: &str) -> Swaps {

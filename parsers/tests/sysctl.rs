@@ -3,7 +3,7 @@
 mod common;
 
 use common::{fixture, insert_line};
-use parsers::{sysctl, Sniff};
+use parsers::{kernel::sysctl, Sniff};
 
 #[track_caller]
 fn clean(rel: &str) -> sysctl::Sysctl {

@@ -6,7 +6,10 @@
 mod common;
 
 use common::{all_fixtures, fixture, fixture_path, head, insert_line, XorShift, SNIFF_HEAD_BYTES};
-use parsers::threads::{self, pool_name, ThreadDump};
+use parsers::jvm::{
+    self,
+    thread_dump::{pool_name, ThreadDump},
+};
 use parsers::Sniff;
 
 const JDK8: &str = "jstack/java000__jstack-l-jdk8u191-windows-deadlock.txt";
@@ -19,12 +22,12 @@ const JCMD17: &str = "captured-zk/jcmd-thread-print-openjdk17-zkclient.txt";
 const ALL: [&str; 7] = [JDK8, JDK11, JDK8_STYLE, JCMD26, JDK25, JSTACK17, JCMD17];
 
 fn parse_clean(rel: &str) -> ThreadDump {
-    let p = threads::parse(&fixture(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let p = jvm::thread_dump::parse(&fixture(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
     assert!(p.issues.is_empty(), "{rel}: {:?}", p.issues);
     p.value
 }
 
-fn by_name<'a>(d: &'a ThreadDump, name: &str) -> &'a threads::JavaThread {
+fn by_name<'a>(d: &'a ThreadDump, name: &str) -> &'a jvm::thread_dump::JavaThread {
     d.threads
         .iter()
         .find(|t| t.name == name)
@@ -223,7 +226,7 @@ fn virtual_thread_carrier_and_leading_id() {
         \x20  Carrying virtual thread #31\n\
         \tat jdk.internal.vm.Continuation.run(java.base@21.0.2/Continuation.java:248)\n\n\
         #47 \"say \"hi\" thread\" daemon prio=5 tid=0x1 nid=0x10 runnable\n";
-    let d = threads::parse(text).unwrap();
+    let d = jvm::thread_dump::parse(text).unwrap();
     assert!(d.issues.is_empty(), "{:?}", d.issues);
     let c = &d.value.threads[0];
     assert_eq!(c.carrying_virtual_thread, Some(31));
@@ -239,23 +242,23 @@ fn virtual_thread_carrier_and_leading_id() {
 
 #[test]
 fn malformed_inputs_are_partial_with_input_lines() {
-    assert!(threads::parse("").is_err());
-    assert!(threads::parse("hello\nworld\n").is_err());
+    assert!(jvm::thread_dump::parse("").is_err());
+    assert!(jvm::thread_dump::parse("hello\nworld\n").is_err());
     // Garbage line inside a thread.
     let text = insert_line(&fixture(JDK11), 14, "#### garbage ####");
-    let p = threads::parse(&text).unwrap();
+    let p = jvm::thread_dump::parse(&text).unwrap();
     assert_eq!(p.issues.len(), 1, "{:?}", p.issues);
     assert_eq!(p.issues[0].line, 14);
     assert_eq!(p.value.threads.len(), 18);
     // Bad header attribute.
     let text = fixture(JDK11).replacen("nid=0x2803", "nid=0xZZ", 1);
-    let p = threads::parse(&text).unwrap();
+    let p = jvm::thread_dump::parse(&text).unwrap();
     assert_eq!(p.issues[0].line, 11);
     assert_eq!(p.value.threads.len(), 17);
     // Truncated mid-thread: the last thread keeps what was read.
     let full = fixture(JSTACK17);
     let cut: String = full.lines().take(123).collect::<Vec<_>>().join("\n");
-    let p = threads::parse(&cut).unwrap();
+    let p = jvm::thread_dump::parse(&cut).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let last = p.value.threads.last().unwrap();
     assert_eq!((last.name.as_str(), last.line), ("pool-1-thread-1", 120));
@@ -263,7 +266,7 @@ fn malformed_inputs_are_partial_with_input_lines() {
     // Truncated inside the deadlock report: counted from the sections.
     let full = fixture(JDK11);
     let cut: String = full.lines().take(92).collect::<Vec<_>>().join("\n");
-    let p = threads::parse(&cut).unwrap();
+    let p = jvm::thread_dump::parse(&cut).unwrap();
     assert_eq!(p.value.deadlocks, 1);
 }
 
@@ -279,7 +282,11 @@ fn sniffer_claims_dumps_and_refuses_the_rest() {
         } else {
             Sniff::No
         };
-        assert_eq!(threads::sniff(head(&text, SNIFF_HEAD_BYTES)), want, "{rel}");
+        assert_eq!(
+            jvm::thread_dump::sniff(head(&text, SNIFF_HEAD_BYTES)),
+            want,
+            "{rel}"
+        );
     }
 }
 
@@ -302,17 +309,17 @@ fn random_bytes_never_panic() {
         }
         let t = String::from_utf8_lossy(&b);
         let n_lines = t.lines().count();
-        if let Ok(p) = threads::parse(&t) {
+        if let Ok(p) = jvm::thread_dump::parse(&t) {
             assert!(p.issues.iter().all(|i| i.line >= 1 && i.line <= n_lines));
         }
-        let _ = threads::sniff(&t);
+        let _ = jvm::thread_dump::sniff(&t);
     }
 }
 
 #[test]
 fn the_jdk17_smr_block_with_a_delete_list_is_not_an_issue() {
     let t = "14335:\n2026-11-30 04:28:17\nFull thread dump OpenJDK 64-Bit Server VM (17.0.15+6-Debian-1deb12u1 mixed mode, sharing):\n\nThreads class SMR info:\n_java_thread_list=0x00007f7efc000c40, length=2, elements={\n0x00007f7f74019310, 0x00007f7f740596c0\n}\n_to_delete_list=0x0000556623f88db0, length=1, elements={\n0x00007f7f74019310\n}\n\n\"main\" #1 prio=5 os_prio=0 cpu=10.00ms elapsed=5.00s tid=0x00007f7f74019310 nid=0x37f0 waiting on condition  [0x00007f7f7a1fe000]\n   java.lang.Thread.State: TIMED_WAITING (sleeping)\n\tat java.lang.Thread.sleep(java.base@17.0.15/Native Method)\n\n";
-    let p = parsers::threads::parse(t).expect("parses");
+    let p = parsers::jvm::thread_dump::parse(t).expect("parses");
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     assert_eq!(p.value.smr_length, Some(2));
     assert_eq!(p.value.threads.len(), 1);

@@ -3,12 +3,14 @@
 mod common;
 
 use common::{assert_close, fixture, insert_line};
-use parsers::{timesync, Sniff};
+use parsers::{time, Sniff};
 
 #[test]
 fn tracking_chrony2_telegraf() {
-    let p = timesync::parse_tracking(&fixture("chronyc/telegraf__chronyc-tracking-chrony2x.txt"))
-        .unwrap();
+    let p = time::chrony_tracking::parse_tracking(&fixture(
+        "chronyc/telegraf__chronyc-tracking-chrony2x.txt",
+    ))
+    .unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let t = p.value;
     assert_eq!(t.reference_id.as_deref(), Some("192.168.1.22"));
@@ -31,8 +33,10 @@ fn tracking_chrony2_telegraf() {
 
 #[test]
 fn tracking_chrony4_captured() {
-    let t = timesync::parse_tracking(&fixture("captured-b/chronyc-tracking-chrony4-synced.txt"))
-        .unwrap();
+    let t = time::chrony_tracking::parse_tracking(&fixture(
+        "captured-b/chronyc-tracking-chrony4-synced.txt",
+    ))
+    .unwrap();
     assert!(t.issues.is_empty(), "{:?}", t.issues);
     let t = t.value;
     assert_eq!(t.reference_id.as_deref(), Some("7F000002"));
@@ -44,7 +48,7 @@ fn tracking_chrony4_captured() {
     assert_close(t.update_interval_s, 2.0);
     assert_eq!(t.synchronised(), Some(true));
 
-    let t = timesync::parse_tracking(&fixture(
+    let t = time::chrony_tracking::parse_tracking(&fixture(
         "captured-b/chronyc-tracking-chrony4-unsynchronised.txt",
     ))
     .unwrap();
@@ -65,13 +69,13 @@ fn tracking_signs() {
     let text = fixture("chronyc/telegraf__chronyc-tracking-chrony2x.txt")
         .replace("seconds fast of NTP time", "seconds slow of NTP time")
         .replace("16.001 ppm slow", "16.001 ppm fast");
-    let t = timesync::parse_tracking(&text).unwrap().value;
+    let t = time::chrony_tracking::parse_tracking(&text).unwrap().value;
     assert_close(t.system_time_s, -0.000020390);
     assert_close(t.frequency_ppm, 16.001);
     // An unreadable value is an issue on its line, the rest is kept.
     let text = fixture("chronyc/telegraf__chronyc-tracking-chrony2x.txt")
         .replace("0.000020390 seconds fast of NTP time", "soon");
-    let p = timesync::parse_tracking(&text).unwrap();
+    let p = time::chrony_tracking::parse_tracking(&text).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 4);
     assert_eq!(p.value.system_time_s, None);
@@ -80,8 +84,10 @@ fn tracking_signs() {
 
 #[test]
 fn sources_chrony3_header() {
-    let p =
-        timesync::parse_sources(&fixture("chronyc/insights-core__chronyc-sources-3.txt")).unwrap();
+    let p = time::chrony_sources::parse_sources(&fixture(
+        "chronyc/insights-core__chronyc-sources-3.txt",
+    ))
+    .unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let s = p.value;
     assert_eq!(s.declared, Some(3));
@@ -101,8 +107,10 @@ fn sources_chrony3_header() {
 
 #[test]
 fn sources_six_declared_four_printed() {
-    let p =
-        timesync::parse_sources(&fixture("chronyc/insights-core__chronyc-sources-6.txt")).unwrap();
+    let p = time::chrony_sources::parse_sources(&fixture(
+        "chronyc/insights-core__chronyc-sources-6.txt",
+    ))
+    .unwrap();
     let s = &p.value;
     assert_eq!(s.declared, Some(6));
     assert_eq!(s.sources.len(), 4);
@@ -129,7 +137,7 @@ fn sources_chrony4_captured_with_and_without_legend() {
         "captured-b/chronyc-sources-v-chrony4.txt",
         "captured-b/chronyc-n-sources-chrony4.txt",
     ] {
-        let p = timesync::parse_sources(&fixture(rel)).unwrap();
+        let p = time::chrony_sources::parse_sources(&fixture(rel)).unwrap();
         assert!(p.issues.is_empty(), "{rel}: {:?}", p.issues);
         let s = p.value;
         assert_eq!(s.declared, None);
@@ -144,16 +152,19 @@ fn sources_chrony4_captured_with_and_without_legend() {
         assert_close(sel.measured_offset_s, 396e-9);
         assert_close(sel.error_s, 3624e-9);
         assert_eq!(s.sources[2].reach, "0");
-        assert_eq!(timesync::sniff_sources(&fixture(rel)), Sniff::Yes);
+        assert_eq!(
+            time::chrony_sources::sniff_sources(&fixture(rel)),
+            Sniff::Yes
+        );
     }
-    let p = timesync::parse_sources(&fixture(
+    let p = time::chrony_sources::parse_sources(&fixture(
         "captured-b/chronyc-sources-chrony4-unreachable.txt",
     ))
     .unwrap();
     assert_eq!(p.value.sources.len(), 1);
     assert_eq!(p.value.selected(), None);
     // No sources configured: header only.
-    let p = timesync::parse_sources(
+    let p = time::chrony_sources::parse_sources(
         "MS Name/IP address         Stratum Poll Reach LastRx Last sample\n===\n",
     )
     .unwrap();
@@ -167,18 +178,18 @@ fn sources_malformed_rows() {
         5,
         "^* bad 2 6 999 23 -923us[ -924us] +/- 43ms",
     );
-    let p = timesync::parse_sources(&text).unwrap();
+    let p = time::chrony_sources::parse_sources(&text).unwrap();
     assert_eq!(p.issues.len(), 1, "{:?}", p.issues);
     assert_eq!(p.issues[0].line, 5);
     assert!(p.issues[0].message.contains("not octal"));
     assert_eq!(p.value.sources.len(), 3);
-    assert!(timesync::parse_sources("").is_err());
-    assert!(timesync::parse_sources("hello\n").is_err());
+    assert!(time::chrony_sources::parse_sources("").is_err());
+    assert!(time::chrony_sources::parse_sources("hello\n").is_err());
 }
 
 #[test]
 fn ntpq_named_and_numeric() {
-    let p = timesync::parse_ntpq(&fixture("ntpq/insights-core__ntpq-p-named.txt")).unwrap();
+    let p = time::ntpq::parse_ntpq(&fixture("ntpq/insights-core__ntpq-p-named.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let peers = p.value.peers;
     assert_eq!(peers.len(), 2);
@@ -192,7 +203,7 @@ fn ntpq_named_and_numeric() {
     );
     assert_close(peers[1].offset_ms, -0.234);
 
-    let p = timesync::parse_ntpq(&fixture("ntpq/jc__ntpq-pn-centos7.txt")).unwrap();
+    let p = time::ntpq::parse_ntpq(&fixture("ntpq/jc__ntpq-pn-centos7.txt")).unwrap();
     assert!(p.issues.is_empty());
     let v = p.value;
     assert_eq!(v.peers.len(), 4);
@@ -216,7 +227,7 @@ fn ntpq_named_and_numeric() {
 #[test]
 fn ntpq_ipv6_truncated() {
     let p =
-        timesync::parse_ntpq(&fixture("ntpq/insights-core__ntpq-pn-ipv6-truncated.txt")).unwrap();
+        time::ntpq::parse_ntpq(&fixture("ntpq/insights-core__ntpq-pn-ipv6-truncated.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let v = p.value;
     let sys = v.system_peer().unwrap();
@@ -241,7 +252,7 @@ fn ntpq_ipv6_truncated() {
 
 #[test]
 fn ntpq_pool_rows() {
-    let p = timesync::parse_ntpq(&fixture("ntpq/jc__ntpq-pn-ubuntu1804-pool.txt")).unwrap();
+    let p = time::ntpq::parse_ntpq(&fixture("ntpq/jc__ntpq-pn-ubuntu1804-pool.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let v = p.value;
     assert_eq!(v.peers.len(), 19);
@@ -277,7 +288,7 @@ fn ntpq_wrapped_remote_and_when_units() {
             "+ntp104.lan.test 10.228.209.150   2 u  163",
             "+ntp104.lan.test 10.228.209.150   2 u   2h",
         );
-    let p = timesync::parse_ntpq(&text).unwrap();
+    let p = time::ntpq::parse_ntpq(&text).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let v = p.value;
     assert_eq!(v.peers.len(), 2);
@@ -289,21 +300,21 @@ fn ntpq_wrapped_remote_and_when_units() {
     assert_eq!(v.peers[1].line, 5);
     let text = base.replace("  225  256", "   3d  256");
     assert_eq!(
-        timesync::parse_ntpq(&text).unwrap().value.peers[0].when_s,
+        time::ntpq::parse_ntpq(&text).unwrap().value.peers[0].when_s,
         Some(259_200)
     );
     // A remote that never gets its numbers, and a bad tally.
-    let p = timesync::parse_ntpq(&(base.clone() + "*lonely.example\n")).unwrap();
+    let p = time::ntpq::parse_ntpq(&(base.clone() + "*lonely.example\n")).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 5);
-    let p = timesync::parse_ntpq(&insert_line(&base, 3, "!bad 1 2 u 1 2 3 4 5 6")).unwrap();
+    let p = time::ntpq::parse_ntpq(&insert_line(&base, 3, "!bad 1 2 u 1 2 3 4 5 6")).unwrap();
     assert_eq!(p.issues[0].line, 3);
-    assert!(timesync::parse_ntpq("").is_err());
+    assert!(time::ntpq::parse_ntpq("").is_err());
 }
 
 #[test]
 fn timedatectl_layouts() {
-    let t = timesync::parse_timedatectl(&fixture(
+    let t = time::timedatectl::parse_timedatectl(&fixture(
         "timedatectl/hotsos__timedatectl-ubuntu2004-trailing-spaces.txt",
     ))
     .unwrap();
@@ -317,7 +328,7 @@ fn timedatectl_layouts() {
     assert_eq!(t.rtc_time.as_deref(), Some("Fri 2022-02-11 19:24:04"));
     assert_eq!(t.line_of("NTP service"), Some(6));
 
-    let t = timesync::parse_timedatectl(&fixture(
+    let t = time::timedatectl::parse_timedatectl(&fixture(
         "timedatectl/insights-core__timedatectl-dst-change.txt",
     ))
     .unwrap();
@@ -335,7 +346,7 @@ fn timedatectl_layouts() {
         Some("DST begins (the clock jumps one hour forward) at Sun 2023-03-12 01:59:59 EST Sun 2023-03-12 03:00:00 EDT")
     );
 
-    let t = timesync::parse_timedatectl(&fixture(
+    let t = time::timedatectl::parse_timedatectl(&fixture(
         "timedatectl/insights-core__timedatectl-rtc-local-warning.txt",
     ))
     .unwrap();
@@ -351,9 +362,10 @@ fn timedatectl_layouts() {
     assert_eq!(t.warnings[0].0, 9);
     assert!(t.warnings[0].1.contains("'timedatectl set-local-rtc 0'"));
 
-    let t =
-        timesync::parse_timedatectl(&fixture("timedatectl/jc__timedatectl-centos7-old-keys.txt"))
-            .unwrap();
+    let t = time::timedatectl::parse_timedatectl(&fixture(
+        "timedatectl/jc__timedatectl-centos7-old-keys.txt",
+    ))
+    .unwrap();
     assert!(t.issues.is_empty(), "{:?}", t.issues);
     let t = t.value;
     assert_eq!(t.local_time.as_deref(), Some("Tue 2020-03-10 17:53:21 PDT"));
@@ -368,7 +380,7 @@ fn timedatectl_layouts() {
     assert_eq!((t.rtc_in_local_tz, t.dst_active), (Some(false), Some(true)));
     assert!(t.last_dst_change.unwrap().starts_with("DST began at"));
 
-    let t = timesync::parse_timedatectl(&fixture(
+    let t = time::timedatectl::parse_timedatectl(&fixture(
         "timedatectl/jc__timedatectl-ubuntu1804-new-keys.txt",
     ))
     .unwrap();
@@ -385,30 +397,31 @@ fn timedatectl_layouts() {
 #[test]
 fn timedatectl_without_systemd_is_unusable_with_the_reason() {
     let err =
-        timesync::parse_timedatectl(&fixture("captured-b/timedatectl-no-systemd.txt")).unwrap_err();
+        time::timedatectl::parse_timedatectl(&fixture("captured-b/timedatectl-no-systemd.txt"))
+            .unwrap_err();
     assert!(
         err.to_string()
             .contains("System has not been booted with systemd"),
         "{err}"
     );
     assert_eq!(
-        timesync::sniff_timedatectl(&fixture("captured-b/timedatectl-no-systemd.txt")),
+        time::timedatectl::sniff_timedatectl(&fixture("captured-b/timedatectl-no-systemd.txt")),
         Sniff::No
     );
-    assert!(timesync::parse_timedatectl("").is_err());
+    assert!(time::timedatectl::parse_timedatectl("").is_err());
     let text = insert_line(
         &fixture("timedatectl/jc__timedatectl-ubuntu1804-new-keys.txt"),
         3,
         "garbage",
     );
-    let p = timesync::parse_timedatectl(&text).unwrap();
+    let p = time::timedatectl::parse_timedatectl(&text).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 3);
 }
 
 #[test]
 fn timesync_status() {
-    let p = timesync::parse_timesync_status(&fixture(
+    let p = time::timedatectl::parse_timesync_status(&fixture(
         "timedatectl/jc__timedatectl-timesync-status.txt",
     ))
     .unwrap();
@@ -429,18 +442,21 @@ fn timesync_status() {
 #[test]
 fn vmware_toolbox() {
     // No capture: VMware Tools is not installed here. The command prints one word.
-    let p = timesync::parse_vmware_timesync("Enabled\n").unwrap();
+    let p = time::vmware_timesync::parse_vmware_timesync("Enabled\n").unwrap();
     assert!(p.value.enabled);
     assert!(
-        !timesync::parse_vmware_timesync("Disabled\n")
+        !time::vmware_timesync::parse_vmware_timesync("Disabled\n")
             .unwrap()
             .value
             .enabled
     );
-    assert!(timesync::parse_vmware_timesync("maybe\n").is_err());
-    assert_eq!(timesync::sniff_vmware_timesync("Disabled\n"), Sniff::Yes);
+    assert!(time::vmware_timesync::parse_vmware_timesync("maybe\n").is_err());
     assert_eq!(
-        timesync::sniff_vmware_timesync("Disabled\nmore\n"),
+        time::vmware_timesync::sniff_vmware_timesync("Disabled\n"),
+        Sniff::Yes
+    );
+    assert_eq!(
+        time::vmware_timesync::sniff_vmware_timesync("Disabled\nmore\n"),
         Sniff::No
     );
 }
@@ -453,20 +469,20 @@ fn sniffers_tell_the_formats_apart() {
     let cases: [(&str, Sniffer); 5] = [
         (
             "chronyc/telegraf__chronyc-tracking-chrony2x.txt",
-            timesync::sniff_tracking,
+            time::chrony_tracking::sniff_tracking,
         ),
         (
             "chronyc/insights-core__chronyc-sources-6.txt",
-            timesync::sniff_sources,
+            time::chrony_sources::sniff_sources,
         ),
-        ("ntpq/jc__ntpq-pn-centos7.txt", timesync::sniff_ntpq),
+        ("ntpq/jc__ntpq-pn-centos7.txt", time::ntpq::sniff_ntpq),
         (
             "timedatectl/jc__timedatectl-centos7-old-keys.txt",
-            timesync::sniff_timedatectl,
+            time::timedatectl::sniff_timedatectl,
         ),
         (
             "timedatectl/jc__timedatectl-timesync-status.txt",
-            timesync::sniff_timesync_status,
+            time::timedatectl::sniff_timesync_status,
         ),
     ];
     for (rel, own) in cases {

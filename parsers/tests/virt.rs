@@ -3,11 +3,12 @@
 mod common;
 
 use common::{fixture, insert_line};
-use parsers::virt::{self, PlatformKind, VirtKind};
+use parsers::host::{self, detect_virt::VirtKind, platform::PlatformKind};
 use parsers::Sniff;
 
-fn dmi(rel: &str) -> virt::Dmidecode {
-    let p = virt::parse_dmidecode(&fixture(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+fn dmi(rel: &str) -> host::dmidecode::Dmidecode {
+    let p =
+        host::dmidecode::parse_dmidecode(&fixture(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
     assert!(p.issues.is_empty(), "{rel}: {:?}", p.issues);
     p.value
 }
@@ -33,7 +34,7 @@ fn dmidecode_openstack_kvm() {
     assert_eq!(s.family.as_deref(), Some("Virtual Machine"));
     assert_eq!(s.sku_number, None);
     assert_eq!(s.line, 20);
-    let p = virt::platform(None, None, Some(&d));
+    let p = host::platform::platform(None, None, Some(&d));
     assert_eq!(p.kind, PlatformKind::VirtualMachine);
     assert_eq!(p.hypervisor.as_deref(), Some("KVM"));
     assert_eq!(p.evidence[0].source, "dmidecode");
@@ -59,7 +60,7 @@ fn dmidecode_aws_xen() {
         Some("EC2F58AF-2DAD-C57E-88C0-A81CB6084290")
     );
     assert_eq!(s.family, None);
-    let p = virt::platform(None, None, Some(&d));
+    let p = host::platform::platform(None, None, Some(&d));
     assert_eq!(
         (p.kind, p.hypervisor.as_deref()),
         (PlatformKind::VirtualMachine, Some("Xen"))
@@ -108,7 +109,7 @@ fn dmidecode_hp_physical() {
         .collect();
     assert_eq!(cpus, ["CPU 1", "CPU 2"]);
     assert_eq!(d.of_type(127).next().unwrap().name, "End Of Table");
-    let p = virt::platform(None, None, Some(&d));
+    let p = host::platform::platform(None, None, Some(&d));
     assert_eq!(p.kind, PlatformKind::Physical);
     assert_eq!(p.hypervisor, None);
     assert_eq!(p.evidence[0].text, "DMI system: HP ProLiant DL380p Gen8");
@@ -128,7 +129,7 @@ fn dmidecode_rhev_and_vmware() {
     assert_eq!(s.product_name.as_deref(), Some("RHEV Hypervisor"));
     assert_eq!(s.version.as_deref(), Some("7.3-7.el7"));
     assert_eq!(s.family.as_deref(), Some("Red Hat Enterprise Linux"));
-    let p = virt::platform(None, None, Some(&d));
+    let p = host::platform::platform(None, None, Some(&d));
     assert_eq!(
         (p.kind, p.hypervisor.as_deref()),
         (PlatformKind::VirtualMachine, Some("KVM"))
@@ -142,7 +143,7 @@ fn dmidecode_rhev_and_vmware() {
     let s = d.system().unwrap();
     assert_eq!(s.product_name.as_deref(), Some("VMware Virtual Platform"));
     assert_eq!(s.version, None, "`None` is a placeholder");
-    let p = virt::platform(None, None, Some(&d));
+    let p = host::platform::platform(None, None, Some(&d));
     assert_eq!(
         (p.kind, p.hypervisor.as_deref()),
         (PlatformKind::VirtualMachine, Some("VMware"))
@@ -171,24 +172,25 @@ fn dmidecode_full_vmware() {
 
 #[test]
 fn dmidecode_without_dev_mem_is_unusable_with_the_reason() {
-    let err = virt::parse_dmidecode(&fixture("captured-b/dmidecode-t-system.txt")).unwrap_err();
+    let err = host::dmidecode::parse_dmidecode(&fixture("captured-b/dmidecode-t-system.txt"))
+        .unwrap_err();
     assert!(
         err.to_string()
             .contains("/dev/mem: No such file or directory"),
         "{err}"
     );
     assert_eq!(
-        virt::sniff_dmidecode(&fixture("captured-b/dmidecode-t-system.txt")),
+        host::dmidecode::sniff_dmidecode(&fixture("captured-b/dmidecode-t-system.txt")),
         Sniff::Yes
     );
-    assert!(virt::parse_dmidecode("").is_err());
+    assert!(host::dmidecode::parse_dmidecode("").is_err());
     // A list item before any key of its structure.
     let text = insert_line(
         &fixture("dmidecode/insights-core__dmidecode-aws-xen.txt"),
         22,
         "\t\tstray item",
     );
-    let p = virt::parse_dmidecode(&text).unwrap();
+    let p = host::dmidecode::parse_dmidecode(&text).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 22);
     assert_eq!(
@@ -197,7 +199,7 @@ fn dmidecode_without_dev_mem_is_unusable_with_the_reason() {
     );
     // Truncated in the middle of a structure.
     let t = fixture("dmidecode/insights-core__dmidecode-hp-proliant-physical.txt");
-    let p = virt::parse_dmidecode(&t[..t.len() / 2]).unwrap();
+    let p = host::dmidecode::parse_dmidecode(&t[..t.len() / 2]).unwrap();
     assert_eq!(
         p.value.system().unwrap().product_name.as_deref(),
         Some("ProLiant DL380p Gen8")
@@ -206,16 +208,17 @@ fn dmidecode_without_dev_mem_is_unusable_with_the_reason() {
 
 #[test]
 fn detect_virt_captured() {
-    let d = virt::parse_detect_virt(&fixture("captured-b/systemd-detect-virt.txt"))
+    let d = host::detect_virt::parse_detect_virt(&fixture("captured-b/systemd-detect-virt.txt"))
         .unwrap()
         .value;
     assert_eq!(
         (d.id.as_str(), d.kind, d.line),
         ("docker", VirtKind::Container, 1)
     );
-    let vm = virt::parse_detect_virt(&fixture("captured-b/systemd-detect-virt-vm.txt"))
-        .unwrap()
-        .value;
+    let vm =
+        host::detect_virt::parse_detect_virt(&fixture("captured-b/systemd-detect-virt-vm.txt"))
+            .unwrap()
+            .value;
     assert_eq!((vm.id.as_str(), vm.kind), ("kvm", VirtKind::VirtualMachine));
     for (id, kind) in [
         ("none", VirtKind::None),
@@ -226,7 +229,7 @@ fn detect_virt_captured() {
         ("qemu", VirtKind::VirtualMachine),
     ] {
         assert_eq!(
-            virt::parse_detect_virt(&format!("{id}\n"))
+            host::detect_virt::parse_detect_virt(&format!("{id}\n"))
                 .unwrap()
                 .value
                 .kind,
@@ -234,15 +237,18 @@ fn detect_virt_captured() {
             "{id}"
         );
     }
-    assert!(virt::parse_detect_virt("banana\n").is_err());
-    assert!(virt::parse_detect_virt("").is_err());
-    assert_eq!(virt::sniff_detect_virt("kvm\n"), Sniff::Yes);
-    assert_eq!(virt::sniff_detect_virt("kvm\nmore\n"), Sniff::No);
+    assert!(host::detect_virt::parse_detect_virt("banana\n").is_err());
+    assert!(host::detect_virt::parse_detect_virt("").is_err());
+    assert_eq!(host::detect_virt::sniff_detect_virt("kvm\n"), Sniff::Yes);
+    assert_eq!(
+        host::detect_virt::sniff_detect_virt("kvm\nmore\n"),
+        Sniff::No
+    );
 }
 
 #[test]
 fn lscpu_captured_kvm() {
-    let p = virt::parse_lscpu(&fixture("captured-b/lscpu.txt")).unwrap();
+    let p = host::lscpu::parse_lscpu(&fixture("captured-b/lscpu.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let l = p.value;
     assert_eq!(l.architecture.as_deref(), Some("x86_64"));
@@ -281,7 +287,7 @@ fn lscpu_arm64_kunpeng() {
             "NUMA node0 CPU(s):                       0,1",
             "NUMA node0 CPU(s):                       0-31\nNUMA node1 CPU(s):                       32-63\nNUMA node2 CPU(s):                       64-95\nNUMA node3 CPU(s):                       96-127",
         );
-    let p = virt::parse_lscpu(&text).unwrap();
+    let p = host::lscpu::parse_lscpu(&text).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let l = p.value;
     assert_eq!(l.architecture.as_deref(), Some("aarch64"));
@@ -292,19 +298,19 @@ fn lscpu_arm64_kunpeng() {
     assert_eq!(l.hypervisor_vendor, None);
     assert_eq!(l.numa_node_cpus.len(), 4);
     assert_eq!(l.numa_node_cpus[3].1.first(), Some(&96));
-    let p = virt::platform(None, Some(&l), None);
+    let p = host::platform::platform(None, Some(&l), None);
     assert_eq!(p.kind, PlatformKind::Unknown);
 }
 
 #[test]
 fn lscpu_malformed() {
-    assert!(virt::parse_lscpu("").is_err());
-    assert!(virt::parse_lscpu("CPU(s): 2\n").is_err());
+    assert!(host::lscpu::parse_lscpu("").is_err());
+    assert!(host::lscpu::parse_lscpu("CPU(s): 2\n").is_err());
     let text = fixture("captured-b/lscpu.txt").replace(
         "On-line CPU(s) list:                     0,1",
         "On-line CPU(s) list:                     0-4294967295",
     );
-    let p = virt::parse_lscpu(&text).unwrap();
+    let p = host::lscpu::parse_lscpu(&text).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 6);
     assert!(p.value.online_cpus.is_empty());
@@ -312,45 +318,52 @@ fn lscpu_malformed() {
 
 #[test]
 fn platform_combines_sources() {
-    let detect = virt::parse_detect_virt(&fixture("captured-b/systemd-detect-virt.txt"))
-        .unwrap()
-        .value;
-    let detect_vm = virt::parse_detect_virt(&fixture("captured-b/systemd-detect-virt-vm.txt"))
-        .unwrap()
-        .value;
-    let lscpu = virt::parse_lscpu(&fixture("captured-b/lscpu.txt"))
+    let detect =
+        host::detect_virt::parse_detect_virt(&fixture("captured-b/systemd-detect-virt.txt"))
+            .unwrap()
+            .value;
+    let detect_vm =
+        host::detect_virt::parse_detect_virt(&fixture("captured-b/systemd-detect-virt-vm.txt"))
+            .unwrap()
+            .value;
+    let lscpu = host::lscpu::parse_lscpu(&fixture("captured-b/lscpu.txt"))
         .unwrap()
         .value;
     // This machine: a container (detect-virt) inside a KVM guest (lscpu).
-    let p = virt::platform(Some(&detect), Some(&lscpu), None);
+    let p = host::platform::platform(Some(&detect), Some(&lscpu), None);
     assert_eq!(p.kind, PlatformKind::Container);
     assert_eq!(p.hypervisor.as_deref(), Some("KVM"));
     assert_eq!(p.evidence.len(), 2);
     assert_eq!((p.evidence[1].source, p.evidence[1].line), ("lscpu", 17));
-    let p = virt::platform(Some(&detect_vm), Some(&lscpu), None);
+    let p = host::platform::platform(Some(&detect_vm), Some(&lscpu), None);
     assert_eq!(
         (p.kind, p.hypervisor.as_deref()),
         (PlatformKind::VirtualMachine, Some("KVM"))
     );
     assert_eq!(p.evidence[0].text, "systemd-detect-virt: kvm");
     // detect-virt `none` with physical DMI.
-    let none = virt::parse_detect_virt("none\n").unwrap().value;
+    let none = host::detect_virt::parse_detect_virt("none\n")
+        .unwrap()
+        .value;
     let hp = dmi("dmidecode/insights-core__dmidecode-hp-proliant-physical.txt");
-    let p = virt::platform(Some(&none), None, Some(&hp));
+    let p = host::platform::platform(Some(&none), None, Some(&hp));
     assert_eq!(p.kind, PlatformKind::Physical);
     // VMware DMI with lscpu reporting VMware: one spelling.
     let vmware = dmi("dmidecode/jc__dmidecode-full-vmware-centos7.txt");
-    let lscpu_vmw = virt::parse_lscpu(&fixture("captured-b/lscpu.txt").replace(
+    let lscpu_vmw = host::lscpu::parse_lscpu(&fixture("captured-b/lscpu.txt").replace(
         "Hypervisor vendor:                       KVM",
         "Hypervisor vendor:                       VMware",
     ))
     .unwrap()
     .value;
-    let p = virt::platform(None, Some(&lscpu_vmw), Some(&vmware));
+    let p = host::platform::platform(None, Some(&lscpu_vmw), Some(&vmware));
     assert_eq!(
         (p.kind, p.hypervisor.as_deref()),
         (PlatformKind::VirtualMachine, Some("VMware"))
     );
     assert_eq!(p.evidence.len(), 2);
-    assert_eq!(virt::platform(None, None, None).kind, PlatformKind::Unknown);
+    assert_eq!(
+        host::platform::platform(None, None, None).kind,
+        PlatformKind::Unknown
+    );
 }

@@ -5,7 +5,7 @@ mod common;
 
 use common::{all_fixtures, fixture, fixture_path, head, insert_line, XorShift};
 use parsers::common::Date;
-use parsers::vmstat::{self, Vmstat};
+use parsers::procs::vmstat::{self, Vmstat};
 use parsers::Sniff;
 use std::time::{Duration, Instant};
 

@@ -4,11 +4,11 @@
 mod common;
 
 use common::{all_fixtures, fixture, fixture_path, head, insert_line, XorShift};
-use parsers::vmstat_proc::{self, ProcVmstat};
+use parsers::proc::{self, vmstat::ProcVmstat};
 use parsers::Sniff;
 
 fn parse_clean(rel: &str) -> ProcVmstat {
-    let parsed = vmstat_proc::parse(&fixture(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let parsed = proc::vmstat::parse(&fixture(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
     assert!(parsed.issues.is_empty(), "{rel}: {:?}", parsed.issues);
     parsed.value
 }
@@ -57,22 +57,22 @@ fn damaged_inputs() {
         "Garbage Line here",
     );
     let cut = &text[..text.find("nr_zone_active_file").unwrap() + 5];
-    let p = vmstat_proc::parse(cut).unwrap();
+    let p = proc::vmstat::parse(cut).unwrap();
     assert_eq!(p.value.counters.len(), 4);
     let lines: Vec<usize> = p.issues.iter().map(|i| i.line).collect();
     assert_eq!(lines, [4, 6]);
     // An extra column and a negative value are not /proc/vmstat lines.
-    let p = vmstat_proc::parse("pgfault 1 2\nnr_dirty -5\npgmajfault 3\n").unwrap();
+    let p = proc::vmstat::parse("pgfault 1 2\nnr_dirty -5\npgmajfault 3\n").unwrap();
     assert_eq!(p.value.counters.len(), 1);
     assert_eq!(p.issues.len(), 2);
     // 100 000 counters in one pass.
     let big: String = (0..100_000).map(|i| format!("counter_{i} {i}\n")).collect();
     assert_eq!(
-        vmstat_proc::parse(&big).unwrap().value.counters.len(),
+        proc::vmstat::parse(&big).unwrap().value.counters.len(),
         100_000
     );
     let wide = format!("pgfault{}\n", " 1".repeat(100_000));
-    assert!(vmstat_proc::parse(&wide).is_err());
+    assert!(proc::vmstat::parse(&wide).is_err());
 }
 
 #[test]
@@ -92,7 +92,7 @@ fn sniffs_its_own_fixtures_and_no_other() {
             Sniff::No
         };
         for sample in [head(&text, common::SNIFF_HEAD_BYTES), text.as_str()] {
-            let got = vmstat_proc::sniff(sample);
+            let got = proc::vmstat::sniff(sample);
             if got != want {
                 failures.push(format!("{rel} ({} bytes): {got:?}", sample.len()));
             }
@@ -105,13 +105,13 @@ fn sniffs_its_own_fixtures_and_no_other() {
 #[test]
 fn random_bytes_are_refused() {
     for t in ["", "\n", "  \n\t\n", "\u{feff}"] {
-        assert!(vmstat_proc::parse(t).is_err());
+        assert!(proc::vmstat::parse(t).is_err());
     }
     let mut rng = XorShift(0x1111_2222_3333_4444);
     for _ in 0..50 {
         let bytes = rng.bytes(4096);
         let text = String::from_utf8_lossy(&bytes);
-        assert!(vmstat_proc::parse(&text).is_err());
-        assert_eq!(vmstat_proc::sniff(&text), Sniff::No);
+        assert!(proc::vmstat::parse(&text).is_err());
+        assert_eq!(proc::vmstat::sniff(&text), Sniff::No);
     }
 }

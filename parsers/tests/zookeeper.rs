@@ -16,7 +16,7 @@ const CONF: &str = "captured-zk/zk-3.8.0-conf.txt";
 
 #[test]
 fn sample_cfg_standalone() {
-    let p = zookeeper::parse_cfg(&fixture(CFG)).unwrap();
+    let p = zookeeper::config::parse_cfg(&fixture(CFG)).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let c = p.value;
     assert_eq!(c.tick_time(), Some(2000));
@@ -41,7 +41,7 @@ fn cfg_quorum_servers_and_autopurge() {
                 server.2=zk2:2888:3888:participant;2181\n\
                 server.3=zk3:2888:3888:observer;0.0.0.0:2181\n\
                 server.4=[2001:db8::4]:2888:3888\n";
-    let p = zookeeper::parse_cfg(text).unwrap();
+    let p = zookeeper::config::parse_cfg(text).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let c = p.value;
     assert_eq!(c.data_log_dir(), Some("/zk/txlog"));
@@ -80,19 +80,19 @@ fn cfg_quorum_servers_and_autopurge() {
 fn cfg_bad_lines_are_issues_with_input_lines() {
     let text = insert_line(&fixture(CFG), 3, "this is not a setting");
     let text = text.replace("syncLimit=5", "syncLimit=five") + "server.x=zk1:2888:3888\n";
-    let p = zookeeper::parse_cfg(&text).unwrap();
+    let p = zookeeper::config::parse_cfg(&text).unwrap();
     let lines: Vec<usize> = p.issues.iter().map(|i| i.line).collect();
     assert_eq!(lines, vec![3, 9, 16], "{:?}", p.issues);
     assert_eq!(p.value.sync_limit(), None);
     assert_eq!(p.value.tick_time(), Some(2000));
     assert_eq!(p.value.get("clientPort").unwrap().line, 15);
-    assert!(zookeeper::parse_cfg("").is_err());
-    assert!(zookeeper::parse_cfg("# only comments\n\n").is_err());
+    assert!(zookeeper::config::parse_cfg("").is_err());
+    assert!(zookeeper::config::parse_cfg("# only comments\n\n").is_err());
 }
 
 #[test]
 fn mntr_captured() {
-    let p = zookeeper::parse_mntr(&fixture(MNTR)).unwrap();
+    let p = zookeeper::mntr::parse_mntr(&fixture(MNTR)).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let m = p.value;
     assert_eq!(m.entries.len(), 495);
@@ -122,33 +122,34 @@ fn mntr_captured() {
 #[test]
 fn mntr_garbage_and_truncation() {
     let text = insert_line(&fixture(MNTR), 4, "garbage here");
-    let p = zookeeper::parse_mntr(&text).unwrap();
+    let p = zookeeper::mntr::parse_mntr(&text).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 4);
     assert_eq!(p.value.get("zk_avg_latency").unwrap().line, 6);
     let cut = &fixture(MNTR)[..300];
-    let p = zookeeper::parse_mntr(cut).unwrap();
+    let p = zookeeper::mntr::parse_mntr(cut).unwrap();
     assert_eq!(p.value.server_state(), Some("standalone"));
-    assert!(zookeeper::parse_mntr("").is_err());
-    assert!(zookeeper::parse_mntr("hello\nworld\n").is_err());
+    assert!(zookeeper::mntr::parse_mntr("").is_err());
+    assert!(zookeeper::mntr::parse_mntr("hello\nworld\n").is_err());
 }
 
 #[test]
 fn wchs_captured() {
-    let p = zookeeper::parse_wchs(&fixture(WCHS)).unwrap();
+    let p = zookeeper::wchs::parse_wchs(&fixture(WCHS)).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let w = p.value;
     assert_eq!((w.connections, w.paths), (Some(2), Some(5)));
     assert_eq!(w.total_watches, Some(7));
     assert_eq!((w.summary_line, w.total_line), (Some(1), Some(2)));
-    let p = zookeeper::parse_wchs("2 connections watching 5 paths\nTotal watches:x\n").unwrap();
+    let p =
+        zookeeper::wchs::parse_wchs("2 connections watching 5 paths\nTotal watches:x\n").unwrap();
     assert_eq!(p.issues[0].line, 2);
-    assert!(zookeeper::parse_wchs("").is_err());
+    assert!(zookeeper::wchs::parse_wchs("").is_err());
 }
 
 #[test]
 fn srvr_captured() {
-    let p = zookeeper::parse_srvr(&fixture(SRVR)).unwrap();
+    let p = zookeeper::srvr::parse_srvr(&fixture(SRVR)).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let s = p.value;
     assert_eq!(
@@ -173,17 +174,17 @@ fn stat_clients_are_skipped_and_bad_values_reported() {
     let text = "Zookeeper version: 3.4.14-4c25d480e66aadd371de8bd2fd8da255ac140bcf, built on 03/06/2019 16:18 GMT\n\
                 Clients:\n /127.0.0.1:53000[1](queued=0,recved=5,sent=5)\n\n\
                 Latency min/avg/max: 0/x/8\nMode: follower\nNode count: 4\n";
-    let p = zookeeper::parse_srvr(text).unwrap();
+    let p = zookeeper::srvr::parse_srvr(text).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 5);
     assert_eq!(p.value.mode.as_deref(), Some("follower"));
     assert_eq!(p.value.node_count, Some(4));
-    assert!(zookeeper::parse_srvr("").is_err());
+    assert!(zookeeper::srvr::parse_srvr("").is_err());
 }
 
 #[test]
 fn conf_captured() {
-    let p = zookeeper::parse_conf(&fixture(CONF)).unwrap();
+    let p = zookeeper::config::parse_conf(&fixture(CONF)).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     let c = p.value;
     assert_eq!(c.client_port(), Some(43303));
@@ -203,9 +204,9 @@ fn conf_membership_block() {
     let text = "clientPort=2181\nsecureClientPort=-1\ndataDir=/data/version-2\ninitLimit=10\n\
                 syncLimit=5\nmembership: \nserver.1=zk1:2888:3888:participant;0.0.0.0:2181\n\
                 server.2=zk2:2888:3888:participant;0.0.0.0:2181\nversion=100000000\n";
-    assert_eq!(zookeeper::sniff_conf(text), Sniff::Yes);
-    assert_eq!(zookeeper::sniff_cfg(text), Sniff::No);
-    let p = zookeeper::parse_conf(text).unwrap();
+    assert_eq!(zookeeper::config::sniff_conf(text), Sniff::Yes);
+    assert_eq!(zookeeper::config::sniff_cfg(text), Sniff::No);
+    let p = zookeeper::config::parse_conf(text).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     assert_eq!(p.value.membership.len(), 2);
     assert_eq!(p.value.membership[1].id, 2);
@@ -217,11 +218,11 @@ fn conf_membership_block() {
 fn sniffers_claim_their_own_and_refuse_the_rest() {
     type Sniffer = fn(&str) -> Sniff;
     let sniffers: [(&str, Sniffer); 5] = [
-        (CFG, zookeeper::sniff_cfg),
-        (MNTR, zookeeper::sniff_mntr),
-        (WCHS, zookeeper::sniff_wchs),
-        (SRVR, zookeeper::sniff_srvr),
-        (CONF, zookeeper::sniff_conf),
+        (CFG, zookeeper::config::sniff_cfg),
+        (MNTR, zookeeper::mntr::sniff_mntr),
+        (WCHS, zookeeper::wchs::sniff_wchs),
+        (SRVR, zookeeper::srvr::sniff_srvr),
+        (CONF, zookeeper::config::sniff_conf),
     ];
     for rel in all_fixtures() {
         let Ok(bytes) = std::fs::read(fixture_path(&rel)) else {
@@ -261,11 +262,11 @@ fn random_bytes_never_panic() {
         let t = String::from_utf8_lossy(&b);
         let n_lines = t.lines().count();
         for issues in [
-            zookeeper::parse_cfg(&t).map(|p| p.issues),
-            zookeeper::parse_mntr(&t).map(|p| p.issues),
-            zookeeper::parse_wchs(&t).map(|p| p.issues),
-            zookeeper::parse_srvr(&t).map(|p| p.issues),
-            zookeeper::parse_conf(&t).map(|p| p.issues),
+            zookeeper::config::parse_cfg(&t).map(|p| p.issues),
+            zookeeper::mntr::parse_mntr(&t).map(|p| p.issues),
+            zookeeper::wchs::parse_wchs(&t).map(|p| p.issues),
+            zookeeper::srvr::parse_srvr(&t).map(|p| p.issues),
+            zookeeper::config::parse_conf(&t).map(|p| p.issues),
         ]
         .into_iter()
         .flatten()
@@ -273,11 +274,11 @@ fn random_bytes_never_panic() {
             assert!(issues.iter().all(|i| i.line >= 1 && i.line <= n_lines));
         }
         for s in [
-            zookeeper::sniff_cfg,
-            zookeeper::sniff_mntr,
-            zookeeper::sniff_wchs,
-            zookeeper::sniff_srvr,
-            zookeeper::sniff_conf,
+            zookeeper::config::sniff_cfg,
+            zookeeper::mntr::sniff_mntr,
+            zookeeper::wchs::sniff_wchs,
+            zookeeper::srvr::sniff_srvr,
+            zookeeper::config::sniff_conf,
         ] {
             let _ = s(&t);
         }

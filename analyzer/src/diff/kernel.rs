@@ -297,9 +297,9 @@ fn modules(p: &Pair, out: &mut Out) {
     ) {
         return;
     }
-    let mb: BTreeMap<&str, &parsers::modules::Module> =
+    let mb: BTreeMap<&str, &parsers::kernel::modules::Module> =
         b.modules.iter().map(|m| (m.name.as_str(), m)).collect();
-    let ms: BTreeMap<&str, &parsers::modules::Module> =
+    let ms: BTreeMap<&str, &parsers::kernel::modules::Module> =
         s.modules.iter().map(|m| (m.name.as_str(), m)).collect();
     let foreign = |f: &HostFacts| {
         f.kernel
@@ -388,7 +388,7 @@ mod tests {
     use super::*;
     use crate::diff::{Side, Symptoms};
     use crate::facts::Cited;
-    use parsers::modules::Module;
+    use parsers::kernel::modules::Module;
 
     fn host(modules: &[(&str, Option<&str>)], source: &str, taint: (u64, &str)) -> Side {
         let mut f = HostFacts {

@@ -2,8 +2,8 @@
 
 use crate::artifacts::Collected;
 use crate::kinds::Data;
-use parsers::iostat::Timestamp;
-use parsers::mpstat::CpuId;
+use parsers::common::Timestamp;
+use parsers::sysstat::mpstat::CpuId;
 use serde::Serialize;
 use std::collections::HashMap;
 

@@ -2,7 +2,7 @@
 
 use crate::artifacts::Collected;
 use crate::kinds::Data;
-use parsers::iostat::Timestamp;
+use parsers::common::Timestamp;
 use serde::Serialize;
 use std::collections::HashMap;
 

@@ -58,14 +58,14 @@ use crate::kinds::Data;
 /// Builds kernel facts from taint, modules (with `modinfo`), virtualization and sysctl.
 pub fn build(
     c: &Collected,
-    modules: &[parsers::modules::Module],
+    modules: &[parsers::kernel::modules::Module],
     modules_source: Option<&str>,
 ) -> Kernel {
     let mut k = Kernel::default();
     if let Some((a, Data::Tainted(t))) = c.parsed("tainted").next() {
         k.taint = Some(Cited::new((t.value, t.letters()), &a.path, t.line));
     }
-    let modinfo: Vec<&parsers::kernel::ModInfo> = c
+    let modinfo: Vec<&parsers::kernel::modinfo::ModInfo> = c
         .parsed("modinfo")
         .filter_map(|(_, d)| match d {
             Data::Modinfo(v) => Some(v.iter()),
@@ -109,17 +109,21 @@ pub fn build(
         _ => None,
     });
     if detect.is_some() || lscpu.is_some() || dmi.is_some() {
-        let p = parsers::virt::platform(detect.map(|x| x.1), lscpu.map(|x| x.1), dmi.map(|x| x.1));
+        let p = parsers::host::platform::platform(
+            detect.map(|x| x.1),
+            lscpu.map(|x| x.1),
+            dmi.map(|x| x.1),
+        );
         let word = match p.kind {
-            parsers::virt::PlatformKind::Physical => Some("none".to_string()),
-            parsers::virt::PlatformKind::VirtualMachine
-            | parsers::virt::PlatformKind::Container => Some(
+            parsers::host::platform::PlatformKind::Physical => Some("none".to_string()),
+            parsers::host::platform::PlatformKind::VirtualMachine
+            | parsers::host::platform::PlatformKind::Container => Some(
                 p.hypervisor
                     .clone()
                     .unwrap_or_else(|| "unknown".into())
                     .to_ascii_lowercase(),
             ),
-            parsers::virt::PlatformKind::Unknown => None,
+            parsers::host::platform::PlatformKind::Unknown => None,
         };
         if let (Some(word), Some(ev)) = (word, p.evidence.first()) {
             let path = match ev.source {

@@ -6,7 +6,7 @@
 use super::Cited;
 use crate::artifacts::Collected;
 use crate::kinds::Data;
-use parsers::limits::{LimitValue, Resource};
+use parsers::proc::limits::{LimitValue, Resource};
 use serde::Serialize;
 use std::collections::BTreeMap;
 

@@ -41,7 +41,7 @@ use std::collections::BTreeMap;
 pub fn build(
     c: &Collected,
     sysctl: &BTreeMap<String, Cited<String>>,
-    modules: &[parsers::modules::Module],
+    modules: &[parsers::kernel::modules::Module],
     modules_source: Option<&str>,
 ) -> Memory {
     let mut m = Memory::default();

@@ -39,7 +39,7 @@ pub use zookeeper::ZkServer;
 
 use crate::artifacts::Collected;
 use crate::kinds::Data;
-use parsers::modules::Module;
+use parsers::kernel::modules::Module;
 use serde::Serialize;
 
 /// Everything rules know about one host.
@@ -172,7 +172,7 @@ pub fn clip(s: &str) -> String {
 }
 
 /// A display label for a sysstat timestamp: `2024-05-01 12:00:01` or `12:00:01`.
-pub fn time_label(t: &parsers::iostat::Timestamp) -> String {
+pub fn time_label(t: &parsers::common::Timestamp) -> String {
     let s = t.seconds_of_day;
     let hms = format!("{:02}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
     match t.date {

@@ -241,7 +241,7 @@ pub fn build(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> (Vec<Ni
                 let Some(name) = iface_of(a, x.interface.as_deref()) else {
                     continue;
                 };
-                let v = |r: &Option<parsers::ethtool::Reading<u64>>| {
+                let v = |r: &Option<parsers::net::ethtool::Reading<u64>>| {
                     r.as_ref()
                         .and_then(|r| r.value)
                         .map(|v| v.min(u64::from(u32::MAX)) as u32)
@@ -271,7 +271,7 @@ pub fn build(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> (Vec<Ni
                 let Some(name) = iface_of(a, x.interface.as_deref()) else {
                     continue;
                 };
-                let v = |r: &Option<parsers::ethtool::Reading<u64>>| {
+                let v = |r: &Option<parsers::net::ethtool::Reading<u64>>| {
                     r.as_ref()
                         .and_then(|r| r.value)
                         .map(|v| v.min(u64::from(u32::MAX)) as u32)
@@ -474,7 +474,7 @@ fn stack(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> NetStack {
             Data::NetstatS(x) => Some(x),
             _ => None,
         }) {
-            let line = |x: &parsers::netstat_s::NetstatS| {
+            let line = |x: &parsers::net::netstat_s::NetstatS| {
                 x.section("TcpExt").and_then(|s| {
                     s.entries
                         .iter()

@@ -10,7 +10,10 @@
 //! -a` samples idle CPUs too) are counted apart, so a mostly idle host does not hide a hot path.
 
 use parsers::common::{LineIssue, ParseError, Parsed};
-use parsers::perf_script::{self, CollapseOptions, Collapser, DsoKind, Sample, Weight};
+use parsers::perf::{
+    self,
+    script::{CollapseOptions, Collapser, DsoKind, Sample, Weight},
+};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -607,7 +610,7 @@ pub fn from_reader(
     };
     let mut acc = Acc::default();
     let mut collapser = collapser();
-    let summary = perf_script::for_each_sample(&mut rec, |smp| {
+    let summary = perf::script::for_each_sample(&mut rec, |smp| {
         let before = acc.cited;
         acc.add(smp);
         collapser.add(smp);
@@ -637,7 +640,7 @@ pub fn from_reader(
 pub fn from_script(text: &str) -> Result<Parsed<Profile>, ParseError> {
     let mut acc = Acc::default();
     let mut collapser = collapser();
-    let summary = perf_script::for_each_sample(text.as_bytes(), |s| {
+    let summary = perf::script::for_each_sample(text.as_bytes(), |s| {
         acc.add(s);
         collapser.add(s);
     })?;
@@ -656,7 +659,7 @@ fn collapser() -> Collapser {
 fn finish_parse(
     acc: Acc,
     collapser: Collapser,
-    summary: Parsed<perf_script::Summary>,
+    summary: Parsed<perf::script::Summary>,
 ) -> Result<Parsed<Profile>, ParseError> {
     let folded = collapser.finish();
     if acc.samples == 0 {
@@ -683,7 +686,7 @@ fn finish_parse(
 /// A [`Profile`] from `perf report --stdio` when there is no `perf script`: top symbols, DSOs
 /// and commands from the first event's entries (self %), module self shares, and the lock
 /// slow-path share. No stacks: no callers, no flame graph, no inclusive module share.
-pub fn from_report(r: &parsers::perf_report::PerfReport) -> Option<Profile> {
+pub fn from_report(r: &parsers::perf::report::PerfReport) -> Option<Profile> {
     let ev = r.events.first()?;
     let total = ev.samples.unwrap_or(0);
     let mut p = Profile {
@@ -737,7 +740,7 @@ pub fn from_report(r: &parsers::perf_report::PerfReport) -> Option<Profile> {
             } else {
                 p.user_pct += pct;
             }
-            if let Some(m) = perf_script::module_name(d) {
+            if let Some(m) = perf::script::module_name(d) {
                 let h = mods.entry(m.to_string()).or_insert_with(|| ModuleHeat {
                     module: m.to_string(),
                     ..Default::default()

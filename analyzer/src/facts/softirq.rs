@@ -5,7 +5,7 @@
 
 use crate::artifacts::Collected;
 use crate::kinds::Data;
-use parsers::softirqs::SoftirqRates;
+use parsers::proc::softirqs::SoftirqRates;
 use serde::Serialize;
 
 /// Soft-IRQ evidence for one host.

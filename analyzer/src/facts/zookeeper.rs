@@ -149,7 +149,7 @@ pub fn build(c: &Collected, jvms: &[Jvm]) -> Vec<ZkServer> {
     let mut servers: Vec<ZkServer> = by_dir.into_values().collect();
 
     // zoo.cfg files: settings for the server on the same client port, else a server of their own.
-    let cfgs: Vec<(&str, &parsers::zookeeper::ZooCfg)> = c
+    let cfgs: Vec<(&str, &parsers::zookeeper::config::ZooCfg)> = c
         .parsed("zoo-cfg")
         .filter_map(|(a, d)| match d {
             Data::ZooCfg(z) => Some((a.path.as_str(), z)),

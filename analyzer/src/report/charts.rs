@@ -22,7 +22,7 @@ use crate::facts::HostFacts;
 use crate::kinds::Data;
 use crate::rules::Finding;
 use parsers::common::Date;
-use parsers::iostat::Timestamp;
+use parsers::common::Timestamp;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -642,7 +642,7 @@ fn disk_chart(facts: &HostFacts, clock: &Clock, missing: &mut Vec<Missing>) -> O
 }
 
 fn nic_chart(c: &Collected, clock: &Clock, missing: &mut Vec<Missing>) -> Option<NicChart> {
-    let sars: Vec<(&Artifact, &parsers::sar::Sar)> = ["sar", "sadf-json"]
+    let sars: Vec<(&Artifact, &parsers::sysstat::sar::Sar)> = ["sar", "sadf-json"]
         .into_iter()
         .flat_map(|k| c.parsed(k))
         .filter_map(|(a, d)| match d {
@@ -851,7 +851,7 @@ fn gc_charts(
                 (*t, o)
             })
             .collect();
-        let pause = |s: &parsers::jstat::JstatSample| match (s.ygct_s, s.fgct_s) {
+        let pause = |s: &parsers::jvm::jstat::JstatSample| match (s.ygct_s, s.fgct_s) {
             (None, None) => None,
             (y, f) => Some(y.unwrap_or(0.0) + f.unwrap_or(0.0)),
         };
@@ -949,7 +949,7 @@ fn swap_chart(
             }
         }
     };
-    let pts = |f: fn(&parsers::vmstat::VmstatSample) -> Option<u64>| {
+    let pts = |f: fn(&parsers::procs::vmstat::VmstatSample) -> Option<u64>| {
         let p: Vec<_> = samples
             .iter()
             .zip(&times)

@@ -23,7 +23,7 @@ mod timesync;
 mod zookeeper;
 
 use crate::facts::{time_label, HostFacts};
-use parsers::iostat::Timestamp;
+use parsers::common::Timestamp;
 use serde::Serialize;
 
 /// How bad a finding is.

@@ -2,7 +2,12 @@
 //! every kind, and a deterministic byte generator for robustness tests.
 #![allow(dead_code)] // each test crate uses a different subset
 
-use parsers::{identity, iostat, modules, mpstat, softirqs, Sniff};
+use parsers::{
+    host, kernel,
+    proc::softirqs,
+    sysstat::{iostat, mpstat},
+    Sniff,
+};
 use std::path::PathBuf;
 
 /// Path of a fixture under `tests/fixtures/`.
@@ -103,10 +108,10 @@ impl Kind {
             Kind::Iostat => iostat::sniff(head),
             Kind::Mpstat => mpstat::sniff(head),
             Kind::Softirqs => softirqs::sniff(head),
-            Kind::ProcModules => modules::sniff_proc_modules(head),
-            Kind::Lsmod => modules::sniff_lsmod(head),
-            Kind::Uname => identity::sniff_uname(head),
-            Kind::OsRelease => identity::sniff_os_release(head),
+            Kind::ProcModules => kernel::modules::sniff_proc_modules(head),
+            Kind::Lsmod => kernel::lsmod::sniff_lsmod(head),
+            Kind::Uname => host::uname::sniff_uname(head),
+            Kind::OsRelease => host::os_release::sniff_os_release(head),
         }
     }
 
@@ -116,10 +121,10 @@ impl Kind {
             Kind::Iostat => iostat::parse(text).map(|p| p.issues.len()),
             Kind::Mpstat => mpstat::parse(text).map(|p| p.issues.len()),
             Kind::Softirqs => softirqs::parse(text).map(|p| p.issues.len()),
-            Kind::ProcModules => modules::parse_proc_modules(text).map(|p| p.issues.len()),
-            Kind::Lsmod => modules::parse_lsmod(text).map(|p| p.issues.len()),
-            Kind::Uname => identity::parse_uname(text).map(|p| p.issues.len()),
-            Kind::OsRelease => identity::parse_os_release(text).map(|p| p.issues.len()),
+            Kind::ProcModules => kernel::modules::parse_proc_modules(text).map(|p| p.issues.len()),
+            Kind::Lsmod => kernel::lsmod::parse_lsmod(text).map(|p| p.issues.len()),
+            Kind::Uname => host::uname::parse_uname(text).map(|p| p.issues.len()),
+            Kind::OsRelease => host::os_release::parse_os_release(text).map(|p| p.issues.len()),
         }
     }
 }
