@@ -39,6 +39,7 @@ mod robustness;
 mod robustness_b;
 mod sadf;
 mod sar;
+mod snapshot;
 mod sniff;
 mod snmp;
 mod softirqs;
