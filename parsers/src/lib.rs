@@ -36,6 +36,10 @@
 //! assert_eq!(parsed.value.intervals[0].rows[0].soft_pct, Some(48.0));
 //! ```
 
+// A parser meets untrusted text: a panic would lose the whole bundle's analysis, so failure
+// paths are written out (tests may unwrap; see clippy.toml).
+#![deny(clippy::unwrap_used, clippy::expect_used)]
+
 pub mod common;
 pub mod hadoop;
 pub mod host;
