@@ -4,8 +4,8 @@
 //! Host tools (sysstat) are optional on a developer machine; with `RCA_HOST_TESTS=1` (set by CI,
 //! which installs them) their absence is a failure instead of a skipped assertion.
 
-use parsers::iostat::Iostat;
 use parsers::kind::Record;
+use parsers::sysstat::iostat::Iostat;
 use rca::artifacts::Outcome;
 use rca::bundle::Limits;
 use std::collections::BTreeSet;

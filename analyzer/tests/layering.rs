@@ -56,7 +56,8 @@ fn names_after(text: &str, prefix: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     let mut rest = text;
     while let Some(i) = rest.find(prefix) {
-        let boundary = i == 0 || !rest.as_bytes()[i - 1].is_ascii_alphanumeric() && rest.as_bytes()[i - 1] != b'_';
+        let boundary = i == 0
+            || !rest.as_bytes()[i - 1].is_ascii_alphanumeric() && rest.as_bytes()[i - 1] != b'_';
         rest = &rest[i + prefix.len()..];
         if !boundary {
             continue;
@@ -90,7 +91,12 @@ fn names_after(text: &str, prefix: &str) -> BTreeSet<String> {
 /// root and the binary.
 fn top_of(file: &Path) -> Option<String> {
     let rel = file.strip_prefix(src()).unwrap();
-    let first = rel.components().next()?.as_os_str().to_string_lossy().into_owned();
+    let first = rel
+        .components()
+        .next()?
+        .as_os_str()
+        .to_string_lossy()
+        .into_owned();
     let name = first.strip_suffix(".rs").unwrap_or(&first).to_string();
     (!matches!(name.as_str(), "lib" | "main")).then_some(name)
 }
@@ -105,8 +111,14 @@ fn every_top_level_module_has_a_layer() {
             tops.insert(t);
         }
     }
-    let missing: Vec<_> = tops.iter().filter(|t| !LAYERS.contains(&t.as_str())).collect();
-    assert!(missing.is_empty(), "modules without a layer in LAYERS: {missing:?}");
+    let missing: Vec<_> = tops
+        .iter()
+        .filter(|t| !LAYERS.contains(&t.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "modules without a layer in LAYERS: {missing:?}"
+    );
 }
 
 #[test]
@@ -160,7 +172,11 @@ fn sibling_modules_form_no_cycle() {
             .filter(|n| siblings.contains(n))
             .collect();
         if dir != src() {
-            let rel = dir.strip_prefix(src()).unwrap().to_string_lossy().replace('/', "::");
+            let rel = dir
+                .strip_prefix(src())
+                .unwrap()
+                .to_string_lossy()
+                .replace('/', "::");
             used.extend(
                 names_after(&text, &format!("crate::{rel}::"))
                     .into_iter()

@@ -161,7 +161,7 @@ fn a_large_perf_script_is_parsed_while_read_and_its_cited_lines_kept() {
     assert!(a.bytes >= 64 << 20);
     let kept = a.kept_lines.as_ref().expect("streamed, not held");
     assert!(
-        kept.len() <= parsers::perf_profile::KEPT_LINES,
+        kept.len() <= parsers::perf::profile::KEPT_LINES,
         "{} lines kept",
         kept.len()
     );

@@ -9,7 +9,7 @@
 //! `--all` (kernel and JIT annotations), `--event-filter EVENT`; `--samples` weighs each sample 1
 //! instead of its period. A summary (samples, stacks, issues) goes to standard error.
 
-use parsers::perf_script::{collapse, CollapseOptions, Weight};
+use parsers::perf::script::{collapse, CollapseOptions, Weight};
 use std::io::{self, BufReader, BufWriter, Read, Write};
 
 fn main() {

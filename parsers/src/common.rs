@@ -1,5 +1,5 @@
 //! Types and helpers shared by every parser: the parse result, per-line issues, content sniffing,
-//! locale-tolerant numbers and the sysstat banner and clock formats.
+//! locale-tolerant numbers and the sysstat banner, clock and timestamp formats.
 
 use serde::Serialize;
 
@@ -272,6 +272,65 @@ pub fn parse_time_of_day(tokens: &[&str]) -> Option<(u32, usize)> {
     } else {
         Some((h * 3600 + m * 60 + s, 1))
     }
+}
+
+/// A sysstat timestamp: optional date plus time of day.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Timestamp {
+    /// Calendar date, when printed.
+    pub date: Option<Date>,
+    /// Seconds since local midnight, 0–86400.
+    pub seconds_of_day: u32,
+}
+
+/// Parses a `-t` timestamp line: `06/01/20 12:53:20`, `03/11/2022 03:15:06 PM`,
+/// `01.06.2020 12:53:20`, or ISO `2020-06-01T12:53:20+0000` (one token). All tokens must be
+/// used.
+pub(crate) fn parse_timestamp(toks: &[&str]) -> Option<Timestamp> {
+    match toks {
+        [iso] => {
+            let (d, t) = iso.split_once('T')?;
+            if d.len() != 10 {
+                return None;
+            }
+            let date = parse_date(d)?;
+            let t = t.find(['+', '-', 'Z']).map_or(t, |i| &t[..i]);
+            let (seconds_of_day, _) = parse_time_of_day(&[t])?;
+            Some(Timestamp {
+                date: Some(date),
+                seconds_of_day,
+            })
+        }
+        [d, rest @ ..] if rest.len() <= 2 => {
+            let date = parse_date(d)?;
+            let (seconds_of_day, used) = parse_time_of_day(rest)?;
+            (used == rest.len()).then_some(Timestamp {
+                date: Some(date),
+                seconds_of_day,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// A JSON `timestamp` string: a full timestamp, or a time of day only (mpstat), in which case
+/// `date` is used.
+pub(crate) fn parse_timestamp_str(s: &str, date: Option<Date>) -> Option<Timestamp> {
+    let mut toks = [""; 4];
+    let mut n = 0;
+    for t in s.split_ascii_whitespace() {
+        *toks.get_mut(n)? = t;
+        n += 1;
+    }
+    let toks = &toks[..n];
+    if let Some(ts) = parse_timestamp(toks) {
+        return Some(ts);
+    }
+    let (seconds_of_day, used) = parse_time_of_day(toks)?;
+    (used == toks.len()).then_some(Timestamp {
+        date,
+        seconds_of_day,
+    })
 }
 
 /// One or two ASCII digits of a clock (`7`, `07`).

@@ -5,7 +5,7 @@
 //! layouts), not declared here. The table at the end of this file is the only list of kinds:
 //!
 //! - [`Data`], the parsed record of an artifact: one variant per record type (two kinds may share
-//!   one: `sar` text and `sadf -j` both give a [`Sar`](crate::sar::Sar));
+//!   one: `sar` text and `sadf -j` both give a [`Sar`](crate::sysstat::sar::Sar));
 //! - [`Record`], implemented for every record type, so readers ask for a type, not a kind name:
 //!   `Iostat::of(&data)`;
 //! - one `static` [`KindSpec`] per kind (`IOSTAT`) and [`KINDS`], every kind in sniffing
@@ -18,7 +18,7 @@
 //!
 //! ```
 //! use parsers::kind::{self, Record};
-//! use parsers::mpstat::Mpstat;
+//! use parsers::sysstat::mpstat::Mpstat;
 //! let text = "Linux 6.1.0 (db1) \t2024-05-01 \t_x86_64_\t(2 CPU)\n\n\
 //! 12:00:01     CPU    %usr   %nice    %sys %iowait    %irq   %soft  %steal  %guest  %gnice   %idle\n\
 //! 12:00:02     all    1.00    0.00    1.00    0.00    0.00   48.00    0.00    0.00    0.00   50.00\n";
@@ -252,566 +252,564 @@ macro_rules! kinds {
     };
 }
 
-use crate as p;
-
 kinds! {
     /// `iostat -x` text or JSON.
-    Iostat(p::iostat::Iostat) {
+    Iostat(crate::sysstat::iostat::Iostat) {
         /// sysstat `iostat -x` (text or `-o JSON`).
         IOSTAT = KindSpec::new("iostat", "sysstat `iostat -x` (text or -o JSON)")
             .collected()
-            .sniff(p::iostat::sniff)
-            .parse(|t| read(p::iostat::parse(t)));
+            .sniff(crate::sysstat::iostat::sniff)
+            .parse(|t| read(crate::sysstat::iostat::parse(t)));
     }
     /// `mpstat -P ALL` text or JSON.
-    Mpstat(p::mpstat::Mpstat) {
+    Mpstat(crate::sysstat::mpstat::Mpstat) {
         /// sysstat `mpstat -P ALL` (text or `-o JSON`).
         MPSTAT = KindSpec::new("mpstat", "sysstat `mpstat -P ALL` (text or -o JSON)")
             .collected()
-            .sniff(p::mpstat::sniff)
-            .parse(|t| read(p::mpstat::parse(t)));
+            .sniff(crate::sysstat::mpstat::sniff)
+            .parse(|t| read(crate::sysstat::mpstat::parse(t)));
     }
     /// One `/proc/softirqs` snapshot.
-    Softirqs(p::softirqs::Softirqs) {
+    Softirqs(crate::proc::softirqs::Softirqs) {
         /// `/proc/softirqs`.
         SOFTIRQS = KindSpec::new("softirqs", "`/proc/softirqs`")
             .collected()
-            .sniff(p::softirqs::sniff)
-            .parse(|t| read(p::softirqs::parse(t)));
+            .sniff(crate::proc::softirqs::sniff)
+            .parse(|t| read(crate::proc::softirqs::parse(t)));
     }
     /// Loaded modules: `/proc/modules` (with taint letters) or `lsmod`.
-    Modules(Vec<p::modules::Module>) {
+    Modules(Vec<crate::kernel::modules::Module>) {
         /// `/proc/modules`.
         PROC_MODULES = KindSpec::new("proc-modules", "`/proc/modules`")
             .collected()
-            .sniff(p::modules::sniff_proc_modules)
-            .parse(|t| read(p::modules::parse_proc_modules(t)));
+            .sniff(crate::kernel::modules::sniff_proc_modules)
+            .parse(|t| read(crate::kernel::modules::parse_proc_modules(t)));
         /// kmod `lsmod`.
         LSMOD = KindSpec::new("lsmod", "kmod `lsmod`")
             .collected()
-            .sniff(p::modules::sniff_lsmod)
-            .parse(|t| read(p::modules::parse_lsmod(t)));
+            .sniff(crate::kernel::lsmod::sniff_lsmod)
+            .parse(|t| read(crate::kernel::lsmod::parse_lsmod(t)));
     }
     /// `uname -a`.
-    Uname(p::identity::Uname) {
+    Uname(crate::host::uname::Uname) {
         /// `uname -a`.
         UNAME = KindSpec::new("uname", "`uname -a`")
             .collected()
-            .sniff(p::identity::sniff_uname)
-            .parse(|t| read(p::identity::parse_uname(t)));
+            .sniff(crate::host::uname::sniff_uname)
+            .parse(|t| read(crate::host::uname::parse_uname(t)));
     }
     /// `/etc/os-release`.
-    OsRelease(p::identity::OsRelease) {
+    OsRelease(crate::host::os_release::OsRelease) {
         /// `/etc/os-release`.
         OS_RELEASE = KindSpec::new("os-release", "`/etc/os-release`")
             .collected()
-            .sniff(p::identity::sniff_os_release)
-            .parse(|t| read(p::identity::parse_os_release(t)));
+            .sniff(crate::host::os_release::sniff_os_release)
+            .parse(|t| read(crate::host::os_release::parse_os_release(t)));
     }
     /// sysstat `sar` text or `sadf -j`.
-    Sar(p::sar::Sar) {
+    Sar(crate::sysstat::sar::Sar) {
         /// sysstat `sar` (text).
         SAR = KindSpec::new("sar", "sysstat `sar` (text)")
             .collected()
-            .sniff(p::sar::sniff)
-            .parse(|t| read(p::sar::parse(t)));
+            .sniff(crate::sysstat::sar::sniff)
+            .parse(|t| read(crate::sysstat::sar::parse(t)));
         /// sysstat `sadf -j`.
         SADF_JSON = KindSpec::new("sadf-json", "sysstat `sadf -j`")
             .collected()
-            .sniff(p::sadf::sniff)
-            .parse(|t| read(p::sadf::parse(t)));
+            .sniff(crate::sysstat::sadf::sniff)
+            .parse(|t| read(crate::sysstat::sadf::parse(t)));
     }
     /// `pidstat`.
-    Pidstat(p::pidstat::Pidstat) {
+    Pidstat(crate::sysstat::pidstat::Pidstat) {
         /// sysstat `pidstat`.
         PIDSTAT = KindSpec::new("pidstat", "sysstat `pidstat`")
             .collected()
-            .sniff(p::pidstat::sniff)
-            .parse(|t| read(p::pidstat::parse(t)));
+            .sniff(crate::sysstat::pidstat::sniff)
+            .parse(|t| read(crate::sysstat::pidstat::parse(t)));
     }
     /// procps `vmstat`.
-    Vmstat(p::vmstat::Vmstat) {
+    Vmstat(crate::procs::vmstat::Vmstat) {
         /// procps `vmstat`.
         VMSTAT = KindSpec::new("vmstat", "procps `vmstat`")
             .collected()
-            .sniff(p::vmstat::sniff)
-            .parse(|t| read(p::vmstat::parse(t)));
+            .sniff(crate::procs::vmstat::sniff)
+            .parse(|t| read(crate::procs::vmstat::parse(t)));
     }
     /// `/proc/interrupts`.
-    Interrupts(p::interrupts::Interrupts) {
+    Interrupts(crate::proc::interrupts::Interrupts) {
         /// `/proc/interrupts`.
         INTERRUPTS = KindSpec::new("interrupts", "`/proc/interrupts`")
             .collected()
-            .sniff(p::interrupts::sniff)
-            .parse(|t| read(p::interrupts::parse(t)));
+            .sniff(crate::proc::interrupts::sniff)
+            .parse(|t| read(crate::proc::interrupts::parse(t)));
     }
     /// `/proc/stat`.
-    ProcStat(p::procstat::ProcStat) {
+    ProcStat(crate::proc::stat::ProcStat) {
         /// `/proc/stat`.
         PROC_STAT = KindSpec::new("proc-stat", "`/proc/stat`")
             .collected()
-            .sniff(p::procstat::sniff)
-            .parse(|t| read(p::procstat::parse(t)));
+            .sniff(crate::proc::stat::sniff)
+            .parse(|t| read(crate::proc::stat::parse(t)));
     }
     /// `/proc/vmstat`.
-    ProcVmstat(p::vmstat_proc::ProcVmstat) {
+    ProcVmstat(crate::proc::vmstat::ProcVmstat) {
         /// `/proc/vmstat`.
         PROC_VMSTAT = KindSpec::new("proc-vmstat", "`/proc/vmstat`")
             .collected()
-            .sniff(p::vmstat_proc::sniff)
-            .parse(|t| read(p::vmstat_proc::parse(t)));
+            .sniff(crate::proc::vmstat::sniff)
+            .parse(|t| read(crate::proc::vmstat::parse(t)));
     }
     /// `/proc/meminfo`.
-    Meminfo(p::meminfo::Meminfo) {
+    Meminfo(crate::proc::meminfo::Meminfo) {
         /// `/proc/meminfo`.
         MEMINFO = KindSpec::new("meminfo", "`/proc/meminfo`")
             .collected()
-            .sniff(p::meminfo::sniff)
-            .parse(|t| read(p::meminfo::parse(t)));
+            .sniff(crate::proc::meminfo::sniff)
+            .parse(|t| read(crate::proc::meminfo::parse(t)));
     }
     /// `/proc/diskstats`.
-    Diskstats(p::diskstats::Diskstats) {
+    Diskstats(crate::proc::diskstats::Diskstats) {
         /// `/proc/diskstats`.
         DISKSTATS = KindSpec::new("diskstats", "`/proc/diskstats`")
             .collected()
-            .sniff(p::diskstats::sniff)
-            .parse(|t| read(p::diskstats::parse(t)));
+            .sniff(crate::proc::diskstats::sniff)
+            .parse(|t| read(crate::proc::diskstats::parse(t)));
     }
     /// `/proc/net/dev`.
-    NetDev(p::netdev::NetDev) {
+    NetDev(crate::proc::net_dev::NetDev) {
         /// `/proc/net/dev`.
         NET_DEV = KindSpec::new("net-dev", "`/proc/net/dev`")
             .collected()
-            .sniff(p::netdev::sniff)
-            .parse(|t| read(p::netdev::parse(t)));
+            .sniff(crate::proc::net_dev::sniff)
+            .parse(|t| read(crate::proc::net_dev::parse(t)));
     }
     /// SNMP counters: `/proc/net/snmp`, `/proc/net/netstat` or `nstat -az`.
-    Snmp(p::snmp::Snmp) {
+    Snmp(crate::proc::snmp::Snmp) {
         /// `/proc/net/snmp` or `/proc/net/netstat`.
         NET_SNMP = KindSpec::new("net-snmp", "`/proc/net/snmp` or `/proc/net/netstat`")
             .collected()
-            .sniff(p::snmp::sniff)
-            .parse(|t| read(p::snmp::parse(t)));
+            .sniff(crate::proc::snmp::sniff)
+            .parse(|t| read(crate::proc::snmp::parse(t)));
         /// iproute2 `nstat -az`.
         NSTAT = KindSpec::new("nstat", "iproute2 `nstat -az`")
             .collected()
-            .sniff(p::snmp::sniff_nstat)
-            .parse(|t| read(p::snmp::parse_nstat(t)));
+            .sniff(crate::proc::snmp::sniff_nstat)
+            .parse(|t| read(crate::proc::snmp::parse_nstat(t)));
     }
     /// `netstat -s`.
-    NetstatS(p::netstat_s::NetstatS) {
+    NetstatS(crate::net::netstat_s::NetstatS) {
         /// net-tools `netstat -s`.
         NETSTAT_S = KindSpec::new("netstat-s", "net-tools `netstat -s`")
             .collected()
-            .sniff(p::netstat_s::sniff)
-            .parse(|t| read(p::netstat_s::parse(t)));
+            .sniff(crate::net::netstat_s::sniff)
+            .parse(|t| read(crate::net::netstat_s::parse(t)));
     }
     /// Swap areas: `/proc/swaps` or `swapon --show`.
-    Swaps(p::swaps::Swaps) {
+    Swaps(crate::proc::swaps::Swaps) {
         /// `/proc/swaps` or `swapon --show`.
         SWAPS = KindSpec::new("swaps", "`/proc/swaps` or `swapon --show`")
             .collected()
-            .sniff(p::swaps::sniff)
-            .parse(|t| read(p::swaps::parse(t)));
+            .sniff(crate::proc::swaps::sniff)
+            .parse(|t| read(crate::proc::swaps::parse(t)));
         /// util-linux `swapon --show`, which prints nothing at all when no swap is configured: a
         /// valid answer.
         SWAPON = KindSpec::new("swapon", "util-linux `swapon --show`")
             .collected()
             .parse(|t| {
                 if t.trim().is_empty() {
-                    let none = p::swaps::Swaps {
-                        format: p::swaps::SwapsFormat::SwaponShow,
+                    let none = crate::proc::swaps::Swaps {
+                        format: crate::proc::swaps::SwapsFormat::SwaponShow,
                         areas: Vec::new(),
                         header_line: 0,
                     };
                     return Ok((none.into_data(), Vec::new()));
                 }
-                read(p::swaps::parse(t))
+                read(crate::proc::swaps::parse(t))
             });
     }
     /// procps `free`.
-    Free(p::free::Free) {
+    Free(crate::procs::free::Free) {
         /// procps `free` (KiB unless the manifest says `-m`/`-g`).
         FREE = KindSpec::new("free", "procps `free` (KiB unless the manifest says `-m`/`-g`)")
             .collected()
-            .sniff(p::free::sniff)
-            .parse(|t| read(p::free::parse(t)));
+            .sniff(crate::procs::free::sniff)
+            .parse(|t| read(crate::procs::free::parse(t)));
     }
     /// `ethtool -i`.
-    EthtoolDriver(p::ethtool::DriverInfo) {
+    EthtoolDriver(crate::net::ethtool::driver::DriverInfo) {
         /// `ethtool -i`.
         ETHTOOL_I = KindSpec::new("ethtool-i", "`ethtool -i`")
             .collected()
-            .sniff(p::ethtool::sniff_driver)
-            .parse(|t| read(p::ethtool::parse_driver(t)));
+            .sniff(crate::net::ethtool::driver::sniff_driver)
+            .parse(|t| read(crate::net::ethtool::driver::parse_driver(t)));
     }
     /// `ethtool -l`.
-    EthtoolChannels(p::ethtool::Channels) {
+    EthtoolChannels(crate::net::ethtool::channels::Channels) {
         /// `ethtool -l`.
         ETHTOOL_L = KindSpec::new("ethtool-l", "`ethtool -l`")
             .collected()
-            .sniff(p::ethtool::sniff_channels)
-            .parse(|t| read(p::ethtool::parse_channels(t)));
+            .sniff(crate::net::ethtool::channels::sniff_channels)
+            .parse(|t| read(crate::net::ethtool::channels::parse_channels(t)));
     }
     /// `ethtool -g`.
-    EthtoolRings(p::ethtool::Rings) {
+    EthtoolRings(crate::net::ethtool::rings::Rings) {
         /// `ethtool -g`.
         ETHTOOL_G = KindSpec::new("ethtool-g", "`ethtool -g`")
             .collected()
-            .sniff(p::ethtool::sniff_rings)
-            .parse(|t| read(p::ethtool::parse_rings(t)));
+            .sniff(crate::net::ethtool::rings::sniff_rings)
+            .parse(|t| read(crate::net::ethtool::rings::parse_rings(t)));
     }
     /// `ethtool -k`.
-    EthtoolFeatures(p::ethtool::Features) {
+    EthtoolFeatures(crate::net::ethtool::features::Features) {
         /// `ethtool -k`.
         ETHTOOL_K = KindSpec::new("ethtool-k", "`ethtool -k`")
             .collected()
-            .sniff(p::ethtool::sniff_features)
-            .parse(|t| read(p::ethtool::parse_features(t)));
+            .sniff(crate::net::ethtool::features::sniff_features)
+            .parse(|t| read(crate::net::ethtool::features::parse_features(t)));
     }
     /// `ethtool -c`.
-    EthtoolCoalesce(p::ethtool::Coalesce) {
+    EthtoolCoalesce(crate::net::ethtool::coalesce::Coalesce) {
         /// `ethtool -c`.
         ETHTOOL_C = KindSpec::new("ethtool-c", "`ethtool -c`")
             .collected()
-            .sniff(p::ethtool::sniff_coalesce)
-            .parse(|t| read(p::ethtool::parse_coalesce(t)));
+            .sniff(crate::net::ethtool::coalesce::sniff_coalesce)
+            .parse(|t| read(crate::net::ethtool::coalesce::parse_coalesce(t)));
     }
     /// `ethtool -S`.
-    EthtoolStats(p::ethtool::Stats) {
+    EthtoolStats(crate::net::ethtool::stats::Stats) {
         /// `ethtool -S`.
         ETHTOOL_S = KindSpec::new("ethtool-S", "`ethtool -S`")
             .collected()
-            .sniff(p::ethtool::sniff_stats)
-            .parse(|t| read(p::ethtool::parse_stats(t)));
+            .sniff(crate::net::ethtool::stats::sniff_stats)
+            .parse(|t| read(crate::net::ethtool::stats::parse_stats(t)));
     }
     /// `lspci -k`.
-    Lspci(p::lspci::Lspci) {
+    Lspci(crate::host::lspci::Lspci) {
         /// `lspci -k`.
         LSPCI = KindSpec::new("lspci", "`lspci -k`")
             .collected()
-            .sniff(p::lspci::sniff)
-            .parse(|t| read(p::lspci::parse(t)));
+            .sniff(crate::host::lspci::sniff)
+            .parse(|t| read(crate::host::lspci::parse(t)));
     }
     /// `ip -s link`.
-    IpLink(p::iplink::Links) {
+    IpLink(crate::net::iplink::Links) {
         /// iproute2 `ip -s link`.
         IP_LINK = KindSpec::new("ip-link", "iproute2 `ip -s link`")
             .collected()
-            .sniff(p::iplink::sniff)
-            .parse(|t| read(p::iplink::parse(t)));
+            .sniff(crate::net::iplink::sniff)
+            .parse(|t| read(crate::net::iplink::parse(t)));
     }
     /// `/proc/net/bonding/*`.
-    Bonding(p::bonding::Bond) {
+    Bonding(crate::net::bonding::Bond) {
         /// `/proc/net/bonding/*`.
         BONDING = KindSpec::new("bonding", "`/proc/net/bonding/*`")
             .collected()
-            .sniff(p::bonding::sniff)
-            .parse(|t| read(p::bonding::parse(t)));
+            .sniff(crate::net::bonding::sniff)
+            .parse(|t| read(crate::net::bonding::parse(t)));
     }
     /// IRQ affinity listing.
-    IrqAffinity(p::irq_affinity::IrqAffinity) {
+    IrqAffinity(crate::net::irq_affinity::IrqAffinity) {
         /// IRQ affinity listing (collector).
         IRQ_AFFINITY = KindSpec::new("irq-affinity", "IRQ affinity listing (collector)")
             .collected()
-            .sniff(p::irq_affinity::sniff)
-            .parse(|t| read(p::irq_affinity::parse(t)));
+            .sniff(crate::net::irq_affinity::sniff)
+            .parse(|t| read(crate::net::irq_affinity::parse(t)));
     }
     /// `sysctl -a`.
-    Sysctl(p::sysctl::Sysctl) {
+    Sysctl(crate::kernel::sysctl::Sysctl) {
         /// `sysctl -a`.
         SYSCTL = KindSpec::new("sysctl", "`sysctl -a`")
             .collected()
-            .sniff(p::sysctl::sniff)
-            .parse(|t| read(p::sysctl::parse(t)));
+            .sniff(crate::kernel::sysctl::sniff)
+            .parse(|t| read(crate::kernel::sysctl::parse(t)));
     }
     /// `ulimit -a`.
-    Ulimit(p::limits::Ulimit) {
+    Ulimit(crate::procs::ulimit::Ulimit) {
         /// `ulimit -a`.
         ULIMIT = KindSpec::new("ulimit", "`ulimit -a`")
             .collected()
-            .sniff(p::limits::sniff_ulimit)
-            .parse(|t| read(p::limits::parse_ulimit(t)));
+            .sniff(crate::procs::ulimit::sniff_ulimit)
+            .parse(|t| read(crate::procs::ulimit::parse_ulimit(t)));
     }
     /// `/proc/<pid>/limits`.
-    ProcLimits(p::limits::ProcLimits) {
+    ProcLimits(crate::proc::limits::ProcLimits) {
         /// `/proc/<pid>/limits`.
         PROC_LIMITS = KindSpec::new("proc-limits", "`/proc/<pid>/limits`")
             .collected()
-            .sniff(p::limits::sniff_proc_limits)
-            .parse(|t| read(p::limits::parse_proc_limits(t)));
+            .sniff(crate::proc::limits::sniff_proc_limits)
+            .parse(|t| read(crate::proc::limits::parse_proc_limits(t)));
     }
     /// `/proc/cmdline`.
-    Cmdline(p::kernel::Cmdline) {
+    Cmdline(crate::kernel::cmdline::Cmdline) {
         /// `/proc/cmdline`.
         CMDLINE = KindSpec::new("cmdline", "`/proc/cmdline`")
             .collected()
-            .sniff(p::kernel::sniff_cmdline)
-            .parse(|t| read(p::kernel::parse_cmdline(t)));
+            .sniff(crate::kernel::cmdline::sniff_cmdline)
+            .parse(|t| read(crate::kernel::cmdline::parse_cmdline(t)));
     }
     /// `/proc/sys/kernel/tainted`.
-    Taint(p::kernel::Taint) {
+    Taint(crate::kernel::taint::Taint) {
         /// `/proc/sys/kernel/tainted`.
         TAINTED = KindSpec::new("tainted", "`/proc/sys/kernel/tainted`")
             .collected()
-            .sniff(p::kernel::sniff_tainted)
-            .parse(|t| read(p::kernel::parse_tainted(t)));
+            .sniff(crate::kernel::taint::sniff_tainted)
+            .parse(|t| read(crate::kernel::taint::parse_tainted(t)));
     }
     /// `modinfo`.
-    Modinfo(Vec<p::kernel::ModInfo>) {
+    Modinfo(Vec<crate::kernel::modinfo::ModInfo>) {
         /// kmod `modinfo`.
         MODINFO = KindSpec::new("modinfo", "kmod `modinfo`")
             .collected()
-            .sniff(p::kernel::sniff_modinfo)
-            .parse(|t| read(p::kernel::parse_modinfo(t)));
+            .sniff(crate::kernel::modinfo::sniff_modinfo)
+            .parse(|t| read(crate::kernel::modinfo::parse_modinfo(t)));
     }
     /// `dmesg`.
-    Dmesg(p::kernel::Dmesg) {
+    Dmesg(crate::kernel::dmesg::Dmesg) {
         /// `dmesg`.
         DMESG = KindSpec::new("dmesg", "`dmesg`")
             .collected()
-            .sniff(p::kernel::sniff_dmesg)
-            .parse(|t| read(p::kernel::parse_dmesg(t)));
+            .sniff(crate::kernel::dmesg::sniff_dmesg)
+            .parse(|t| read(crate::kernel::dmesg::parse_dmesg(t)));
     }
     /// `chronyc tracking`.
-    ChronyTracking(p::timesync::Tracking) {
+    ChronyTracking(crate::time::chrony_tracking::Tracking) {
         /// chrony `chronyc tracking`.
         CHRONYC_TRACKING = KindSpec::new("chronyc-tracking", "chrony `chronyc tracking`")
             .collected()
-            .sniff(p::timesync::sniff_tracking)
-            .parse(|t| read(p::timesync::parse_tracking(t)));
+            .sniff(crate::time::chrony_tracking::sniff_tracking)
+            .parse(|t| read(crate::time::chrony_tracking::parse_tracking(t)));
     }
     /// `chronyc sources`.
-    ChronySources(p::timesync::Sources) {
+    ChronySources(crate::time::chrony_sources::Sources) {
         /// chrony `chronyc sources`.
         CHRONYC_SOURCES = KindSpec::new("chronyc-sources", "chrony `chronyc sources`")
             .collected()
-            .sniff(p::timesync::sniff_sources)
-            .parse(|t| read(p::timesync::parse_sources(t)));
+            .sniff(crate::time::chrony_sources::sniff_sources)
+            .parse(|t| read(crate::time::chrony_sources::parse_sources(t)));
     }
     /// `ntpq -pn`.
-    Ntpq(p::timesync::Peers) {
+    Ntpq(crate::time::ntpq::Peers) {
         /// `ntpq -pn`.
         NTPQ = KindSpec::new("ntpq", "`ntpq -pn`")
             .collected()
-            .sniff(p::timesync::sniff_ntpq)
-            .parse(|t| read(p::timesync::parse_ntpq(t)));
+            .sniff(crate::time::ntpq::sniff_ntpq)
+            .parse(|t| read(crate::time::ntpq::parse_ntpq(t)));
     }
     /// `timedatectl`.
-    Timedatectl(p::timesync::Timedatectl) {
+    Timedatectl(crate::time::timedatectl::Timedatectl) {
         /// systemd `timedatectl`.
         TIMEDATECTL = KindSpec::new("timedatectl", "systemd `timedatectl`")
             .collected()
-            .sniff(p::timesync::sniff_timedatectl)
-            .parse(|t| read(p::timesync::parse_timedatectl(t)));
+            .sniff(crate::time::timedatectl::sniff_timedatectl)
+            .parse(|t| read(crate::time::timedatectl::parse_timedatectl(t)));
     }
     /// `vmware-toolbox-cmd timesync status`.
-    VmwareTimesync(p::timesync::VmwareTimesync) {
+    VmwareTimesync(crate::time::vmware_timesync::VmwareTimesync) {
         /// `vmware-toolbox-cmd timesync status`.
         VMWARE_TIMESYNC = KindSpec::new("vmware-timesync", "`vmware-toolbox-cmd timesync status`")
             .collected()
-            .sniff(p::timesync::sniff_vmware_timesync)
-            .parse(|t| read(p::timesync::parse_vmware_timesync(t)));
+            .sniff(crate::time::vmware_timesync::sniff_vmware_timesync)
+            .parse(|t| read(crate::time::vmware_timesync::parse_vmware_timesync(t)));
     }
     /// `dmidecode`.
-    Dmidecode(p::virt::Dmidecode) {
+    Dmidecode(crate::host::dmidecode::Dmidecode) {
         /// `dmidecode`.
         DMIDECODE = KindSpec::new("dmidecode", "`dmidecode`")
             .collected()
-            .sniff(p::virt::sniff_dmidecode)
-            .parse(|t| read(p::virt::parse_dmidecode(t)));
+            .sniff(crate::host::dmidecode::sniff_dmidecode)
+            .parse(|t| read(crate::host::dmidecode::parse_dmidecode(t)));
     }
     /// `systemd-detect-virt`.
-    DetectVirt(p::virt::DetectVirt) {
+    DetectVirt(crate::host::detect_virt::DetectVirt) {
         /// `systemd-detect-virt`, which exits 1 after printing `none` on bare metal.
         DETECT_VIRT = KindSpec::new("detect-virt", "`systemd-detect-virt`")
             .collected()
-            .sniff(p::virt::sniff_detect_virt)
-            .parse(|t| read(p::virt::parse_detect_virt(t)))
+            .sniff(crate::host::detect_virt::sniff_detect_virt)
+            .parse(|t| read(crate::host::detect_virt::parse_detect_virt(t)))
             .answers_with_exit(|exit, text| exit == 1 && text.trim() == "none");
     }
     /// `lscpu`.
-    Lscpu(p::virt::Lscpu) {
+    Lscpu(crate::host::lscpu::Lscpu) {
         /// util-linux `lscpu`.
         LSCPU = KindSpec::new("lscpu", "util-linux `lscpu`")
             .collected()
-            .sniff(p::virt::sniff_lscpu)
-            .parse(|t| read(p::virt::parse_lscpu(t)));
+            .sniff(crate::host::lscpu::sniff_lscpu)
+            .parse(|t| read(crate::host::lscpu::parse_lscpu(t)));
     }
     /// `ps`.
-    Ps(p::procs::PsTable) {
+    Ps(crate::procs::ps::PsTable) {
         /// procps `ps`.
         PS = KindSpec::new("ps", "procps `ps`")
             .collected()
-            .sniff(p::procs::sniff_ps)
-            .parse(|t| read(p::procs::parse_ps(t)));
+            .sniff(crate::procs::ps::sniff_ps)
+            .parse(|t| read(crate::procs::ps::parse_ps(t)));
     }
     /// `top -b`.
-    Top(p::procs::Top) {
+    Top(crate::procs::top::Top) {
         /// procps `top -b`.
         TOP = KindSpec::new("top", "procps `top -b`")
             .collected()
-            .sniff(p::procs::sniff_top)
-            .parse(|t| read(p::procs::parse_top(t)));
+            .sniff(crate::procs::top::sniff_top)
+            .parse(|t| read(crate::procs::top::parse_top(t)));
     }
     /// `ss -tanp`.
-    Ss(p::procs::SsTable) {
+    Ss(crate::procs::ss::SsTable) {
         /// iproute2 `ss`.
         SS = KindSpec::new("ss", "iproute2 `ss`")
             .collected()
-            .sniff(p::procs::sniff_ss)
-            .parse(|t| read(p::procs::parse_ss(t)));
+            .sniff(crate::procs::ss::sniff_ss)
+            .parse(|t| read(crate::procs::ss::parse_ss(t)));
     }
     /// `netstat -tanp`.
-    NetstatConn(p::procs::Netstat) {
+    NetstatConn(crate::procs::netstat::Netstat) {
         /// net-tools `netstat -tanp`.
         NETSTAT_TANP = KindSpec::new("netstat-tanp", "net-tools `netstat -tanp`")
             .collected()
-            .sniff(p::procs::sniff_netstat)
-            .parse(|t| read(p::procs::parse_netstat(t)));
+            .sniff(crate::procs::netstat::sniff_netstat)
+            .parse(|t| read(crate::procs::netstat::parse_netstat(t)));
     }
     /// `vmware-toolbox-cmd stat balloon`.
-    VmwareBalloon(p::vmware::Balloon) {
+    VmwareBalloon(crate::host::vmware_balloon::Balloon) {
         /// `vmware-toolbox-cmd stat balloon`.
         BALLOON = KindSpec::new("balloon", "`vmware-toolbox-cmd stat balloon`")
             .collected()
-            .sniff(p::vmware::sniff_balloon)
-            .parse(|t| read(p::vmware::parse_balloon(t)));
+            .sniff(crate::host::vmware_balloon::sniff_balloon)
+            .parse(|t| read(crate::host::vmware_balloon::parse_balloon(t)));
     }
     /// cgroup membership and limits of one process (the collector's `cgroup.tsv`).
-    Cgroup(p::cgroup::Cgroup) {
+    Cgroup(crate::procs::cgroup::Cgroup) {
         /// cgroup membership and limits (collector).
         CGROUP = KindSpec::new("cgroup", "cgroup membership and limits (collector)")
             .collected()
             .scope(Scope::Process)
-            .sniff(p::cgroup::sniff)
-            .parse(|t| read(p::cgroup::parse(t)));
+            .sniff(crate::procs::cgroup::sniff)
+            .parse(|t| read(crate::procs::cgroup::parse(t)));
     }
     /// `/proc/<pid>/status`.
-    ProcStatus(p::proc_status::ProcStatus) {
+    ProcStatus(crate::proc::status::ProcStatus) {
         /// `/proc/<pid>/status`.
         PROC_STATUS = KindSpec::new("proc-status", "`/proc/<pid>/status`")
             .collected()
             .scope(Scope::Process)
-            .sniff(p::proc_status::sniff)
-            .parse(|t| read(p::proc_status::parse(t)));
+            .sniff(crate::proc::status::sniff)
+            .parse(|t| read(crate::proc::status::parse(t)));
     }
     /// `jps -lv` (or `jps`, `-l`, `-lmv`).
-    Jps(p::jps::Jps) {
+    Jps(crate::jvm::jps::Jps) {
         /// `jps -lv`.
         JPS = KindSpec::new("jps", "`jps -lv`")
             .collected()
-            .sniff(p::jps::sniff)
-            .parse(|t| read(p::jps::parse(t)));
+            .sniff(crate::jvm::jps::sniff)
+            .parse(|t| read(crate::jvm::jps::parse(t)));
     }
     /// `java -version`.
-    JavaVersion(p::jvm_identity::JavaVersion) {
+    JavaVersion(crate::jvm::java_version::JavaVersion) {
         /// `java -version`.
         JAVA_VERSION = KindSpec::new("java-version", "`java -version`")
             .collected()
             .scope(Scope::Jvm)
-            .sniff(p::jvm_identity::sniff_java_version)
-            .parse(|t| read(p::jvm_identity::parse_java_version(t)));
+            .sniff(crate::jvm::java_version::sniff_java_version)
+            .parse(|t| read(crate::jvm::java_version::parse_java_version(t)));
     }
     /// `jcmd VM.version`.
-    VmVersion(p::jvm_identity::VmVersion) {
+    VmVersion(crate::jvm::vm_version::VmVersion) {
         /// `jcmd VM.version`.
         JCMD_VM_VERSION = KindSpec::new("jcmd-vm-version", "`jcmd VM.version`")
             .collected()
             .scope(Scope::Jvm)
-            .sniff(p::jvm_identity::sniff_vm_version)
-            .parse(|t| read(p::jvm_identity::parse_vm_version(t)));
+            .sniff(crate::jvm::vm_version::sniff_vm_version)
+            .parse(|t| read(crate::jvm::vm_version::parse_vm_version(t)));
     }
     /// `jcmd VM.flags`.
-    VmFlags(p::jvm_identity::VmFlags) {
+    VmFlags(crate::jvm::vm_flags::VmFlags) {
         /// `jcmd VM.flags`.
         JCMD_VM_FLAGS = KindSpec::new("jcmd-vm-flags", "`jcmd VM.flags`")
             .collected()
             .scope(Scope::Jvm)
-            .sniff(p::jvm_identity::sniff_vm_flags)
-            .parse(|t| read(p::jvm_identity::parse_vm_flags(t)));
+            .sniff(crate::jvm::vm_flags::sniff_vm_flags)
+            .parse(|t| read(crate::jvm::vm_flags::parse_vm_flags(t)));
     }
     /// `jcmd VM.command_line`.
-    VmCommandLine(p::jvm_identity::VmCommandLine) {
+    VmCommandLine(crate::jvm::vm_command_line::VmCommandLine) {
         /// `jcmd VM.command_line`.
         JCMD_VM_COMMAND_LINE = KindSpec::new("jcmd-vm-command-line", "`jcmd VM.command_line`")
             .collected()
             .scope(Scope::Jvm)
-            .sniff(p::jvm_identity::sniff_vm_command_line)
-            .parse(|t| read(p::jvm_identity::parse_vm_command_line(t)));
+            .sniff(crate::jvm::vm_command_line::sniff_vm_command_line)
+            .parse(|t| read(crate::jvm::vm_command_line::parse_vm_command_line(t)));
     }
     /// `jcmd VM.system_properties`.
-    SystemProperties(p::jvm_identity::SystemProperties) {
+    SystemProperties(crate::jvm::vm_system_properties::SystemProperties) {
         /// `jcmd VM.system_properties`.
         JCMD_VM_SYSTEM_PROPERTIES =
             KindSpec::new("jcmd-vm-system-properties", "`jcmd VM.system_properties`")
                 .collected()
                 .scope(Scope::Jvm)
-                .sniff(p::jvm_identity::sniff_system_properties)
-                .parse(|t| read(p::jvm_identity::parse_system_properties(t)));
+                .sniff(crate::jvm::vm_system_properties::sniff_system_properties)
+                .parse(|t| read(crate::jvm::vm_system_properties::parse_system_properties(t)));
     }
     /// `jstat`.
-    Jstat(p::jstat::Jstat) {
+    Jstat(crate::jvm::jstat::Jstat) {
         /// JDK `jstat`.
         JSTAT_GCUTIL = KindSpec::new("jstat-gcutil", "JDK `jstat`")
             .collected()
             .scope(Scope::Jvm)
-            .sniff(p::jstat::sniff)
-            .parse(|t| read(p::jstat::parse(t)));
+            .sniff(crate::jvm::jstat::sniff)
+            .parse(|t| read(crate::jvm::jstat::parse(t)));
     }
     /// A class histogram.
-    Histogram(p::histogram::Histogram) {
+    Histogram(crate::jvm::histogram::Histogram) {
         /// `jcmd GC.class_histogram` / `jmap -histo`.
         CLASS_HISTOGRAM =
             KindSpec::new("class-histogram", "`jcmd GC.class_histogram` / `jmap -histo`")
                 .collected()
                 .scope(Scope::Jvm)
-                .sniff(p::histogram::sniff)
-                .parse(|t| read(p::histogram::parse(t)));
+                .sniff(crate::jvm::histogram::sniff)
+                .parse(|t| read(crate::jvm::histogram::parse(t)));
     }
     /// A thread dump.
-    ThreadDump(p::threads::ThreadDump) {
+    ThreadDump(crate::jvm::thread_dump::ThreadDump) {
         /// `jcmd Thread.print` / `jstack`.
         THREAD_DUMP = KindSpec::new("thread-dump", "`jcmd Thread.print` / `jstack`")
             .collected()
             .scope(Scope::Jvm)
-            .sniff(p::threads::sniff)
-            .parse(|t| read(p::threads::parse(t)));
+            .sniff(crate::jvm::thread_dump::sniff)
+            .parse(|t| read(crate::jvm::thread_dump::parse(t)));
     }
     /// Thread counts by name of one JVM (the collector's `threads.tsv`).
-    JvmThreads(p::jvm_threads::JvmThreads) {
+    JvmThreads(crate::jvm::thread_counts::JvmThreads) {
         /// thread counts by name (collector).
         JVM_THREADS = KindSpec::new("jvm-threads", "thread counts by name (collector)")
             .collected()
             .scope(Scope::Process)
-            .sniff(p::jvm_threads::sniff)
-            .parse(|t| read(p::jvm_threads::parse(t)));
+            .sniff(crate::jvm::thread_counts::sniff)
+            .parse(|t| read(crate::jvm::thread_counts::parse(t)));
     }
     /// A JVM GC log.
-    GcLog(p::gclog::GcLog) {
+    GcLog(crate::jvm::gclog::GcLog) {
         /// JVM GC log (JDK 8 `-XX:+PrintGCDetails` or `-Xlog:gc*`).
         GC_LOG = KindSpec::new("gc-log", "JVM GC log (JDK 8 `-XX:+PrintGCDetails` or `-Xlog:gc*`)")
             .collected()
             .scope(Scope::Jvm)
-            .sniff(p::gclog::sniff)
-            .parse(|t| read(p::gclog::parse(t)));
+            .sniff(crate::jvm::gclog::sniff)
+            .parse(|t| read(crate::jvm::gclog::parse(t)));
     }
     /// `perf report --stdio` / `perf top` text.
-    PerfReport(p::perf_report::PerfReport) {
+    PerfReport(crate::perf::report::PerfReport) {
         /// `perf report --stdio` (perf ≥ 3.x), `perf top --stdio`.
         PERF_REPORT = KindSpec::new("perf-report", "`perf report --stdio` (perf ≥ 3.x), `perf top --stdio`")
             .collected()
-            .sniff(p::perf_report::sniff)
-            .parse(|t| read(p::perf_report::parse(t)));
+            .sniff(crate::perf::report::sniff)
+            .parse(|t| read(crate::perf::report::parse(t)));
     }
     /// `perf script`, folded into a profile (samples are not kept).
-    PerfScript(p::perf_profile::Profile) {
+    PerfScript(crate::perf::profile::Profile) {
         /// `perf script` (perf ≥ 4.8 layout); parsed while read when large.
         PERF_SCRIPT = KindSpec::new("perf-script", "`perf script` (perf ≥ 4.8 layout)")
             .collected()
-            .sniff(p::perf_script::sniff)
-            .parse(|t| read(p::perf_profile::from_script(t)))
-            .stream(|r| match p::perf_profile::from_reader(r) {
+            .sniff(crate::perf::script::sniff)
+            .parse(|t| read(crate::perf::profile::from_script(t)))
+            .stream(|r| match crate::perf::profile::from_reader(r) {
                 Ok((parsed, kept)) => Streamed {
                     parsed: Ok((parsed.value.into_data(), parsed.issues)),
                     kept,
@@ -823,56 +821,56 @@ kinds! {
             });
     }
     /// ZooKeeper `zoo.cfg`.
-    ZooCfg(p::zookeeper::ZooCfg) {
+    ZooCfg(crate::zookeeper::config::ZooCfg) {
         /// ZooKeeper `zoo.cfg`.
         ZOO_CFG = KindSpec::new("zoo-cfg", "ZooKeeper `zoo.cfg`")
             .collected()
-            .sniff(p::zookeeper::sniff_cfg)
-            .parse(|t| read(p::zookeeper::parse_cfg(t)));
+            .sniff(crate::zookeeper::config::sniff_cfg)
+            .parse(|t| read(crate::zookeeper::config::parse_cfg(t)));
     }
     /// ZooKeeper `mntr`.
-    ZkMntr(p::zookeeper::Mntr) {
+    ZkMntr(crate::zookeeper::mntr::Mntr) {
         /// ZooKeeper `mntr`.
         ZK_MNTR = KindSpec::new("zk-mntr", "ZooKeeper `mntr`")
             .collected()
             .scope(Scope::ZooKeeper)
-            .sniff(p::zookeeper::sniff_mntr)
-            .parse(|t| read(p::zookeeper::parse_mntr(t)));
+            .sniff(crate::zookeeper::mntr::sniff_mntr)
+            .parse(|t| read(crate::zookeeper::mntr::parse_mntr(t)));
     }
     /// ZooKeeper `wchs`.
-    ZkWchs(p::zookeeper::Wchs) {
+    ZkWchs(crate::zookeeper::wchs::Wchs) {
         /// ZooKeeper `wchs`.
         ZK_WCHS = KindSpec::new("zk-wchs", "ZooKeeper `wchs`")
             .collected()
             .scope(Scope::ZooKeeper)
-            .sniff(p::zookeeper::sniff_wchs)
-            .parse(|t| read(p::zookeeper::parse_wchs(t)));
+            .sniff(crate::zookeeper::wchs::sniff_wchs)
+            .parse(|t| read(crate::zookeeper::wchs::parse_wchs(t)));
     }
     /// ZooKeeper `conf`.
-    ZkConf(p::zookeeper::ZkConf) {
+    ZkConf(crate::zookeeper::config::ZkConf) {
         /// ZooKeeper `conf`.
         ZK_CONF = KindSpec::new("zk-conf", "ZooKeeper `conf`")
             .collected()
             .scope(Scope::ZooKeeper)
-            .sniff(p::zookeeper::sniff_conf)
-            .parse(|t| read(p::zookeeper::parse_conf(t)));
+            .sniff(crate::zookeeper::config::sniff_conf)
+            .parse(|t| read(crate::zookeeper::config::parse_conf(t)));
     }
     /// ZooKeeper `srvr`.
-    ZkSrvr(p::zookeeper::Srvr) {
+    ZkSrvr(crate::zookeeper::srvr::Srvr) {
         /// ZooKeeper `srvr`.
         ZK_SRVR = KindSpec::new("zk-srvr", "ZooKeeper `srvr`")
             .collected()
             .scope(Scope::ZooKeeper)
-            .sniff(p::zookeeper::sniff_srvr)
-            .parse(|t| read(p::zookeeper::parse_srvr(t)));
+            .sniff(crate::zookeeper::srvr::sniff_srvr)
+            .parse(|t| read(crate::zookeeper::srvr::parse_srvr(t)));
     }
     /// Hadoop `*-site.xml` (core, hdfs, yarn, mapred, …).
-    HadoopConf(p::hadoop::HadoopConf) {
+    HadoopConf(crate::hadoop::site_xml::HadoopConf) {
         /// Hadoop `*-site.xml`.
         HADOOP_SITE_XML = KindSpec::new("hadoop-site-xml", "Hadoop `*-site.xml`")
             .collected()
-            .sniff(p::hadoop::sniff)
-            .parse(|t| read(p::hadoop::parse(t)));
+            .sniff(crate::hadoop::site_xml::sniff)
+            .parse(|t| read(crate::hadoop::site_xml::parse(t)));
     }
     // Kinds without a record type: kept as text, or collected and not read by this version.
     @other {

@@ -1,6 +1,22 @@
 //! Pure parsers for the outputs of Linux and JVM diagnostic tools.
 //!
-//! Every module handles one artifact kind and exposes the same two functions:
+//! Parsers are grouped by tool family, one module per format:
+//!
+//! | family | formats |
+//! | --- | --- |
+//! | [`sysstat`] | `iostat`, `mpstat`, `sar`, `sadf -j`, `pidstat` |
+//! | [`proc`] | `/proc` files: softirqs, interrupts, stat, vmstat, meminfo, diskstats, net/dev, net/snmp (and `nstat`), swaps, `<pid>/status`, `<pid>/limits` |
+//! | [`kernel`] | `/proc/cmdline`, taint flags, `dmesg`, `/proc/modules`, `lsmod`, `modinfo`, `sysctl` |
+//! | [`net`] | `ethtool` (one module per option), `ip -s link`, bonding, IRQ affinity, `netstat -s` |
+//! | [`procs`] | `ps`, `top`, `ss`, `netstat` connections, `vmstat`, `free`, `ulimit -a`, cgroups |
+//! | [`jvm`] | `java -version`, `jcmd VM.*`, `jstat`, class histograms, GC logs, thread dumps, `jps` |
+//! | [`time`] | chrony, `ntpq`, `timedatectl`, VMware Tools time sync |
+//! | [`host`] | `uname`, os-release, `dmidecode`, `systemd-detect-virt`, `lscpu`, `lspci`, VMware balloon |
+//! | [`perf`] | `perf report`, `perf script` |
+//! | [`zookeeper`], [`hadoop`] | their configuration files and status outputs |
+//!
+//! Every format module exposes the same two functions, `sniff` and `parse`, or `sniff_*` and
+//! `parse_*` where the name says which format (`kernel::dmesg::parse_dmesg`):
 //!
 //! - `sniff(head: &str) -> Sniff` looks at the first lines of a file and answers whether the text
 //!   is that kind ([`Sniff::Yes`], [`Sniff::Unsure`], [`Sniff::No`]); the analyzer uses it to
@@ -16,57 +32,26 @@
 //! let text = "Linux 6.1.0 (db1) \t2024-05-01 \t_x86_64_\t(2 CPU)\n\n\
 //! 12:00:01     CPU    %usr   %nice    %sys %iowait    %irq   %soft  %steal  %guest  %gnice   %idle\n\
 //! 12:00:02     all    1.00    0.00    1.00    0.00    0.00   48.00    0.00    0.00    0.00   50.00\n";
-//! let parsed = parsers::mpstat::parse(text).unwrap();
+//! let parsed = parsers::sysstat::mpstat::parse(text).unwrap();
 //! assert_eq!(parsed.value.intervals[0].rows[0].soft_pct, Some(48.0));
 //! ```
 
-pub mod bonding;
-pub mod cgroup;
+// A parser meets untrusted text: a panic would lose the whole bundle's analysis, so failure
+// paths are written out (tests may unwrap; see clippy.toml).
+#![deny(clippy::unwrap_used, clippy::expect_used)]
+
 pub mod common;
-pub mod diskstats;
-pub mod ethtool;
-pub mod free;
-pub mod gclog;
 pub mod hadoop;
-pub mod histogram;
-pub mod identity;
-pub mod interrupts;
-pub mod iostat;
-pub mod iplink;
-pub mod irq_affinity;
-pub mod jps;
-mod json;
-pub mod jstat;
-pub mod jvm_identity;
-pub mod jvm_threads;
+pub mod host;
+pub mod jvm;
 pub mod kernel;
 pub mod kind;
-pub mod limits;
-pub mod lspci;
-pub mod meminfo;
-pub mod modules;
-pub mod mpstat;
-pub mod netdev;
-pub mod netstat_s;
-pub mod perf_profile;
-pub mod perf_report;
-pub mod perf_script;
-pub mod pidstat;
-pub mod proc_status;
+pub mod net;
+pub mod perf;
+pub mod proc;
 pub mod procs;
-pub mod procstat;
-pub mod sadf;
-pub mod sar;
-pub mod snmp;
-pub mod softirqs;
-pub mod swaps;
-pub mod sysctl;
-pub mod threads;
-pub mod timesync;
-pub mod virt;
-pub mod vmstat;
-pub mod vmstat_proc;
-pub mod vmware;
+pub mod sysstat;
+pub mod time;
 pub mod zookeeper;
 
 pub use common::{LineIssue, ParseError, Parsed, Sniff};

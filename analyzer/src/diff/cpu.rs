@@ -248,7 +248,7 @@ fn softirqs(p: &Pair, out: &mut Out) {
             continue;
         };
         let total =
-            |r: &parsers::softirqs::SoftirqRates| r.per_cpu.iter().map(|x| x.1).sum::<f64>();
+            |r: &parsers::proc::softirqs::SoftirqRates| r.per_cpu.iter().map(|x| x.1).sum::<f64>();
         let (x, y) = (total(rb), total(rs));
         let lines = |f: &crate::facts::SoftirqFacts, first: bool| -> Vec<usize> {
             match (rb.name.as_str(), f.net_rx_lines) {

@@ -304,9 +304,9 @@ fn modules(p: &Pair, out: &mut Out) {
     let (Some(lb), Some(ls)) = (b.modules.get(), s.modules.get()) else {
         return;
     };
-    let mb: BTreeMap<&str, &parsers::modules::Module> =
+    let mb: BTreeMap<&str, &parsers::kernel::modules::Module> =
         lb.iter().map(|m| (m.name.as_str(), m)).collect();
-    let ms: BTreeMap<&str, &parsers::modules::Module> =
+    let ms: BTreeMap<&str, &parsers::kernel::modules::Module> =
         ls.iter().map(|m| (m.name.as_str(), m)).collect();
     let foreign = |f: &HostFacts| {
         f.kernel
@@ -396,7 +396,7 @@ mod tests {
     use crate::diff::{Side, Symptoms};
     use crate::evidence::Cited;
     use crate::facts::ModuleList;
-    use parsers::modules::Module;
+    use parsers::kernel::modules::Module;
 
     fn host(modules: &[(&str, Option<&str>)], source: &str, taint: (u64, &str)) -> Side {
         let mut f = HostFacts {

@@ -9,7 +9,7 @@ use super::score::{self, ULIMIT};
 use super::{Difference, Out, Pair, Which};
 use crate::evidence::Cited;
 use crate::facts::limits::Limit;
-use parsers::limits::LimitValue;
+use parsers::proc::limits::LimitValue;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Limits that servers with many connections or threads actually reach: weight 18.

@@ -6,7 +6,7 @@
 //! either`). Rules name such parts in their `needs`; the registry answers "not evaluated" with
 //! that reason before the check runs.
 
-use parsers::modules::Module;
+use parsers::kernel::modules::Module;
 use serde::Serialize;
 use std::ops::Deref;
 

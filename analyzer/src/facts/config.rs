@@ -5,9 +5,9 @@
 
 use crate::artifacts::Collected;
 use crate::evidence::Cited;
-use parsers::hadoop::HadoopConf;
+use parsers::hadoop::site_xml::HadoopConf;
 use parsers::kind::Record;
-use parsers::zookeeper::ZooCfg;
+use parsers::zookeeper::config::ZooCfg;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

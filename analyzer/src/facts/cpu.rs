@@ -1,12 +1,12 @@
 //! Per-CPU utilisation series from `mpstat -P ALL`.
 
 use crate::artifacts::Collected;
-use parsers::iostat::Timestamp;
+use parsers::common::Timestamp;
 use parsers::kind;
-use parsers::mpstat::CpuId;
-use parsers::mpstat::Mpstat;
-use parsers::procstat::ProcStat;
-use parsers::sar::Sar;
+use parsers::proc::stat::ProcStat;
+use parsers::sysstat::mpstat::CpuId;
+use parsers::sysstat::mpstat::Mpstat;
+use parsers::sysstat::sar::Sar;
 use serde::Serialize;
 use std::collections::HashMap;
 

@@ -1,10 +1,10 @@
 //! Per-device I/O series from `iostat -x`.
 
 use crate::artifacts::Collected;
-use parsers::iostat::Iostat;
-use parsers::iostat::Timestamp;
+use parsers::common::Timestamp;
 use parsers::kind;
-use parsers::sar::Sar;
+use parsers::sysstat::iostat::Iostat;
+use parsers::sysstat::sar::Sar;
 use serde::Serialize;
 use std::collections::HashMap;
 

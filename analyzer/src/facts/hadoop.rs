@@ -5,7 +5,7 @@
 
 use crate::artifacts::Collected;
 use crate::evidence::Cited;
-use parsers::hadoop::HadoopConf;
+use parsers::hadoop::site_xml::HadoopConf;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

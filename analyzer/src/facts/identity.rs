@@ -1,10 +1,10 @@
 //! Host identity from `uname -a`, `/etc/os-release`, the manifest and sysstat banners.
 
 use crate::artifacts::Collected;
-use parsers::identity::{OsRelease, Uname};
-use parsers::iostat::Iostat;
+use parsers::host::{os_release::OsRelease, uname::Uname};
 use parsers::kind::Record;
-use parsers::mpstat::Mpstat;
+use parsers::sysstat::iostat::Iostat;
+use parsers::sysstat::mpstat::Mpstat;
 use serde::Serialize;
 
 /// Who the host is. Each field comes from the most direct source available.

@@ -12,7 +12,7 @@
 
 use crate::artifacts::{Artifact, Collected};
 use crate::evidence::Cited;
-use parsers::jstat::{Jstat, JstatSample};
+use parsers::jvm::jstat::{Jstat, JstatSample};
 use parsers::kind::{Data, Scope};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -449,8 +449,8 @@ pub fn parse_size(s: &str) -> Option<u64> {
 
 fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
     let mut jstats: Vec<(&Artifact, &Jstat)> = Vec::new();
-    let mut dumps: Vec<(&Artifact, &parsers::threads::ThreadDump)> = Vec::new();
-    let mut thread_counts: Option<(&Artifact, &parsers::jvm_threads::JvmThreads)> = None;
+    let mut dumps: Vec<(&Artifact, &parsers::jvm::thread_dump::ThreadDump)> = Vec::new();
+    let mut thread_counts: Option<(&Artifact, &parsers::jvm::thread_counts::JvmThreads)> = None;
     for (a, d) in arts {
         match d {
             Data::JavaVersion(v) => {
@@ -479,9 +479,9 @@ fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
             Data::VmFlags(f) => {
                 for (name, flag) in &f.flags {
                     let text = match &flag.value {
-                        parsers::jvm_identity::FlagValue::Bool(b) => b.to_string(),
-                        parsers::jvm_identity::FlagValue::Number(n) => n.to_string(),
-                        parsers::jvm_identity::FlagValue::Text(t) => t.clone(),
+                        parsers::jvm::vm_flags::FlagValue::Bool(b) => b.to_string(),
+                        parsers::jvm::vm_flags::FlagValue::Number(n) => n.to_string(),
+                        parsers::jvm::vm_flags::FlagValue::Text(t) => t.clone(),
                     };
                     j.flags.insert(name.clone(), text);
                 }
@@ -573,9 +573,9 @@ fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
     }
     // Prefer the jstat option that carries old-gen occupancy and counts: gcutil, then gc.
     jstats.sort_by_key(|(_, s)| match s.option {
-        parsers::jstat::JstatOption::GcUtil => 0,
-        parsers::jstat::JstatOption::Gc => 1,
-        parsers::jstat::JstatOption::GcCause => 2,
+        parsers::jvm::jstat::JstatOption::GcUtil => 0,
+        parsers::jvm::jstat::JstatOption::Gc => 1,
+        parsers::jvm::jstat::JstatOption::GcCause => 2,
         _ => 3,
     });
     j.gc = jstats
@@ -593,11 +593,11 @@ fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
 /// Pools from `/proc/PID/task/*/comm` counts when there is no thread dump. Linux truncates a
 /// thread name to 15 bytes (`XNIO-1 task-12` fits, `http-nio-8080-exec-1` becomes
 /// `http-nio-8080-e`), and states are unknown, so every thread counts as not runnable.
-fn fill_thread_counts(j: &mut Jvm, a: &Artifact, t: &parsers::jvm_threads::JvmThreads) {
+fn fill_thread_counts(j: &mut Jvm, a: &Artifact, t: &parsers::jvm::thread_counts::JvmThreads) {
     let mut pools: BTreeMap<String, (usize, Vec<usize>)> = BTreeMap::new();
     for r in &t.rows {
         let e = pools
-            .entry(parsers::threads::pool_name(&r.name).to_string())
+            .entry(parsers::jvm::thread_dump::pool_name(&r.name).to_string())
             .or_default();
         e.0 =
             e.0.saturating_add(usize::try_from(r.count).unwrap_or(usize::MAX));
@@ -626,8 +626,8 @@ fn fill_thread_counts(j: &mut Jvm, a: &Artifact, t: &parsers::jvm_threads::JvmTh
     j.pools = v;
 }
 
-fn vendor_name(v: &parsers::jvm_identity::JavaVendor) -> String {
-    use parsers::jvm_identity::JavaVendor as V;
+fn vendor_name(v: &parsers::jvm::java_version::JavaVendor) -> String {
+    use parsers::jvm::java_version::JavaVendor as V;
     match v {
         V::Oracle => "Oracle".into(),
         V::Temurin => "Temurin".into(),
@@ -653,7 +653,7 @@ fn vendor_from_properties(j: &Jvm) -> Option<Cited<String>> {
         .property("java.vm.name")
         .map(|c| c.value.as_str())
         .unwrap_or("");
-    let vendor = parsers::jvm_identity::vendor_of(
+    let vendor = parsers::jvm::java_version::vendor_of(
         &format!(
             "{} {}",
             runtime.value,
@@ -670,7 +670,7 @@ fn vendor_from_properties(j: &Jvm) -> Option<Cited<String>> {
     ))
 }
 
-fn fill_histogram(j: &mut Jvm, a: &Artifact, h: &parsers::histogram::Histogram) {
+fn fill_histogram(j: &mut Jvm, a: &Artifact, h: &parsers::jvm::histogram::Histogram) {
     let total = h
         .total
         .map(|t| (t.bytes, t.line))
@@ -703,11 +703,11 @@ fn fill_histogram(j: &mut Jvm, a: &Artifact, h: &parsers::histogram::Histogram) 
         .collect();
 }
 
-fn fill_threads(j: &mut Jvm, a: &Artifact, t: &parsers::threads::ThreadDump) {
+fn fill_threads(j: &mut Jvm, a: &Artifact, t: &parsers::jvm::thread_dump::ThreadDump) {
     let mut pools: BTreeMap<&str, (usize, usize, Vec<usize>)> = BTreeMap::new();
     for th in &t.threads {
         let e = pools
-            .entry(parsers::threads::pool_name(&th.name))
+            .entry(parsers::jvm::thread_dump::pool_name(&th.name))
             .or_default();
         e.0 += 1;
         if th.state.as_deref() == Some("RUNNABLE") {
@@ -739,7 +739,7 @@ fn fill_threads(j: &mut Jvm, a: &Artifact, t: &parsers::threads::ThreadDump) {
     j.pools = v;
 }
 
-fn fill_gc_log(j: &mut Jvm, a: &Artifact, g: &parsers::gclog::GcLog) {
+fn fill_gc_log(j: &mut Jvm, a: &Artifact, g: &parsers::jvm::gclog::GcLog) {
     let mut s = GcLogSummary {
         artifact: a.path.clone(),
         collector: g.collector.clone(),
@@ -761,7 +761,7 @@ fn fill_gc_log(j: &mut Jvm, a: &Artifact, g: &parsers::gclog::GcLog) {
         if e.to_space_exhausted {
             s.to_space_exhausted.push(e.line);
         }
-        if e.kind == parsers::gclog::GcKind::Full {
+        if e.kind == parsers::jvm::gclog::GcKind::Full {
             if let (Some(after), Some(total)) = (e.heap_after_kib, e.heap_total_kib) {
                 if total > 0 {
                     s.full_gc_after_pct.push(Cited::new(
@@ -880,7 +880,7 @@ mod tests {
         let text = "Timestamp         S0     S1     E      O      M     CCS    YGC     YGCT    FGC    FGCT     GCT   \n\
                     \x20        11.7   0.00   0.00  50.00  97.10  90.00  85.00     10    0.500     3   -3.000   -2.500\n\
                     \x20         5.0   0.00   0.00  10.00 150.00  90.00  85.00     10    0.500     4    2.900    3.400\n";
-        let p = parsers::jstat::parse(text).expect("parses");
+        let p = parsers::jvm::jstat::parse(text).expect("parses");
         let g = gc_series("j.txt", &p.value, Some(1.0)).expect("series");
         assert_eq!(g.window_s, None);
         assert_eq!(g.pause_share_pct, None);
@@ -931,7 +931,7 @@ mod tests {
                     \x20        11.0   0.00   0.00  10.00  98.50  90.00  85.00     10    0.500     4    2.900    3.400\n\
                     \x20        12.0   0.00   0.00  60.00  98.90  90.00  85.00     11    0.550     4    2.900    3.450\n\
                     \x20        13.0   0.00   0.00  20.00  99.20  90.00  85.00     11    0.550     5    3.800    4.350\n";
-        let p = parsers::jstat::parse(text).expect("parses");
+        let p = parsers::jvm::jstat::parse(text).expect("parses");
         let g = gc_series("jvm/1/jstat-gcutil.txt", &p.value, None).expect("series");
         assert_eq!(g.samples, 4);
         assert_eq!(g.window_s, Some(3.0));

@@ -53,9 +53,9 @@ impl Kernel {
 }
 
 use crate::artifacts::Collected;
-use parsers::kernel::{ModInfo, Taint};
-use parsers::sysctl::Sysctl;
-use parsers::virt::{DetectVirt, Dmidecode, Lscpu};
+use parsers::host::{detect_virt::DetectVirt, dmidecode::Dmidecode, lscpu::Lscpu};
+use parsers::kernel::sysctl::Sysctl;
+use parsers::kernel::{modinfo::ModInfo, taint::Taint};
 
 /// Builds kernel facts from taint, modules (with `modinfo`), virtualization and sysctl.
 pub fn build(c: &Collected, modules: Option<&super::ModuleList>) -> Kernel {
@@ -95,17 +95,21 @@ pub fn build(c: &Collected, modules: Option<&super::ModuleList>) -> Kernel {
     let lscpu = c.records::<Lscpu>().next();
     let dmi = c.records::<Dmidecode>().next();
     if detect.is_some() || lscpu.is_some() || dmi.is_some() {
-        let p = parsers::virt::platform(detect.map(|x| x.1), lscpu.map(|x| x.1), dmi.map(|x| x.1));
+        let p = parsers::host::platform::platform(
+            detect.map(|x| x.1),
+            lscpu.map(|x| x.1),
+            dmi.map(|x| x.1),
+        );
         let word = match p.kind {
-            parsers::virt::PlatformKind::Physical => Some("none".to_string()),
-            parsers::virt::PlatformKind::VirtualMachine
-            | parsers::virt::PlatformKind::Container => Some(
+            parsers::host::platform::PlatformKind::Physical => Some("none".to_string()),
+            parsers::host::platform::PlatformKind::VirtualMachine
+            | parsers::host::platform::PlatformKind::Container => Some(
                 p.hypervisor
                     .clone()
                     .unwrap_or_else(|| "unknown".into())
                     .to_ascii_lowercase(),
             ),
-            parsers::virt::PlatformKind::Unknown => None,
+            parsers::host::platform::PlatformKind::Unknown => None,
         };
         if let (Some(word), Some(ev)) = (word, p.evidence.first()) {
             let path = match ev.source {

@@ -5,7 +5,10 @@
 
 use crate::artifacts::Collected;
 use crate::evidence::Cited;
-use parsers::limits::{LimitValue, ProcLimits, Resource, Ulimit};
+use parsers::{
+    proc::limits::{LimitValue, ProcLimits, Resource},
+    procs::ulimit::Ulimit,
+};
 use serde::Serialize;
 use std::collections::BTreeMap;
 

@@ -34,9 +34,9 @@ pub struct Memory {
 }
 
 use crate::artifacts::Collected;
-use parsers::meminfo::Meminfo;
-use parsers::vmstat::Vmstat;
-use parsers::vmware::Balloon;
+use parsers::host::vmware_balloon::Balloon;
+use parsers::proc::meminfo::Meminfo;
+use parsers::procs::vmstat::Vmstat;
 use std::collections::BTreeMap;
 
 /// Builds memory facts. `sysctl` supplies `vm.swappiness`, `modules` the balloon driver.

@@ -40,9 +40,9 @@ pub use timesync::TimeSync;
 pub use zookeeper::ZkServer;
 
 use crate::artifacts::Collected;
+use parsers::host::lscpu::Lscpu;
+use parsers::kernel::modules::Module;
 use parsers::kind;
-use parsers::modules::Module;
-use parsers::virt::Lscpu;
 use serde::Serialize;
 
 /// Everything rules know about one host.
@@ -239,7 +239,7 @@ impl Fact {
 pub use parsers::common::{clip, CLIP_CHARS};
 
 /// A display label for a sysstat timestamp: `2024-05-01 12:00:01` or `12:00:01`.
-pub fn time_label(t: &parsers::iostat::Timestamp) -> String {
+pub fn time_label(t: &parsers::common::Timestamp) -> String {
     let s = t.seconds_of_day;
     let hms = format!("{:02}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
     match t.date {

@@ -178,14 +178,14 @@ pub struct ListenQueue {
 }
 
 use crate::artifacts::{Artifact, Collected};
-use parsers::ethtool::DriverInfo;
-use parsers::interrupts::Interrupts;
-use parsers::irq_affinity::IrqAffinity;
 use parsers::kind::{self, Data, Record};
-use parsers::netdev::NetDev;
-use parsers::netstat_s::NetstatS;
-use parsers::procs::SsTable;
-use parsers::snmp::Snmp;
+use parsers::net::ethtool::driver::DriverInfo;
+use parsers::net::irq_affinity::IrqAffinity;
+use parsers::net::netstat_s::NetstatS;
+use parsers::proc::interrupts::Interrupts;
+use parsers::proc::net_dev::NetDev;
+use parsers::proc::snmp::Snmp;
+use parsers::procs::ss::SsTable;
 use std::collections::BTreeMap;
 
 /// The interface an `ethtool` artifact describes: the name printed in its header, else the
@@ -248,7 +248,7 @@ pub fn build(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> (Vec<Ni
                 let Some(name) = iface_of(a, x.interface.as_deref()) else {
                     continue;
                 };
-                let v = |r: &Option<parsers::ethtool::Reading<u64>>| {
+                let v = |r: &Option<parsers::net::ethtool::Reading<u64>>| {
                     r.as_ref()
                         .and_then(|r| r.value)
                         .map(|v| v.min(u64::from(u32::MAX)) as u32)
@@ -278,7 +278,7 @@ pub fn build(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> (Vec<Ni
                 let Some(name) = iface_of(a, x.interface.as_deref()) else {
                     continue;
                 };
-                let v = |r: &Option<parsers::ethtool::Reading<u64>>| {
+                let v = |r: &Option<parsers::net::ethtool::Reading<u64>>| {
                     r.as_ref()
                         .and_then(|r| r.value)
                         .map(|v| v.min(u64::from(u32::MAX)) as u32)
@@ -467,7 +467,7 @@ fn stack(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> NetStack {
     // Counter changes over the window from netstat -s, nstat or /proc/net/netstat snapshots.
     let change = |key: &str| -> Option<Cited<CounterChange>> {
         if let Ok(p) = super::snapshots::pair(c, &kind::NETSTAT_S, |x: &NetstatS| Some(x)) {
-            let line = |x: &parsers::netstat_s::NetstatS| {
+            let line = |x: &parsers::net::netstat_s::NetstatS| {
                 x.section("TcpExt").and_then(|s| {
                     s.entries
                         .iter()

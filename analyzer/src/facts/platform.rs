@@ -4,8 +4,8 @@
 
 use crate::artifacts::Collected;
 use crate::evidence::Cited;
-use parsers::kernel::Cmdline;
-use parsers::virt::Lscpu;
+use parsers::host::lscpu::Lscpu;
+use parsers::kernel::cmdline::Cmdline;
 use serde::Serialize;
 
 /// CPU model, topology and boot parameters.

@@ -60,7 +60,7 @@ impl Processes {
 }
 
 use crate::artifacts::Collected;
-use parsers::procs::{Netstat, PsTable, SsTable};
+use parsers::procs::{netstat::Netstat, ps::PsTable, ss::SsTable};
 
 /// Builds the process list (`ps`) and established connections per command (`ss` preferred,
 /// then `netstat -tanp`, the end-of-window snapshot when there are two).

@@ -1,12 +1,12 @@
 //! CPU profile facts: the host's profiles, each with the artifact it was read from.
 //!
-//! In: the `perf script` artifacts, folded while parsed ([`parsers::perf_profile`]); without one,
+//! In: the `perf script` artifacts, folded while parsed ([`parsers::perf::profile`]); without one,
 //! the `perf report --stdio` that lists the most symbols. Out: [`Profile`]s.
 
 use crate::artifacts::Collected;
 use serde::Serialize;
 
-pub use parsers::perf_profile::{
+pub use parsers::perf::profile::{
     base_symbol, Category, ModuleHeat, ProfileSource, Share, LOCK_FUNCTIONS, SCHED_FUNCTIONS,
     SOFTIRQ_FUNCTIONS, TOP,
 };
@@ -20,11 +20,11 @@ pub struct Profile {
     pub artifact: String,
     /// The profile.
     #[serde(flatten)]
-    pub data: parsers::perf_profile::Profile,
+    pub data: parsers::perf::profile::Profile,
 }
 
 impl std::ops::Deref for Profile {
-    type Target = parsers::perf_profile::Profile;
+    type Target = parsers::perf::profile::Profile;
     fn deref(&self) -> &Self::Target {
         &self.data
     }
@@ -39,7 +39,7 @@ impl std::ops::DerefMut for Profile {
 /// The host's profiles: every `perf script`; without one, the `perf report` with symbols.
 pub fn build(c: &Collected) -> Vec<Profile> {
     let mut out: Vec<Profile> = c
-        .records::<parsers::perf_profile::Profile>()
+        .records::<parsers::perf::profile::Profile>()
         .map(|(a, p)| Profile {
             artifact: a.path.clone(),
             data: p.clone(),
@@ -47,9 +47,9 @@ pub fn build(c: &Collected) -> Vec<Profile> {
         .collect();
     if out.is_empty() {
         let mut reports: Vec<Profile> = c
-            .records::<parsers::perf_report::PerfReport>()
+            .records::<parsers::perf::report::PerfReport>()
             .filter_map(|(a, r)| {
-                parsers::perf_profile::from_report(r).map(|data| Profile {
+                parsers::perf::profile::from_report(r).map(|data| Profile {
                     artifact: a.path.clone(),
                     data,
                 })

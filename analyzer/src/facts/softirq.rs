@@ -5,8 +5,8 @@
 
 use crate::artifacts::Collected;
 use parsers::kind;
-use parsers::softirqs::SoftirqRates;
-use parsers::softirqs::Softirqs;
+use parsers::proc::softirqs::SoftirqRates;
+use parsers::proc::softirqs::Softirqs;
 use serde::Serialize;
 
 /// Soft-IRQ evidence for one host.

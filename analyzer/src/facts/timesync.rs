@@ -26,7 +26,10 @@ pub struct TimeSync {
 
 use crate::artifacts::Collected;
 use crate::facts::Processes;
-use parsers::timesync::{Peers, Timedatectl, Tracking, VmwareTimesync};
+use parsers::time::{
+    chrony_tracking::Tracking, ntpq::Peers, timedatectl::Timedatectl,
+    vmware_timesync::VmwareTimesync,
+};
 
 /// Daemons that discipline the clock, by process name.
 const DAEMONS: &[&str] = &[

@@ -8,7 +8,7 @@ use super::jvm::Jvm;
 use crate::artifacts::Collected;
 use crate::evidence::Cited;
 use parsers::kind::Data;
-use parsers::zookeeper::ZooCfg;
+use parsers::zookeeper::config::ZooCfg;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -150,7 +150,7 @@ pub fn build(c: &Collected, jvms: &[Jvm]) -> Vec<ZkServer> {
     let mut servers: Vec<ZkServer> = by_dir.into_values().collect();
 
     // zoo.cfg files: settings for the server on the same client port, else a server of their own.
-    let cfgs: Vec<(&str, &parsers::zookeeper::ZooCfg)> = c
+    let cfgs: Vec<(&str, &parsers::zookeeper::config::ZooCfg)> = c
         .records::<ZooCfg>()
         .map(|(a, z)| (a.path.as_str(), z))
         .collect();

@@ -153,7 +153,7 @@ mod tests {
     fn profile(stacks: &[(&str, u64)]) -> Profile {
         Profile {
             artifact: "perf/perf-script.txt".into(),
-            data: parsers::perf_profile::Profile {
+            data: parsers::perf::profile::Profile {
                 samples: stacks.iter().map(|s| s.1).sum(),
                 folded: stacks.iter().map(|(s, n)| (s.to_string(), *n)).collect(),
                 ..Default::default()

@@ -77,7 +77,7 @@ pub use meta::{Area, Limit, RuleMeta, Source, SymptomGroup, Threshold};
 
 use crate::evidence::Evidence;
 use crate::facts::{time_label, HostFacts};
-use parsers::iostat::Timestamp;
+use parsers::common::Timestamp;
 use serde::Serialize;
 
 /// How bad a finding is.

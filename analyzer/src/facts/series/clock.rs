@@ -6,7 +6,7 @@
 //! the window's start, rounded to a quarter hour.
 
 use parsers::common::Date;
-use parsers::iostat::Timestamp;
+use parsers::common::Timestamp;
 use serde::Serialize;
 
 /// Maps host-clock timestamps and UTC epoch times onto the axis: seconds from the collection

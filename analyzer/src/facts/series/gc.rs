@@ -5,7 +5,7 @@
 use super::{Clock, Points};
 use crate::artifacts::Collected;
 use crate::facts::jvm::{self, Jvm};
-use parsers::jstat::Jstat;
+use parsers::jvm::jstat::Jstat;
 use parsers::kind::Record;
 use serde::Serialize;
 

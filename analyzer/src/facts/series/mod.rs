@@ -26,10 +26,10 @@ pub use swap::SwapTimeline;
 
 use super::HostFacts;
 use crate::artifacts::Collected;
-use parsers::iostat::Timestamp;
+use parsers::common::Timestamp;
 use parsers::kind;
-use parsers::sar::Sar;
-use parsers::vmstat::Vmstat;
+use parsers::procs::vmstat::Vmstat;
+use parsers::sysstat::sar::Sar;
 use serde::Serialize;
 
 /// Points `(t, value)` in time order: `t` in seconds on the [`Clock`], `value` `None` where the

@@ -4,7 +4,7 @@
 use super::{Clock, Points};
 use crate::artifacts::{Artifact, Collected};
 use parsers::kind;
-use parsers::sar::Sar;
+use parsers::sysstat::sar::Sar;
 use serde::Serialize;
 use std::collections::BTreeMap;
 

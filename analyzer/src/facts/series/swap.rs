@@ -2,8 +2,8 @@
 
 use super::{Clock, Points};
 use crate::artifacts::Collected;
-use parsers::vmstat::Vmstat;
-use parsers::vmstat::VmstatSample;
+use parsers::procs::vmstat::Vmstat;
+use parsers::procs::vmstat::VmstatSample;
 use serde::Serialize;
 
 /// Swap traffic of the `vmstat` output with the most samples.

@@ -528,7 +528,7 @@ mod tests {
     use crate::facts::Available;
     use crate::facts::{CpuSample, CpuSeries, DiskSample, DiskSeries};
     use crate::report::Report;
-    use parsers::iostat::Timestamp;
+    use parsers::common::Timestamp;
     use std::path::Path;
 
     fn ts(h: u32, m: u32, s: u32) -> Option<Timestamp> {

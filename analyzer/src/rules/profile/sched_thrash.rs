@@ -149,7 +149,7 @@ mod tests {
         let n = |pct: f64| (pct * busy as f64 / 100.0) as u64;
         let p = Profile {
             artifact: "perf/perf-script.txt".into(),
-            data: parsers::perf_profile::Profile {
+            data: parsers::perf::profile::Profile {
                 source_kind: ProfileSource::PerfScript,
                 samples: busy,
                 busy_samples: busy,

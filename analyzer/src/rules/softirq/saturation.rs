@@ -395,7 +395,7 @@ mod tests {
     #[test]
     fn fires_telling_slow_runs_from_a_high_rate() {
         use crate::facts::SoftirqFacts;
-        use parsers::softirqs::SoftirqRates;
+        use parsers::proc::softirqs::SoftirqRates;
         let mut cpus: Vec<_> = (0..4).map(|n| cpu(n, 98.0, 6)).collect();
         cpus.extend((4..8).map(|n| cpu(n, 0.5, 6)));
         let sq = |rate: f64| SoftirqFacts {

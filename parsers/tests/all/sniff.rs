@@ -1,0 +1,132 @@
+//! Every fixture is recognised by its own sniffer (`Yes`) and rejected by every other one
+//! (`No`), given what the analyzer gives a sniffer: the first 4 KiB of the file, possibly cut in
+//! the middle of a line. Whole files are checked too.
+
+use crate::common;
+use crate::common::{fixture, fixtures_in, head, Kind, ALL_KINDS, SNIFF_HEAD_BYTES};
+use parsers::{
+    host,
+    proc::softirqs,
+    sysstat::{iostat, mpstat},
+    Sniff,
+};
+
+/// Fixture directories and the kind of artifact each holds.
+const DIRS: [(&str, Kind); 5] = [
+    ("iostat", Kind::Iostat),
+    ("mpstat", Kind::Mpstat),
+    ("proc-softirqs", Kind::Softirqs),
+    ("proc-modules", Kind::ProcModules),
+    ("lsmod", Kind::Lsmod),
+];
+
+/// Captured files and their kinds.
+const CAPTURED: [(&str, Kind); 10] = [
+    ("captured/iostat-x-t-iso.txt", Kind::Iostat),
+    ("captured/iostat-x-t-C.txt", Kind::Iostat),
+    ("captured/iostat-x-json.txt", Kind::Iostat),
+    ("captured/iostat-x-t-json.txt", Kind::Iostat),
+    ("captured/mpstat-P-ALL.txt", Kind::Mpstat),
+    ("captured/mpstat-P-ALL-json.txt", Kind::Mpstat),
+    ("captured/softirqs-1.txt", Kind::Softirqs),
+    ("captured/softirqs-2.txt", Kind::Softirqs),
+    ("captured/uname-a.txt", Kind::Uname),
+    ("captured/os-release.txt", Kind::OsRelease),
+];
+
+fn all_fixtures() -> Vec<(String, Kind)> {
+    let mut out: Vec<(String, Kind)> = DIRS
+        .iter()
+        .flat_map(|(dir, kind)| fixtures_in(dir).into_iter().map(move |f| (f, *kind)))
+        .collect();
+    out.extend(CAPTURED.iter().map(|(f, k)| (f.to_string(), *k)));
+    out
+}
+
+#[test]
+fn every_fixture_is_claimed_by_its_own_sniffer_only() {
+    let fixtures = all_fixtures();
+    assert_eq!(fixtures.len(), 21 + CAPTURED.len());
+    let mut failures = Vec::new();
+    for (rel, own) in &fixtures {
+        let text = fixture(rel);
+        for sample in [head(&text, SNIFF_HEAD_BYTES), text.as_str()] {
+            for kind in ALL_KINDS {
+                let got = kind.sniff(sample);
+                let want = if kind == *own { Sniff::Yes } else { Sniff::No };
+                if got != want {
+                    failures.push(format!(
+                        "{rel} ({} bytes): {kind:?} sniffer said {got:?}, expected {want:?}",
+                        sample.len()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_fixture_head_of_30_lines_is_claimed() {
+    // The analyzer may also cut at 30 lines.
+    for (rel, own) in all_fixtures() {
+        let text = fixture(&rel);
+        let end = text
+            .match_indices('\n')
+            .nth(29)
+            .map_or(text.len(), |(i, _)| i + 1);
+        assert_eq!(own.sniff(&text[..end]), Sniff::Yes, "{rel}");
+    }
+}
+
+#[test]
+fn a_bare_sysstat_banner_is_unsure() {
+    let banner = "Linux 5.15.0-91-generic (host1) \t06/01/20 \t_x86_64_\t(9 CPU)\n\n";
+    assert_eq!(iostat::sniff(banner), Sniff::Unsure);
+    assert_eq!(mpstat::sniff(banner), Sniff::Unsure);
+    assert_eq!(host::uname::sniff_uname(banner), Sniff::No);
+}
+
+#[test]
+fn look_alikes_from_other_tools_are_not_claimed() {
+    // sar -u ALL: %steal follows %iowait (mpstat puts %irq there).
+    let sar = "Linux 1.2.3-TEST (SYSSTAT.TEST) \t06/01/20 \t_x86_64_\t(9 CPU)\n\n\
+12:53:20        CPU      %usr     %nice      %sys   %iowait    %steal      %irq     %soft    %guest    %gnice     %idle\n\
+12:53:21        all      2.15     12.50      1.84      0.12      0.00      0.34      0.19      0.00      0.00     82.88\n";
+    assert_eq!(mpstat::sniff(sar), Sniff::No);
+    assert_eq!(iostat::sniff(sar), Sniff::No);
+    // sar -d says DEV, not Device.
+    let sar_d = "13:20:09          tps     rkB/s     wkB/s     dkB/s   areq-sz    aqu-sz     await     %util DEV\n\
+13:20:19         0.00      0.00      0.00      0.00      0.00      0.00      0.00      0.00 sda\n";
+    assert_eq!(iostat::sniff(sar_d), Sniff::No);
+    // sadf -j: a `file-date` host member and `timestamp` objects.
+    let sadf = "{\"sysstat\": {\n\t\"hosts\": [\n\t\t{\n\t\t\t\"nodename\": \"h\",\n\t\t\t\"file-date\": \"2019-04-18\",\n\t\t\t\"statistics\": [\n\t\t\t\t{\n\t\t\t\t\t\"timestamp\": {\"date\": \"2019-04-18\"},\n\t\t\t\t\t\"cpu-load\": [\n";
+    assert_eq!(mpstat::sniff(sadf), Sniff::No);
+    assert_eq!(iostat::sniff(sadf), Sniff::No);
+    // /proc/interrupts shares the CPU header with /proc/softirqs.
+    let interrupts = "           CPU0       CPU1       \n  0:         44          0   IO-APIC   2-edge      timer\n  1:          9          0   IO-APIC   1-edge      i8042\n";
+    assert_eq!(softirqs::sniff(interrupts), Sniff::No);
+    // /proc/version starts with `Linux version`.
+    let version = "Linux version 5.4.0-42-generic (buildd@lgw01-amd64-038) (gcc version 9.3.0) #46-Ubuntu SMP Fri Jul 10 00:24:02 UTC 2020\n";
+    assert_eq!(host::uname::sniff_uname(version), Sniff::No);
+    // sysctl -a has dots and spaces around `=`.
+    assert_eq!(
+        host::os_release::sniff_os_release("kernel.pid_max = 4194304\n"),
+        Sniff::No
+    );
+}
+
+#[test]
+fn random_bytes_are_never_claimed() {
+    let mut rng = common::XorShift(0x9E37_79B9_7F4A_7C15);
+    for round in 0..200 {
+        let bytes = rng.bytes(SNIFF_HEAD_BYTES);
+        let text = String::from_utf8_lossy(&bytes);
+        for kind in ALL_KINDS {
+            assert_eq!(kind.sniff(&text), Sniff::No, "round {round}, {kind:?}");
+        }
+    }
+    for kind in ALL_KINDS {
+        assert_eq!(kind.sniff(""), Sniff::No, "{kind:?} on empty input");
+    }
+}
