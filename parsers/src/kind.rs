@@ -223,8 +223,9 @@ macro_rules! kinds {
             $( $(#[$odoc:meta])* $oname:ident = $ospec:expr; )*
         }
     ) => {
-        /// A parsed artifact: its record, by type.
-        #[derive(Debug, Clone)]
+        /// A parsed artifact: its record, by type. Serialised as the record itself.
+        #[derive(Debug, Clone, serde::Serialize)]
+        #[serde(untagged)]
         pub enum Data {
             $( $(#[$vdoc])* $variant(Box<$ty>), )+
             /// A text artifact kept as lines only (the collector's own log).

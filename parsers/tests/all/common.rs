@@ -2,9 +2,8 @@
 //! every kind, a deterministic byte generator for robustness tests, and the listing of every
 //! fixture's kind and parser for the snapshot tests.
 
-use parsers::proc::softirqs;
-use parsers::sysstat::{iostat, mpstat};
-use parsers::{hadoop, host, jvm, kernel, net, perf, proc, procs, sysstat, time, zookeeper};
+use parsers::kind::{self, KindSpec};
+use parsers::{net, perf, time};
 use parsers::{ParseError, Parsed, Sniff};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -79,53 +78,55 @@ pub fn head(text: &str, n: usize) -> &str {
 /// The size of the head the analyzer passes to sniffers.
 pub const SNIFF_HEAD_BYTES: usize = 4096;
 
-/// Artifact kinds with a sniffer in this crate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Iostat,
-    Mpstat,
-    Softirqs,
-    ProcModules,
-    Lsmod,
-    Uname,
-    OsRelease,
+/// A kind of the registry ([`parsers::kind::KINDS`]), as the tests call it: its sniffer and
+/// parser.
+#[derive(Clone, Copy)]
+pub struct Kind(pub &'static KindSpec);
+
+#[allow(non_upper_case_globals)]
+impl Kind {
+    pub const Iostat: Kind = Kind(&kind::IOSTAT);
+    pub const Mpstat: Kind = Kind(&kind::MPSTAT);
+    pub const Softirqs: Kind = Kind(&kind::SOFTIRQS);
+    pub const ProcModules: Kind = Kind(&kind::PROC_MODULES);
+    pub const Lsmod: Kind = Kind(&kind::LSMOD);
+    pub const Uname: Kind = Kind(&kind::UNAME);
+    pub const OsRelease: Kind = Kind(&kind::OS_RELEASE);
+
+    /// The kind's sniffer on `head` (`No` for a kind without one).
+    pub fn sniff(self, head: &str) -> Sniff {
+        self.0.sniff.map_or(Sniff::No, |f| f(head))
+    }
+
+    /// Runs the kind's parser; returns how many issues it raised.
+    pub fn parse(self, text: &str) -> Result<usize, parsers::ParseError> {
+        let parse = self
+            .0
+            .parse
+            .unwrap_or_else(|| panic!("{} has no parser", self.0.name));
+        parse(text).map(|(_, issues)| issues.len())
+    }
 }
 
-pub const ALL_KINDS: [Kind; 7] = [
-    Kind::Iostat,
-    Kind::Mpstat,
-    Kind::Softirqs,
-    Kind::ProcModules,
-    Kind::Lsmod,
-    Kind::Uname,
-    Kind::OsRelease,
-];
-
-impl Kind {
-    pub fn sniff(self, head: &str) -> Sniff {
-        match self {
-            Kind::Iostat => iostat::sniff(head),
-            Kind::Mpstat => mpstat::sniff(head),
-            Kind::Softirqs => softirqs::sniff(head),
-            Kind::ProcModules => kernel::modules::sniff_proc_modules(head),
-            Kind::Lsmod => kernel::lsmod::sniff_lsmod(head),
-            Kind::Uname => host::uname::sniff_uname(head),
-            Kind::OsRelease => host::os_release::sniff_os_release(head),
-        }
+impl PartialEq for Kind {
+    fn eq(&self, other: &Kind) -> bool {
+        std::ptr::eq(self.0, other.0)
     }
+}
 
-    /// Runs the parser; returns whether it produced a record and how many issues.
-    pub fn parse(self, text: &str) -> Result<usize, parsers::ParseError> {
-        match self {
-            Kind::Iostat => iostat::parse(text).map(|p| p.issues.len()),
-            Kind::Mpstat => mpstat::parse(text).map(|p| p.issues.len()),
-            Kind::Softirqs => softirqs::parse(text).map(|p| p.issues.len()),
-            Kind::ProcModules => kernel::modules::parse_proc_modules(text).map(|p| p.issues.len()),
-            Kind::Lsmod => kernel::lsmod::parse_lsmod(text).map(|p| p.issues.len()),
-            Kind::Uname => host::uname::parse_uname(text).map(|p| p.issues.len()),
-            Kind::OsRelease => host::os_release::parse_os_release(text).map(|p| p.issues.len()),
-        }
+impl std::fmt::Debug for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.name)
     }
+}
+
+/// Every kind of the registry with a sniffer and a parser, in precedence order.
+pub fn all_kinds() -> Vec<Kind> {
+    kind::KINDS
+        .iter()
+        .filter(|k| k.sniff.is_some() && k.parse.is_some())
+        .map(|k| Kind(k))
+        .collect()
 }
 
 /// A small deterministic pseudo-random generator (xorshift64*), so that robustness tests are
@@ -187,12 +188,12 @@ pub fn decimal_commas(text: &str) -> String {
 }
 
 /// One parser run over fixtures for the snapshot tests: which fixtures, the artifact kind's name
-/// (as the analyzer's `kinds.rs` writes it; formats it does not analyze yet get a name of the
-/// same style), and a function that parses a fixture's text and snapshots the whole record.
+/// (a kind of the table, `parsers::kind`, read by that kind's parser; a format outside the table
+/// gets a name of the same style and its parser function), and a function that parses a
+/// fixture's text and snapshots the whole record.
 ///
 /// `fixtures` is a directory (every file directly inside it), a file, or a directory and a file
-/// name pattern where `*` stands for any characters (`captured-a/sar-*`). The listing is plain
-/// data so that it can become a lookup in a registry of kinds (kind name → parser).
+/// name pattern where `*` stands for any characters (`captured-a/sar-*`).
 pub struct FixtureKind {
     /// Fixture directory, file or `dir/pattern` under `tests/fixtures/`.
     pub fixtures: &'static str,
@@ -241,6 +242,17 @@ fn wildcard_match(pattern: &str, name: &str) -> bool {
     }
 }
 
+/// Snapshots what the kind's parser makes of `text`: the record and its issues, or the error.
+pub fn snapshot_kind(name: &str, k: &KindSpec, text: &str) {
+    let parse = k
+        .parse
+        .unwrap_or_else(|| panic!("{} has no parser", k.name));
+    snapshot_record(
+        name,
+        parse(text).map(|(value, issues)| Parsed { value, issues }),
+    );
+}
+
 /// Snapshots a whole parse result: the record and its issues, or the error.
 pub fn snapshot_record<T: Serialize>(name: &str, parsed: Result<Parsed<T>, ParseError>) {
     let mut settings = insta::Settings::clone_current();
@@ -275,11 +287,24 @@ impl PerfScriptDigest {
     }
 }
 
+/// Fixtures of a kind of the registry, read by its parser.
 macro_rules! kind {
-    ($fixtures:literal, $kind:literal, $parse:path) => {
+    ($fixtures:literal, $kind:ident) => {
         FixtureKind {
             fixtures: $fixtures,
-            kind: $kind,
+            kind: kind::$kind.name,
+            snapshot: |name, text| snapshot_kind(name, &kind::$kind, text),
+        }
+    };
+}
+
+/// Fixtures of a format outside the registry (an `ethtool` option rca does not read yet, the
+/// raw `perf script` samples), read by its parser function; `$name` names the snapshots.
+macro_rules! outside {
+    ($fixtures:literal, $name:literal, $parse:path) => {
+        FixtureKind {
+            fixtures: $fixtures,
+            kind: $name,
             snapshot: |name, text| snapshot_record(name, $parse(text)),
         }
     };
@@ -288,398 +313,165 @@ macro_rules! kind {
 /// Every fixture with the kind it is and the parser that reads it.
 pub const FIXTURE_KINDS: &[FixtureKind] = &[
     // sysstat
-    kind!("iostat", "iostat", sysstat::iostat::parse),
-    kind!("captured/iostat-*", "iostat", sysstat::iostat::parse),
-    kind!("mpstat", "mpstat", sysstat::mpstat::parse),
-    kind!("captured/mpstat-*", "mpstat", sysstat::mpstat::parse),
-    kind!("sar/sysstat-tests__sar-*", "sar", sysstat::sar::parse),
-    kind!("captured-a/sar-*", "sar", sysstat::sar::parse),
-    kind!(
-        "sar/sysstat-tests__sadf-j-*",
-        "sadf-json",
-        sysstat::sadf::parse
-    ),
-    kind!("captured-a/sadf-j.txt", "sadf-json", sysstat::sadf::parse),
-    kind!("pidstat", "pidstat", sysstat::pidstat::parse),
-    kind!("captured-a/pidstat-*", "pidstat", sysstat::pidstat::parse),
+    kind!("iostat", IOSTAT),
+    kind!("captured/iostat-*", IOSTAT),
+    kind!("mpstat", MPSTAT),
+    kind!("captured/mpstat-*", MPSTAT),
+    kind!("sar/sysstat-tests__sar-*", SAR),
+    kind!("captured-a/sar-*", SAR),
+    kind!("sar/sysstat-tests__sadf-j-*", SADF_JSON),
+    kind!("captured-a/sadf-j.txt", SADF_JSON),
+    kind!("pidstat", PIDSTAT),
+    kind!("captured-a/pidstat-*", PIDSTAT),
     // /proc
-    kind!("proc-softirqs", "softirqs", proc::softirqs::parse),
-    kind!("captured/softirqs-*", "softirqs", proc::softirqs::parse),
-    kind!("proc-interrupts", "interrupts", proc::interrupts::parse),
-    kind!(
-        "captured-a/proc-interrupts-*",
-        "interrupts",
-        proc::interrupts::parse
-    ),
-    kind!("proc-stat", "proc-stat", proc::stat::parse),
-    kind!("captured-a/proc-stat-*", "proc-stat", proc::stat::parse),
-    kind!("proc-vmstat", "proc-vmstat", proc::vmstat::parse),
-    kind!(
-        "captured-a/proc-vmstat-*",
-        "proc-vmstat",
-        proc::vmstat::parse
-    ),
-    kind!("proc-meminfo", "meminfo", proc::meminfo::parse),
-    kind!("captured-a/proc-meminfo-*", "meminfo", proc::meminfo::parse),
-    kind!("proc-diskstats", "diskstats", proc::diskstats::parse),
-    kind!(
-        "captured-a/proc-diskstats-*",
-        "diskstats",
-        proc::diskstats::parse
-    ),
-    kind!("proc-net-dev", "net-dev", proc::net_dev::parse),
-    kind!("captured-a/proc-net-dev-*", "net-dev", proc::net_dev::parse),
-    kind!("proc-net-snmp", "net-snmp", proc::snmp::parse),
-    kind!("captured-a/proc-net-snmp*", "net-snmp", proc::snmp::parse),
-    kind!(
-        "captured-a/proc-net-netstat.txt",
-        "net-snmp",
-        proc::snmp::parse
-    ),
-    kind!("captured-a/nstat-az.txt", "nstat", proc::snmp::parse_nstat),
-    kind!("captured-a/proc-swaps*", "swaps", proc::swaps::parse),
-    kind!("captured-a/swapon-show-*", "swapon", proc::swaps::parse),
-    kind!("free/jc__swapon-show-*", "swapon", proc::swaps::parse),
-    kind!(
-        "captured-proc/collector-status-*",
-        "proc-status",
-        proc::status::parse
-    ),
-    kind!(
-        "captured-proc/proc-*-status-*",
-        "proc-status",
-        proc::status::parse
-    ),
-    kind!("ulimit", "proc-limits", proc::limits::parse_proc_limits),
-    kind!(
-        "captured-b/proc-self-limits.txt",
-        "proc-limits",
-        proc::limits::parse_proc_limits
-    ),
+    kind!("proc-softirqs", SOFTIRQS),
+    kind!("captured/softirqs-*", SOFTIRQS),
+    kind!("proc-interrupts", INTERRUPTS),
+    kind!("captured-a/proc-interrupts-*", INTERRUPTS),
+    kind!("proc-stat", PROC_STAT),
+    kind!("captured-a/proc-stat-*", PROC_STAT),
+    kind!("proc-vmstat", PROC_VMSTAT),
+    kind!("captured-a/proc-vmstat-*", PROC_VMSTAT),
+    kind!("proc-meminfo", MEMINFO),
+    kind!("captured-a/proc-meminfo-*", MEMINFO),
+    kind!("proc-diskstats", DISKSTATS),
+    kind!("captured-a/proc-diskstats-*", DISKSTATS),
+    kind!("proc-net-dev", NET_DEV),
+    kind!("captured-a/proc-net-dev-*", NET_DEV),
+    kind!("proc-net-snmp", NET_SNMP),
+    kind!("captured-a/proc-net-snmp*", NET_SNMP),
+    kind!("captured-a/proc-net-netstat.txt", NET_SNMP),
+    kind!("captured-a/nstat-az.txt", NSTAT),
+    kind!("captured-a/proc-swaps*", SWAPS),
+    kind!("captured-a/swapon-show-*", SWAPON),
+    kind!("free/jc__swapon-show-*", SWAPON),
+    kind!("captured-proc/collector-status-*", PROC_STATUS),
+    kind!("captured-proc/proc-*-status-*", PROC_STATUS),
+    kind!("ulimit", PROC_LIMITS),
+    kind!("captured-b/proc-self-limits.txt", PROC_LIMITS),
     // kernel
-    kind!(
-        "captured-b/proc-cmdline.txt",
-        "cmdline",
-        kernel::cmdline::parse_cmdline
-    ),
-    kind!("tainted", "tainted", kernel::taint::parse_tainted),
-    kind!(
-        "captured-b/proc-sys-kernel-tainted.txt",
-        "tainted",
-        kernel::taint::parse_tainted
-    ),
-    kind!(
-        "captured-b/modinfo-*",
-        "modinfo",
-        kernel::modinfo::parse_modinfo
-    ),
-    kind!("dmesg", "dmesg", kernel::dmesg::parse_dmesg),
-    kind!("captured-b/dmesg*", "dmesg", kernel::dmesg::parse_dmesg),
-    kind!(
-        "proc-modules",
-        "proc-modules",
-        kernel::modules::parse_proc_modules
-    ),
-    kind!("lsmod", "lsmod", kernel::lsmod::parse_lsmod),
-    kind!("sysctl", "sysctl", kernel::sysctl::parse),
-    kind!("captured-b/sysctl-*", "sysctl", kernel::sysctl::parse),
+    kind!("captured-b/proc-cmdline.txt", CMDLINE),
+    kind!("tainted", TAINTED),
+    kind!("captured-b/proc-sys-kernel-tainted.txt", TAINTED),
+    kind!("captured-b/modinfo-*", MODINFO),
+    kind!("dmesg", DMESG),
+    kind!("captured-b/dmesg*", DMESG),
+    kind!("proc-modules", PROC_MODULES),
+    kind!("lsmod", LSMOD),
+    kind!("sysctl", SYSCTL),
+    kind!("captured-b/sysctl-*", SYSCTL),
     // network
-    kind!(
-        "ethtool/*ethtool-i-*",
-        "ethtool-i",
-        net::ethtool::driver::parse_driver
-    ),
-    kind!(
-        "captured-b/ethtool-i-*",
-        "ethtool-i",
-        net::ethtool::driver::parse_driver
-    ),
-    kind!(
-        "ethtool/*ethtool-l-*",
-        "ethtool-l",
-        net::ethtool::channels::parse_channels
-    ),
-    kind!(
-        "captured-b/ethtool-l-*",
-        "ethtool-l",
-        net::ethtool::channels::parse_channels
-    ),
-    kind!(
-        "ethtool/*ethtool-g-*",
-        "ethtool-g",
-        net::ethtool::rings::parse_rings
-    ),
-    kind!(
-        "captured-b/ethtool-g-*",
-        "ethtool-g",
-        net::ethtool::rings::parse_rings
-    ),
-    kind!(
-        "ethtool/*ethtool-k-*",
-        "ethtool-k",
-        net::ethtool::features::parse_features
-    ),
-    kind!(
-        "captured-b/ethtool-k-*",
-        "ethtool-k",
-        net::ethtool::features::parse_features
-    ),
-    kind!(
-        "ethtool/*ethtool-c-*",
-        "ethtool-c",
-        net::ethtool::coalesce::parse_coalesce
-    ),
-    kind!(
-        "captured-b/ethtool-c-*",
-        "ethtool-c",
-        net::ethtool::coalesce::parse_coalesce
-    ),
-    kind!(
-        "ethtool/*ethtool-S-*",
-        "ethtool-S",
-        net::ethtool::stats::parse_stats
-    ),
-    kind!(
-        "captured-b/ethtool-S-*",
-        "ethtool-S",
-        net::ethtool::stats::parse_stats
-    ),
-    kind!(
+    kind!("ethtool/*ethtool-i-*", ETHTOOL_I),
+    kind!("captured-b/ethtool-i-*", ETHTOOL_I),
+    kind!("ethtool/*ethtool-l-*", ETHTOOL_L),
+    kind!("captured-b/ethtool-l-*", ETHTOOL_L),
+    kind!("ethtool/*ethtool-g-*", ETHTOOL_G),
+    kind!("captured-b/ethtool-g-*", ETHTOOL_G),
+    kind!("ethtool/*ethtool-k-*", ETHTOOL_K),
+    kind!("captured-b/ethtool-k-*", ETHTOOL_K),
+    kind!("ethtool/*ethtool-c-*", ETHTOOL_C),
+    kind!("captured-b/ethtool-c-*", ETHTOOL_C),
+    kind!("ethtool/*ethtool-S-*", ETHTOOL_S),
+    kind!("captured-b/ethtool-S-*", ETHTOOL_S),
+    outside!(
         "ethtool/*ethtool-T-*",
         "ethtool-T",
         net::ethtool::timestamping::parse_timestamping
     ),
-    kind!(
+    outside!(
         "captured-b/ethtool-T-*",
         "ethtool-T",
         net::ethtool::timestamping::parse_timestamping
     ),
-    kind!(
+    outside!(
         "ethtool/*ethtool-settings-*",
         "ethtool-settings",
         net::ethtool::settings::parse_settings
     ),
-    kind!(
+    outside!(
         "captured-b/ethtool-settings-*",
         "ethtool-settings",
         net::ethtool::settings::parse_settings
     ),
-    kind!("captured-b/ip-s-*", "ip-link", net::iplink::parse),
-    kind!(
-        "captured-b/irq-affinity.txt",
-        "irq-affinity",
-        net::irq_affinity::parse
-    ),
-    kind!(
-        "captured-a/netstat-s.txt",
-        "netstat-s",
-        net::netstat_s::parse
-    ),
-    kind!("netstat/*netstat-s-*", "netstat-s", net::netstat_s::parse),
+    kind!("captured-b/ip-s-*", IP_LINK),
+    kind!("captured-b/irq-affinity.txt", IRQ_AFFINITY),
+    kind!("captured-a/netstat-s.txt", NETSTAT_S),
+    kind!("netstat/*netstat-s-*", NETSTAT_S),
     // processes
-    kind!("ps", "ps", procs::ps::parse_ps),
-    kind!("captured-b/ps-*", "ps", procs::ps::parse_ps),
-    kind!("top", "top", procs::top::parse_top),
-    kind!("captured-b/top-*", "top", procs::top::parse_top),
-    kind!("ss", "ss", procs::ss::parse_ss),
-    kind!("captured-b/ss-*", "ss", procs::ss::parse_ss),
-    kind!(
-        "netstat/*netstat-neopa-*",
-        "netstat-tanp",
-        procs::netstat::parse_netstat
-    ),
-    kind!(
-        "netstat/*netstat-aeep-*",
-        "netstat-tanp",
-        procs::netstat::parse_netstat
-    ),
-    kind!(
-        "netstat/*netstat-lnp-*",
-        "netstat-tanp",
-        procs::netstat::parse_netstat
-    ),
-    kind!(
-        "captured-b/netstat-tanp.txt",
-        "netstat-tanp",
-        procs::netstat::parse_netstat
-    ),
-    kind!("vmstat", "vmstat", procs::vmstat::parse),
-    kind!("captured-a/vmstat*", "vmstat", procs::vmstat::parse),
-    kind!("free/*free-*", "free", procs::free::parse),
-    kind!("captured-a/free*", "free", procs::free::parse),
-    kind!("captured-b/ulimit-*", "ulimit", procs::ulimit::parse_ulimit),
-    kind!(
-        "captured-proc/collector-cgroup-*",
-        "cgroup",
-        procs::cgroup::parse
-    ),
+    kind!("ps", PS),
+    kind!("captured-b/ps-*", PS),
+    kind!("top", TOP),
+    kind!("captured-b/top-*", TOP),
+    kind!("ss", SS),
+    kind!("captured-b/ss-*", SS),
+    kind!("netstat/*netstat-neopa-*", NETSTAT_TANP),
+    kind!("netstat/*netstat-aeep-*", NETSTAT_TANP),
+    kind!("netstat/*netstat-lnp-*", NETSTAT_TANP),
+    kind!("captured-b/netstat-tanp.txt", NETSTAT_TANP),
+    kind!("vmstat", VMSTAT),
+    kind!("captured-a/vmstat*", VMSTAT),
+    kind!("free/*free-*", FREE),
+    kind!("captured-a/free*", FREE),
+    kind!("captured-b/ulimit-*", ULIMIT),
+    kind!("captured-proc/collector-cgroup-*", CGROUP),
     // JVM
-    kind!("jstat", "jstat-gcutil", jvm::jstat::parse),
-    kind!("captured-jvm/jstat-*", "jstat-gcutil", jvm::jstat::parse),
-    kind!("jcmd-histogram", "class-histogram", jvm::histogram::parse),
-    kind!(
-        "captured-jvm/jcmd-GC.class_histogram-*",
-        "class-histogram",
-        jvm::histogram::parse
-    ),
-    kind!(
-        "captured-jvm/jmap-histo-*",
-        "class-histogram",
-        jvm::histogram::parse
-    ),
-    kind!(
-        "java-version",
-        "java-version",
-        jvm::java_version::parse_java_version
-    ),
-    kind!(
-        "captured-jvm/java-version-*",
-        "java-version",
-        jvm::java_version::parse_java_version
-    ),
-    kind!(
-        "captured-jvm/jcmd-VM.version-*",
-        "jcmd-vm-version",
-        jvm::vm_version::parse_vm_version
-    ),
-    kind!(
-        "captured-jvm/jcmd-VM.flags-*",
-        "jcmd-vm-flags",
-        jvm::vm_flags::parse_vm_flags
-    ),
-    kind!(
-        "captured-jvm/jcmd-VM.command_line-*",
-        "jcmd-vm-command-line",
-        jvm::vm_command_line::parse_vm_command_line
-    ),
+    kind!("jstat", JSTAT_GCUTIL),
+    kind!("captured-jvm/jstat-*", JSTAT_GCUTIL),
+    kind!("jcmd-histogram", CLASS_HISTOGRAM),
+    kind!("captured-jvm/jcmd-GC.class_histogram-*", CLASS_HISTOGRAM),
+    kind!("captured-jvm/jmap-histo-*", CLASS_HISTOGRAM),
+    kind!("java-version", JAVA_VERSION),
+    kind!("captured-jvm/java-version-*", JAVA_VERSION),
+    kind!("captured-jvm/jcmd-VM.version-*", JCMD_VM_VERSION),
+    kind!("captured-jvm/jcmd-VM.flags-*", JCMD_VM_FLAGS),
+    kind!("captured-jvm/jcmd-VM.command_line-*", JCMD_VM_COMMAND_LINE),
     kind!(
         "captured-jvm/key-value/jcmd-VM.system_properties-*",
-        "jcmd-vm-system-properties",
-        jvm::vm_system_properties::parse_system_properties
+        JCMD_VM_SYSTEM_PROPERTIES
     ),
-    kind!("jstack", "thread-dump", jvm::thread_dump::parse),
-    kind!(
-        "captured-zk/jcmd-thread-print-*",
-        "thread-dump",
-        jvm::thread_dump::parse
-    ),
-    kind!(
-        "captured-zk/jstack-*",
-        "thread-dump",
-        jvm::thread_dump::parse
-    ),
-    kind!(
-        "captured-proc/collector-threads-*",
-        "jvm-threads",
-        jvm::thread_counts::parse
-    ),
-    kind!(
-        "captured-proc/threads-*",
-        "jvm-threads",
-        jvm::thread_counts::parse
-    ),
-    kind!("gc-logs", "gc-log", jvm::gclog::parse),
-    kind!("captured-gc", "gc-log", jvm::gclog::parse),
-    kind!("captured-proc/jps-*", "jps", jvm::jps::parse),
-    kind!("captured-proc/collector-jps-*", "jps", jvm::jps::parse),
+    kind!("jstack", THREAD_DUMP),
+    kind!("captured-zk/jcmd-thread-print-*", THREAD_DUMP),
+    kind!("captured-zk/jstack-*", THREAD_DUMP),
+    kind!("captured-proc/collector-threads-*", JVM_THREADS),
+    kind!("captured-proc/threads-*", JVM_THREADS),
+    kind!("gc-logs", GC_LOG),
+    kind!("captured-gc", GC_LOG),
+    kind!("captured-proc/jps-*", JPS),
+    kind!("captured-proc/collector-jps-*", JPS),
     // time
-    kind!(
-        "chronyc/*sources*",
-        "chronyc-sources",
-        time::chrony_sources::parse_sources
-    ),
-    kind!(
-        "captured-b/chronyc-*sources*",
-        "chronyc-sources",
-        time::chrony_sources::parse_sources
-    ),
-    kind!(
-        "chronyc/*tracking*",
-        "chronyc-tracking",
-        time::chrony_tracking::parse_tracking
-    ),
-    kind!(
-        "captured-b/chronyc-tracking-*",
-        "chronyc-tracking",
-        time::chrony_tracking::parse_tracking
-    ),
-    kind!("ntpq", "ntpq", time::ntpq::parse_ntpq),
-    kind!(
-        "timedatectl/hotsos__*",
-        "timedatectl",
-        time::timedatectl::parse_timedatectl
-    ),
-    kind!(
-        "timedatectl/insights-core__*",
-        "timedatectl",
-        time::timedatectl::parse_timedatectl
-    ),
-    kind!(
-        "timedatectl/jc__timedatectl-centos7-*",
-        "timedatectl",
-        time::timedatectl::parse_timedatectl
-    ),
-    kind!(
-        "timedatectl/jc__timedatectl-ubuntu1804-*",
-        "timedatectl",
-        time::timedatectl::parse_timedatectl
-    ),
-    kind!(
-        "captured-b/timedatectl-*",
-        "timedatectl",
-        time::timedatectl::parse_timedatectl
-    ),
-    kind!(
+    kind!("chronyc/*sources*", CHRONYC_SOURCES),
+    kind!("captured-b/chronyc-*sources*", CHRONYC_SOURCES),
+    kind!("chronyc/*tracking*", CHRONYC_TRACKING),
+    kind!("captured-b/chronyc-tracking-*", CHRONYC_TRACKING),
+    kind!("ntpq", NTPQ),
+    kind!("timedatectl/hotsos__*", TIMEDATECTL),
+    kind!("timedatectl/insights-core__*", TIMEDATECTL),
+    kind!("timedatectl/jc__timedatectl-centos7-*", TIMEDATECTL),
+    kind!("timedatectl/jc__timedatectl-ubuntu1804-*", TIMEDATECTL),
+    kind!("captured-b/timedatectl-*", TIMEDATECTL),
+    outside!(
         "timedatectl/jc__timedatectl-timesync-status.txt",
         "timedatectl-timesync-status",
         time::timedatectl::parse_timesync_status
     ),
     // host
-    kind!("captured/uname-a.txt", "uname", host::uname::parse_uname),
-    kind!(
-        "captured/os-release.txt",
-        "os-release",
-        host::os_release::parse_os_release
-    ),
-    kind!("dmidecode", "dmidecode", host::dmidecode::parse_dmidecode),
-    kind!(
-        "captured-b/dmidecode-*",
-        "dmidecode",
-        host::dmidecode::parse_dmidecode
-    ),
-    kind!(
-        "captured-b/systemd-detect-virt*",
-        "detect-virt",
-        host::detect_virt::parse_detect_virt
-    ),
-    kind!("captured-b/lscpu.txt", "lscpu", host::lscpu::parse_lscpu),
-    kind!("lspci", "lspci", host::lspci::parse),
-    kind!("captured-b/lspci-*", "lspci", host::lspci::parse),
+    kind!("captured/uname-a.txt", UNAME),
+    kind!("captured/os-release.txt", OS_RELEASE),
+    kind!("dmidecode", DMIDECODE),
+    kind!("captured-b/dmidecode-*", DMIDECODE),
+    kind!("captured-b/systemd-detect-virt*", DETECT_VIRT),
+    kind!("captured-b/lscpu.txt", LSCPU),
+    kind!("lspci", LSPCI),
+    kind!("captured-b/lspci-*", LSPCI),
     // perf
-    kind!("perf/perf6.1-report-*", "perf-report", perf::report::parse),
-    kind!("perf/perf6.1-top-*", "perf-report", perf::report::parse),
-    kind!("perf/*script*", "perf-script", PerfScriptDigest::parse),
+    kind!("perf/perf6.1-report-*", PERF_REPORT),
+    kind!("perf/perf6.1-top-*", PERF_REPORT),
+    outside!("perf/*script*", "perf-script", PerfScriptDigest::parse),
     // ZooKeeper, Hadoop
-    kind!("zookeeper", "zoo-cfg", zookeeper::config::parse_cfg),
-    kind!(
-        "captured-zk/zk-*-conf.txt",
-        "zk-conf",
-        zookeeper::config::parse_conf
-    ),
-    kind!(
-        "captured-zk/zk-*-mntr.txt",
-        "zk-mntr",
-        zookeeper::mntr::parse_mntr
-    ),
-    kind!(
-        "captured-zk/zk-*-srvr.txt",
-        "zk-srvr",
-        zookeeper::srvr::parse_srvr
-    ),
-    kind!(
-        "captured-zk/zk-*-wchs.txt",
-        "zk-wchs",
-        zookeeper::wchs::parse_wchs
-    ),
-    kind!("hadoop-conf", "hadoop-site-xml", hadoop::site_xml::parse),
+    kind!("zookeeper", ZOO_CFG),
+    kind!("captured-zk/zk-*-conf.txt", ZK_CONF),
+    kind!("captured-zk/zk-*-mntr.txt", ZK_MNTR),
+    kind!("captured-zk/zk-*-srvr.txt", ZK_SRVR),
+    kind!("captured-zk/zk-*-wchs.txt", ZK_WCHS),
+    kind!("hadoop-conf", HADOOP_SITE_XML),
 ];

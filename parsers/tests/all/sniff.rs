@@ -3,7 +3,7 @@
 //! the middle of a line. Whole files are checked too.
 
 use crate::common;
-use crate::common::{fixture, fixtures_in, head, Kind, ALL_KINDS, SNIFF_HEAD_BYTES};
+use crate::common::{all_kinds, fixture, fixtures_in, head, Kind, SNIFF_HEAD_BYTES};
 use parsers::{
     host,
     proc::softirqs,
@@ -51,7 +51,7 @@ fn every_fixture_is_claimed_by_its_own_sniffer_only() {
     for (rel, own) in &fixtures {
         let text = fixture(rel);
         for sample in [head(&text, SNIFF_HEAD_BYTES), text.as_str()] {
-            for kind in ALL_KINDS {
+            for kind in all_kinds() {
                 let got = kind.sniff(sample);
                 let want = if kind == *own { Sniff::Yes } else { Sniff::No };
                 if got != want {
@@ -122,11 +122,11 @@ fn random_bytes_are_never_claimed() {
     for round in 0..200 {
         let bytes = rng.bytes(SNIFF_HEAD_BYTES);
         let text = String::from_utf8_lossy(&bytes);
-        for kind in ALL_KINDS {
+        for kind in all_kinds() {
             assert_eq!(kind.sniff(&text), Sniff::No, "round {round}, {kind:?}");
         }
     }
-    for kind in ALL_KINDS {
+    for kind in all_kinds() {
         assert_eq!(kind.sniff(""), Sniff::No, "{kind:?} on empty input");
     }
 }
