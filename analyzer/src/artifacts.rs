@@ -11,7 +11,7 @@ use crate::bundle::{self, EntryContent, Limits, RawEntry, ReadSummary};
 use crate::layout;
 use crate::manifest::{self, Manifest, ManifestRecord};
 use parsers::kind::{self, Data, KindSpec, Record, Sniffed};
-use parsers::LineIssue;
+use parsers::{IssueKind, LineIssue};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::panic::{self, AssertUnwindSafe};
@@ -270,13 +270,14 @@ fn reconcile(
             {
                 let looked_like = a.kind;
                 let mut redone = parse_with(spec, KindSource::Manifest, &a.path, a.text.clone(), a.bytes);
-                redone.issues.splice(0..0, a.issues.iter().filter(|i| i.message == NON_UTF8).cloned());
+                redone.issues.splice(0..0, a.issues.iter().filter(|i| i.kind == IssueKind::Encoding).cloned());
                 // A kind this version does not analyze has no parser to contradict the content:
                 // outputs that resemble another kind (`ip addr` and `ip link`) are not a conflict.
                 if let Some(other) = looked_like.map(|k| k.name).filter(|_| spec.parse.is_some()) {
                     redone.issues.insert(
                         0,
-                        LineIssue::new(
+                        LineIssue::of(
+                            IssueKind::Kind,
                             0,
                             format!(
                                 "the manifest says kind `{}`, but the path or content looks like `{other}`; read as `{}`",
@@ -293,7 +294,8 @@ fn reconcile(
             Some(_) => a.kind_source = Some(KindSource::Manifest),
             None => a.issues.insert(
                 0,
-                LineIssue::new(
+                LineIssue::of(
+                    IssueKind::Kind,
                     0,
                     format!(
                         "the manifest's kind `{}` is unknown to this version of rca; the kind was taken from the {}",
@@ -356,7 +358,8 @@ fn reconcile(
                     rec.exit.unwrap_or(-1)
                 )
             };
-            a.issues.insert(0, LineIssue::new(0, why));
+            a.issues
+                .insert(0, LineIssue::of(IssueKind::Collection, 0, why));
             if a.outcome == Outcome::Parsed {
                 a.outcome = Outcome::Partial;
             }
@@ -699,7 +702,10 @@ fn decode(bytes: Vec<u8>) -> (Arc<str>, Option<LineIssue>) {
             .filter(|&&b| b == b'\n')
             .count()
             + 1;
-        return (Arc::from(text), Some(LineIssue::new(line, NON_UTF8)));
+        return (
+            Arc::from(text),
+            Some(LineIssue::of(IssueKind::Encoding, line, NON_UTF8)),
+        );
     }
     match String::from_utf8(bytes) {
         Ok(s) => (Arc::from(s), None),
@@ -708,7 +714,10 @@ fn decode(bytes: Vec<u8>) -> (Arc<str>, Option<LineIssue>) {
             let bytes = e.into_bytes();
             let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
             let text = String::from_utf8_lossy(&bytes).into_owned();
-            (Arc::from(text), Some(LineIssue::new(line, NON_UTF8)))
+            (
+                Arc::from(text),
+                Some(LineIssue::of(IssueKind::Encoding, line, NON_UTF8)),
+            )
         }
     }
 }
@@ -752,6 +761,8 @@ mod tests {
     fn invalid_utf8_is_an_issue_with_its_line() {
         let (text, issue) = decode(b"a\nb\n\xff\xfe c\n".to_vec());
         assert!(text.contains('\u{fffd}'));
-        assert_eq!(issue.unwrap().line, 3);
+        let issue = issue.unwrap();
+        assert_eq!(issue.line, 3);
+        assert_eq!(issue.kind, IssueKind::Encoding);
     }
 }

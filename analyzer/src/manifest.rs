@@ -118,7 +118,8 @@ impl Manifest {
         for (no, line) in parsers::common::numbered_lines(text) {
             if let Some(v) = line.trim().strip_prefix("# rca-manifest ") {
                 if v.trim() != "1" {
-                    m.issues.push(parsers::LineIssue::new(
+                    m.issues.push(parsers::LineIssue::of(
+                        parsers::IssueKind::Manifest,
                         no,
                         format!(
                             "manifest format `{}` is not the one this rca reads (1): records read as format 1",
@@ -141,7 +142,8 @@ impl Manifest {
                         continue;
                     }
                     if !paths.insert(path.clone()) {
-                        m.issues.push(parsers::LineIssue::new(
+                        m.issues.push(parsers::LineIssue::of(
+                            parsers::IssueKind::Manifest,
                             no,
                             format!("a second record for `{path}`: ignored"),
                         ));
@@ -160,7 +162,8 @@ impl Manifest {
                         argv: f[10..].join(" ").split(' ').map(str::to_string).collect(),
                     })
                 }
-                "meta" | "artifact" => m.issues.push(parsers::LineIssue::new(
+                "meta" | "artifact" => m.issues.push(parsers::LineIssue::of(
+                    parsers::IssueKind::Manifest,
                     no,
                     format!("`{}` record with {} fields is too short", f[0], f.len()),
                 )),
@@ -168,7 +171,8 @@ impl Manifest {
             }
         }
         if dropped > 0 {
-            m.issues.push(parsers::LineIssue::new(
+            m.issues.push(parsers::LineIssue::of(
+                        parsers::IssueKind::Capped,
                 0,
                 format!("{dropped} artifact records beyond the first {max_records} were ignored (raise with --max-entries)"),
             ));

@@ -33,14 +33,42 @@ pub struct LineIssue {
     pub line: usize,
     /// What is wrong, in words a user can act on (e.g. "expected 14 columns, found 9").
     pub message: String,
+    /// What kind of problem it is. Not in the serialised form, which is `{line, message}`.
+    #[serde(skip)]
+    pub kind: IssueKind,
+}
+
+/// What kind of problem a [`LineIssue`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum IssueKind {
+    /// A line or value the parser could not read: skipped, or left unset.
+    #[default]
+    Input,
+    /// More issues were found than are listed; this one counts the rest.
+    Capped,
+    /// Bytes that are not UTF-8, or NUL bytes, were replaced by U+FFFD.
+    Encoding,
+    /// The collector reported a problem with the command that wrote the artifact: it timed out,
+    /// failed, or its output was cut at a size cap.
+    Collection,
+    /// What the bundle says the artifact is disagrees with it, or is unknown (a manifest kind).
+    Kind,
+    /// A record of the collector's manifest itself could not be read as written.
+    Manifest,
 }
 
 impl LineIssue {
-    /// Builds an issue for `line` (1-based).
+    /// An input problem at `line` (1-based; 0 for the whole input).
     pub fn new(line: usize, message: impl Into<String>) -> Self {
+        LineIssue::of(IssueKind::Input, line, message)
+    }
+
+    /// A problem of `kind` at `line` (1-based; 0 for the whole input).
+    pub fn of(kind: IssueKind, line: usize, message: impl Into<String>) -> Self {
         LineIssue {
             line,
             message: message.into(),
+            kind,
         }
     }
 }
@@ -422,7 +450,8 @@ impl Issues {
     /// The kept issues, plus one summary issue (line 0) when some were dropped.
     pub(crate) fn into_vec(mut self) -> Vec<LineIssue> {
         if self.dropped > 0 {
-            self.list.push(LineIssue::new(
+            self.list.push(LineIssue::of(
+                IssueKind::Capped,
                 0,
                 format!(
                     "{} more issues not listed (only the first {MAX_ISSUES} are kept)",

@@ -54,4 +54,4 @@ pub mod sysstat;
 pub mod time;
 pub mod zookeeper;
 
-pub use common::{LineIssue, ParseError, Parsed, Sniff};
+pub use common::{IssueKind, LineIssue, ParseError, Parsed, Sniff};
