@@ -39,6 +39,7 @@ fn collect(repo: &Path, out: &Path) -> PathBuf {
 
 #[test]
 fn two_bundles_of_a_quiet_machine_minutes_apart_differ_only_below_noise() {
+    let _machine = crate::exclusive();
     let required = std::env::var("RCA_HOST_TESTS").is_ok_and(|v| v == "1");
     let root = Command::new("id")
         .arg("-u")

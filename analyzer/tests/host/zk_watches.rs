@@ -157,6 +157,7 @@ fn cited_lines(
 
 #[test]
 fn zk_watch_manager_end_to_end() {
+    let _machine = crate::exclusive();
     let required = std::env::var("RCA_HOST_TESTS").is_ok_and(|v| v == "1");
     let missing = missing_prerequisites();
     if !missing.is_empty() {

@@ -63,6 +63,7 @@ fn collect(out: &Path) -> PathBuf {
 
 #[test]
 fn collect_then_analyze_this_machine() {
+    let _machine = crate::exclusive();
     if host_tests_required() {
         for tool in ["iostat", "mpstat"] {
             assert!(

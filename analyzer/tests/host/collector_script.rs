@@ -21,6 +21,7 @@ fn have(cmd: &str) -> bool {
 
 #[test]
 fn collector_script_suite() {
+    let _machine = crate::exclusive();
     let required = std::env::var("RCA_HOST_TESTS").is_ok_and(|v| v == "1");
     let missing: Vec<&str> = ["bash", "shellcheck", "dash", "busybox", "javac"]
         .into_iter()

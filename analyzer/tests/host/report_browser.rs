@@ -12,7 +12,7 @@
 //! Chromium is Debian's `chromium` (`/usr/bin/chromium`, or `$RCA_CHROMIUM`). Without it the
 //! tests pass with a note, unless `RCA_HOST_TESTS=1` (CI), where a missing browser fails.
 //! `RCA_SCREENSHOTS=DIR` also writes a screenshot of each sample's page to DIR (the README's
-//! pictures: `RCA_SCREENSHOTS=docs cargo test -p rca --test report_browser`).
+//! pictures: `RCA_SCREENSHOTS=docs cargo test -p rca --test host report_browser`).
 
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
@@ -718,6 +718,7 @@ fn check_pages(pages: &[Page]) {
 
 #[test]
 fn sample_reports_open_cleanly_in_a_browser() {
+    let _machine = crate::exclusive();
     if chromium().is_none() {
         return;
     }
@@ -729,6 +730,7 @@ fn sample_reports_open_cleanly_in_a_browser() {
 
 #[test]
 fn large_report_opens_cleanly_in_a_browser() {
+    let _machine = crate::exclusive();
     if chromium().is_none() {
         return;
     }
@@ -753,6 +755,7 @@ fn large_report_opens_cleanly_in_a_browser() {
 
 #[test]
 fn the_harness_sees_violations() {
+    let _machine = crate::exclusive();
     let Some(bin) = chromium() else { return };
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("bad.html");

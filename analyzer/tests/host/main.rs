@@ -1,0 +1,23 @@
+//! The tests that run host tools for real: the collector suite (`tests/collector/run.sh`), a
+//! collection of this machine analyzed end to end, two quiet collections compared, ZooKeeper with
+//! a million watches, and every report page opened in headless Chromium. Each skips with a note
+//! when its tools are missing, unless `RCA_HOST_TESTS=1` (set by CI, which installs them).
+//!
+//! The heavy ones take [`exclusive`] so that they run one at a time, as they would in separate
+//! binaries: a collection measures the machine, and another suite running beside it would be
+//! part of what it measures.
+
+mod collector_script;
+mod end_to_end;
+mod report_browser;
+mod twin_bundles;
+mod zk_watches;
+
+use std::sync::{Mutex, MutexGuard};
+
+/// Holds the machine for one heavy test; a test that failed while holding it does not stop the
+/// others.
+pub fn exclusive() -> MutexGuard<'static, ()> {
+    static MACHINE: Mutex<()> = Mutex::new(());
+    MACHINE.lock().unwrap_or_else(|e| e.into_inner())
+}
