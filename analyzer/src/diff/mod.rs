@@ -232,16 +232,27 @@ pub struct Gap {
 ///   `{metric, abs, rel}`.
 #[derive(Debug, Serialize)]
 pub struct DiffReport {
+    /// [`SCHEMA_VERSION`].
     pub schema_version: u32,
+    /// The analyzer that wrote the document.
     pub tool: crate::report::Tool,
+    /// The healthy side: bundle, host, findings, exit-relevant counts.
     pub baseline: SideSummary,
+    /// The side under suspicion.
     pub suspect: SideSummary,
+    /// Score at or above which a difference is listed as significant.
     pub noise_threshold: f64,
+    /// Factor applied to a difference that connects to a suspect-only symptom.
     pub link_boost: f64,
+    /// Differences scoring at or above `noise_threshold`.
     pub above_noise: usize,
+    /// Every difference, highest score first.
     pub differences: Vec<Difference>,
+    /// Facts present on one side only, so not compared.
     pub not_compared: Vec<Gap>,
+    /// Every kind of difference with its weight and rationale.
     pub weights: &'static [&'static Weight],
+    /// Numeric noise floors (absolute and relative).
     pub floors: &'static [&'static score::Floor],
     /// Differential flame graph (inline SVG) of the two sides' `perf script` profiles, or why
     /// there is none. Not in the JSON (its size).

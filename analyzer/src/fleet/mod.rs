@@ -246,13 +246,21 @@ pub struct Method {
 /// - `deviating`: hosts whose deviation is at or above the noise threshold.
 #[derive(Debug, Serialize)]
 pub struct FleetReport {
+    /// [`SCHEMA_VERSION`].
     pub schema_version: u32,
+    /// The analyzer that wrote the document.
     pub tool: crate::report::Tool,
+    /// How outliers and deviants are decided (thresholds, scores).
     pub method: Method,
+    /// Every host, most deviating first, with its reasons.
     pub hosts: Vec<HostReport>,
+    /// Numeric facts with outliers.
     pub numeric: Vec<NumericFact>,
+    /// Categorical facts with deviants.
     pub categorical: Vec<CategoricalFact>,
+    /// Bundles that could not be read.
     pub failed: Vec<Failed>,
+    /// Hosts whose deviation is at or above the noise threshold.
     pub deviating: usize,
 }
 

@@ -72,20 +72,35 @@ pub const SCHEMA_VERSION: u32 = 1;
 ///   1-based rank of the finding whose time range it shades.
 #[derive(Debug, Serialize)]
 pub struct Report {
+    /// [`SCHEMA_VERSION`].
     pub schema_version: u32,
+    /// The analyzer that wrote the document.
     pub tool: Tool,
+    /// Where the evidence came from and how reading it went.
     pub bundle: BundleInfo,
+    /// Host name, kernel, OS, architecture, CPU count.
     pub host: Identity,
+    /// The JVMs with evidence in the bundle.
     pub jvms: Vec<Jvm>,
+    /// The ZooKeeper servers the bundle asked or configured.
     pub zookeeper: Vec<ZkServer>,
+    /// CPU profiles (`perf script`, else `perf report`).
     pub profiles: Vec<Profile>,
+    /// The collection window, from the collector's manifest.
     pub window: Option<Window>,
+    /// Findings, ranked (severity, causes before their symptoms, score).
     pub findings: Vec<Finding>,
+    /// Every rule and what it concluded.
     pub rules: Vec<RuleStatus>,
+    /// Every file of the bundle with its kind and outcome.
     pub artifacts: Vec<Artifact>,
+    /// Number of artifacts per outcome label (`parsed`, `partial` …).
     pub outcome_counts: BTreeMap<&'static str, usize>,
+    /// What the collector recorded about its own run.
     pub collection: Collection,
+    /// What the host runs on, for the summary.
     pub platform: Platform,
+    /// The time series the page draws, on one time axis.
     pub charts: charts::Charts,
 }
 
@@ -113,56 +128,82 @@ pub struct Platform {
 /// Analyzer name and version.
 #[derive(Debug, Serialize)]
 pub struct Tool {
+    /// `rca`.
     pub name: &'static str,
+    /// The crate's version (`0.1.0`).
     pub version: &'static str,
 }
 
 /// Where the evidence came from and how reading went.
 #[derive(Debug, Serialize)]
 pub struct BundleInfo {
+    /// The bundle as given on the command line.
     pub path: String,
+    /// Archive format recognised by its magic bytes, or `directory` / `file`.
     pub format: Option<Format>,
+    /// Entries read.
     pub entries: usize,
+    /// Uncompressed bytes read.
     pub bytes_read: u64,
+    /// Why reading ended early, if it did (a size limit, a corrupt archive).
     pub stopped: Option<String>,
+    /// Oddities that did not stop reading (bytes after the end of the gzip data).
     pub warnings: Vec<String>,
+    /// Entries not read, each with the reason (links, absolute paths, duplicates …).
     pub refused: Vec<Refused>,
+    /// Path of the collector's manifest inside the bundle, if it has one.
     pub manifest: Option<String>,
 }
 
 /// The collection window (UTC).
 #[derive(Debug, Serialize)]
 pub struct Window {
+    /// Start, UTC, RFC 3339.
     pub start_utc: String,
+    /// End, UTC, RFC 3339.
     pub end_utc: String,
+    /// Length, seconds.
     pub duration_s: f64,
+    /// Sampling step, seconds, when the manifest gives it.
     pub interval_s: Option<f64>,
 }
 
 /// One rule and what it concluded.
 #[derive(Debug, Serialize)]
 pub struct RuleStatus {
+    /// Rule id (`disk.saturation`).
     pub id: &'static str,
+    /// Rule title.
     pub title: &'static str,
+    /// Rule area.
     pub area: Area,
+    /// What it concluded: findings, clear, or not evaluated with the reason.
     pub result: RuleResult,
 }
 
 /// What the collector recorded about its own run.
 #[derive(Debug, Default, Serialize)]
 pub struct Collection {
+    /// The manifest's `meta` records, every key as written.
     pub meta: BTreeMap<String, String>,
+    /// Commands that failed, timed out or were cut.
     pub problems: Vec<Problem>,
 }
 
 /// A command the collector could not run cleanly.
 #[derive(Debug, Serialize)]
 pub struct Problem {
+    /// Artifact path.
     pub path: String,
+    /// Kind named by the manifest.
     pub kind: String,
+    /// Exit status, when the command ran.
     pub exit: Option<i32>,
+    /// Stopped at the collector's time budget.
     pub timed_out: bool,
+    /// The collector's note (`not found`, `permission denied` …).
     pub note: String,
+    /// The command line, words joined by spaces.
     pub argv: String,
 }
 

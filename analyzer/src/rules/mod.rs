@@ -19,15 +19,19 @@ pub mod sources;
 #[cfg(test)]
 mod testkit;
 
+/// Block devices.
 pub mod disk {
     pub mod saturation;
 }
+/// CPU time.
 pub mod cpu {
     pub mod iowait;
 }
+/// Soft-IRQ time.
 pub mod softirq {
     pub mod saturation;
 }
+/// Network interfaces: drivers, queues, offloads, rings, MTU.
 pub mod nic {
     pub mod emulated;
     pub mod mtu_mismatch;
@@ -35,40 +39,48 @@ pub mod nic {
     pub mod queues;
     pub mod rx_ring;
 }
+/// The network stack: drops, connection tracking, listen queues.
 pub mod net {
     pub mod conntrack;
     pub mod listen_overflow;
     pub mod rx_drops;
 }
+/// Memory: swap and the VMware balloon.
 pub mod mem {
     pub mod balloon;
     pub mod swap;
 }
+/// Clock discipline.
 pub mod time {
     pub mod offset;
     pub mod two_sources;
     pub mod unsynchronised;
 }
+/// Kernel taint.
 pub mod kernel {
     pub mod taint;
 }
+/// CPU profiles: hot kernel modules, locks, scheduling, soft-IRQ cost.
 pub mod profile {
     pub mod lock_contention;
     pub mod module_hot_path;
     pub mod sched_thrash;
     pub mod softirq_cost;
 }
+/// ZooKeeper servers.
 pub mod zk {
     pub mod default_watch_manager;
     pub mod snapshot_churn;
     pub mod txn_log_on_data_dir;
 }
+/// JVMs: old generation, GC pauses, thread pools, heap against memory.
 pub mod jvm {
     pub mod gc_overhead;
     pub mod heap_vs_memory;
     pub mod old_gen_not_reclaimed;
     pub mod thread_pool_oversized;
 }
+/// YARN NodeManagers.
 pub mod yarn {
     pub mod vmem_check;
 }

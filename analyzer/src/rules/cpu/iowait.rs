@@ -15,6 +15,7 @@ const IOWAIT_WARN_PCT: f64 = 20.0;
 /// Fewest intervals to judge.
 const MIN_INTERVALS: usize = 3;
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "cpu.iowait",
     title: "High I/O wait",

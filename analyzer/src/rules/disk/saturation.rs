@@ -27,6 +27,7 @@ const MICROSOFT_LATENCY: Source = Source::section(
     "Avg. Disk sec/Transfer",
 );
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "disk.saturation",
     title: "Block device saturated: requests queue and wait",

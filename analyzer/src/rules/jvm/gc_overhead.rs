@@ -18,6 +18,7 @@ pub const LONG_PAUSE_MS: f64 = 1000.0;
 
 const HOTSPOT_GC_TUNING: Source = Source::doc("Oracle HotSpot GC Tuning Guide");
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "jvm.gc-overhead",
     title: "GC overhead: time in pauses, long pauses, evacuation failure",

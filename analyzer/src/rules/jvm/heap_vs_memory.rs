@@ -20,6 +20,7 @@ const HEAP_RAM_CRIT_PCT: f64 = 100.0;
 /// A JVM with more than this on swap (`VmSwap`), KiB: warning.
 const VMSWAP_KIB: u64 = 0;
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "jvm.heap-vs-memory",
     title: "JVM heaps larger than the memory available",

@@ -18,6 +18,7 @@ pub const OLD_AFTER_FGC_PCT: f64 = 90.0;
 /// Full GCs in the window, each leaving the old generation full, for critical.
 const FULL_GCS_CRITICAL: usize = 2;
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "jvm.old-gen-not-reclaimed",
     title: "Old generation not reclaimed by full GCs",

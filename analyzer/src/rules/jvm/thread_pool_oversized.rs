@@ -24,6 +24,7 @@ const UNDERTOW_AND_CASE: &[Source] = &[
     Source::Case(2),
 ];
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "jvm.thread-pool-oversized",
     title: "Thread pool far larger than the work it does",

@@ -15,6 +15,7 @@ const NET_HINTS: &[&str] = &[
 /// Taint letters of third-party code: out-of-tree, unsigned, proprietary.
 const THIRD_PARTY_LETTERS: &[&str] = &["O", "E", "P"];
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "kernel.taint",
     title: "Third-party or out-of-tree kernel modules loaded",

@@ -11,6 +11,7 @@ use crate::rules::{
 /// Ballooned memory above this, MiB, is a warning.
 const BALLOON_MIB: u64 = 0;
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "mem.balloon",
     title: "Memory balloon active on a virtual machine",

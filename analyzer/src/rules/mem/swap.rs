@@ -42,6 +42,7 @@ const SWAPPINESS_GUIDES: &[Source] = &[
     Source::Case(1),
 ];
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "mem.swap",
     title: "Swap in use on a JVM or database host",

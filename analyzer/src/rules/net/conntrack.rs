@@ -18,6 +18,7 @@ const NF_CONNTRACK_SYSCTL: Source = Source::Doc {
     url: Some("https://docs.kernel.org/networking/nf_conntrack-sysctl.html"),
 };
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "net.conntrack",
     title: "Connection-tracking table near full",

@@ -16,6 +16,7 @@ const DROPS_WARN_PER_S: f64 = 1.0;
 /// ... and for critical.
 const DROPS_CRIT_PER_S: f64 = 100.0;
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "net.rx-drops",
     title: "Packets dropped on receive",

@@ -14,6 +14,7 @@ const EMULATED_DRIVERS: &[&str] = &[
     "e1000", "e1000e", "rtl8139", "8139cp", "8139too", "ne2k-pci", "pcnet32", "tulip",
 ];
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "nic.emulated",
     title: "Emulated NIC on a virtual machine",

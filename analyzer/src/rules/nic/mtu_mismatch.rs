@@ -8,6 +8,7 @@ use crate::rules::{
     Area, Check, Confidence, Limit, RuleMeta, Severity, Source, SymptomGroup, Threshold,
 };
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "nic.mtu-mismatch",
     title: "Bond and slave MTUs differ",

@@ -15,6 +15,7 @@ const KEY_OFFLOADS: &[&str] = &[
     "generic-segmentation-offload",
 ];
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "nic.offloads",
     title: "Segmentation or receive offloads are off",

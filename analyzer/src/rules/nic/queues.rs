@@ -19,6 +19,7 @@ const ONE_CPU_IRQ_PCT: u64 = 90;
 /// Fewest interrupts of a NIC during the window to judge where they land.
 const MIN_INTERRUPTS: u64 = 1000;
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "nic.queues",
     title: "NIC runs fewer receive queues than it and the CPUs allow, or its interrupts land on one CPU",

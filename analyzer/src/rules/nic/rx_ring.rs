@@ -13,6 +13,7 @@ use crate::rules::{
 /// An RX ring below 1 / this fraction of its maximum is "far below".
 const RING_FRACTION: u32 = 4;
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "nic.rx-ring",
     title: "RX ring far below its maximum",

@@ -24,6 +24,7 @@ const QSPINLOCK_AND_CASE: &[Source] = &[
     Source::Case(4),
 ];
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "profile.lock-contention",
     title: "Kernel spin-lock contention",

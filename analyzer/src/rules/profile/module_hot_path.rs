@@ -30,6 +30,7 @@ const CASE_AND_FLAME_GRAPHS: &[Source] = &[
     ),
 ];
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "profile.module-hot-path",
     title: "A kernel module holds a large share of CPU time",

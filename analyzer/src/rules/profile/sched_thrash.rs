@@ -21,6 +21,7 @@ const GREGG_SCHEDULER: Source = Source::section(
     "6.6 (scheduler latency and context switches)",
 );
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "profile.sched-thrash",
     title: "CPU time goes to context switching",

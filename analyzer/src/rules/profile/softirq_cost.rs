@@ -18,6 +18,7 @@ pub const SOFTIRQ_WARN_PCT: f64 = 20.0;
 /// ... critical.
 pub const SOFTIRQ_CRIT_PCT: f64 = 50.0;
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "profile.softirq-cost",
     title: "Soft-IRQ processing takes a large share of CPU time",

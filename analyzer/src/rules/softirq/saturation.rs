@@ -26,6 +26,7 @@ const NETDEV_BUDGET_USECS: f64 = 2000.0;
 /// A soft-IRQ run averaging half that budget means each run does slow work.
 const SLOW_RUN_US: f64 = NETDEV_BUDGET_USECS / 2.0;
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "softirq.saturation",
     title: "Soft-IRQ saturation",

@@ -15,6 +15,7 @@ const OFFSET_WARN_S: f64 = 0.100;
 /// ... for critical, s.
 const OFFSET_CRIT_S: f64 = 1.0;
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "time.offset",
     title: "System clock offset",

@@ -12,6 +12,7 @@ use crate::rules::{
 /// Time sources adjusting the clock at once for a finding.
 const MIN_SOURCES: usize = 2;
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "time.two-sources",
     title: "Two time sources discipline the clock",

@@ -14,6 +14,7 @@ pub const DEFAULT_VMEM_CHECK: bool = true;
 /// Hadoop's default `yarn.nodemanager.vmem-pmem-ratio`; at or below it the check is a warning.
 pub const DEFAULT_VMEM_PMEM_RATIO: f64 = 2.1;
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "yarn.vmem-check",
     title: "YARN kills containers for virtual memory",

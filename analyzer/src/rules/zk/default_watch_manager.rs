@@ -43,6 +43,7 @@ const ZOOKEEPER_1177: Source = Source::url(
     "https://issues.apache.org/jira/browse/ZOOKEEPER-1177",
 );
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "zk.default-watch-manager",
     title: "ZooKeeper's default watch manager holds a large share of the heap",

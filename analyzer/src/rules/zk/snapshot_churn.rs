@@ -23,6 +23,7 @@ const ADMIN_GUIDE: Source = Source::Doc {
     url: Some(ZOOKEEPER_ADMIN_URL),
 };
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "zk.snapshot-churn",
     title: "ZooKeeper snapshots very often at the default snapCount",

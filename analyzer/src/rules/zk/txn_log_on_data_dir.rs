@@ -8,6 +8,7 @@ use crate::rules::{
     Area, Check, Confidence, Finding, Limit, RuleMeta, Severity, Source, SymptomGroup, Threshold,
 };
 
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
 pub static META: RuleMeta = RuleMeta {
     id: "zk.txn-log-on-data-dir",
     title: "ZooKeeper transaction log shares the snapshot directory",
