@@ -203,6 +203,46 @@ pub struct FixtureKind {
     pub snapshot: fn(name: &str, text: &str),
 }
 
+/// A fixture directory named after a kind of the table (`tests/fixtures/<kind name>/`) and not
+/// in [`FIXTURE_KINDS`]: its files are that kind, read by the kind's parser, without a listing.
+pub struct FolderOfKind {
+    /// The directory, which is the kind's name.
+    pub dir: String,
+    /// The kind.
+    pub kind: &'static KindSpec,
+}
+
+impl FolderOfKind {
+    /// The fixture files of the folder (its provenance file aside), sorted, as `dir/name`.
+    pub fn files(&self) -> Vec<String> {
+        fixtures_in(&self.dir)
+            .into_iter()
+            .filter(|rel| fixture_path(rel).is_file() && !rel.ends_with("PROVENANCE.md"))
+            .collect()
+    }
+}
+
+/// Every fixture directory named after a kind that has a parser, whose files no entry of
+/// [`FIXTURE_KINDS`] lists.
+pub fn folders_of_kinds() -> Vec<FolderOfKind> {
+    let listed: std::collections::BTreeSet<String> =
+        FIXTURE_KINDS.iter().flat_map(|k| k.files()).collect();
+    let mut out = Vec::new();
+    for k in kind::KINDS.iter().filter(|k| k.parse.is_some()) {
+        if !fixture_path(k.name).is_dir() {
+            continue;
+        }
+        let folder = FolderOfKind {
+            dir: k.name.to_string(),
+            kind: k,
+        };
+        if folder.files().iter().all(|f| !listed.contains(f)) {
+            out.push(folder);
+        }
+    }
+    out
+}
+
 impl FixtureKind {
     /// The fixture files this entry covers, sorted, as `dir/name`.
     pub fn files(&self) -> Vec<String> {

@@ -2,10 +2,13 @@
 //! error) as YAML under `snapshots/`, named `KIND__DIR__FILE.snap`. The per-format modules
 //! assert the headline values explicitly, so a wrong snapshot cannot be accepted unnoticed.
 //!
+//! Which parser reads a fixture: its entry in `FIXTURE_KINDS`, else its folder's name when that
+//! is a kind's (`tests/fixtures/<kind name>/`, which needs no entry).
+//!
 //! A new or changed record fails the test; `INSTA_UPDATE=always cargo test -p rca-parsers`
 //! rewrites the snapshots (review them with `git diff`). With `CI=true` nothing is written.
 
-use crate::common::{all_fixtures, fixture, FIXTURE_KINDS};
+use crate::common::{all_fixtures, fixture, folders_of_kinds, snapshot_kind, FIXTURE_KINDS};
 use std::collections::BTreeSet;
 
 /// Fixture files that are not the input of a parser.
@@ -19,11 +22,21 @@ fn every_fixture_record_matches_its_snapshot() {
             (k.snapshot)(&name, &fixture(&rel));
         }
     }
+    for folder in folders_of_kinds() {
+        for rel in folder.files() {
+            let name = format!("{}__{}", folder.kind.name, rel.replace('/', "__"));
+            snapshot_kind(&name, folder.kind, &fixture(&rel));
+        }
+    }
 }
 
 #[test]
 fn every_fixture_has_a_kind() {
-    let listed: BTreeSet<String> = FIXTURE_KINDS.iter().flat_map(|k| k.files()).collect();
+    let listed: BTreeSet<String> = FIXTURE_KINDS
+        .iter()
+        .flat_map(|k| k.files())
+        .chain(folders_of_kinds().iter().flat_map(|f| f.files()))
+        .collect();
     let missing: Vec<String> = all_fixtures()
         .into_iter()
         .filter(|f| !listed.contains(f) && !NOT_INPUTS.iter().any(|n| f.ends_with(n)))
