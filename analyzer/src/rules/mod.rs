@@ -495,6 +495,13 @@ mod registry_tests {
                     m.id,
                     t.name
                 );
+                // A sample case illustrates a threshold; it is not where the value comes from.
+                assert!(
+                    t.sources.iter().any(|s| !matches!(s, Source::Case(_))),
+                    "{}: threshold `{}` cites only sample cases: name a document, or rca's reasoning",
+                    m.id,
+                    t.name
+                );
                 for s in t.sources {
                     let ok = match s {
                         Source::Doc {

@@ -45,14 +45,30 @@ pub static META: RuleMeta = RuleMeta {
             unit: "%",
             meaning: "above it: critical (case S1: G1 `to-space exhausted` under a cgroup \
                       `memory.max`)",
-            sources: &[Source::Case(1)],
+            sources: &[
+                Source::Rca(
+                    "heaps that sum to more than the memory there is cannot all be resident at \
+                     once: the limit is arithmetic, not tuning",
+                ),
+                Source::Case(1),
+            ],
         },
         Threshold {
             name: "`VmSwap` of a JVM",
             value: Limit::Count(VMSWAP_KIB),
             unit: "KiB",
-            meaning: "above it: a warning",
-            sources: &[Source::Case(1)],
+            meaning: "above it: a warning (a major collection touches every page of the heap, so \
+                      a swapped-out page stalls it)",
+            sources: &[
+                Source::Doc {
+                    document: "Elasticsearch Reference",
+                    section: Some("Disable swapping"),
+                    url: Some(
+                        "https://www.elastic.co/guide/en/elasticsearch/reference/current/setup-configuration-memory.html",
+                    ),
+                },
+                Source::Case(1),
+            ],
         },
     ],
     groups: &[SymptomGroup::Memory, SymptomGroup::Gc],

@@ -47,7 +47,13 @@ pub static META: RuleMeta = RuleMeta {
             value: Limit::Count(FULL_GCS_CRITICAL as u64),
             unit: "",
             meaning: "at or above: critical (a trend, not one event)",
-            sources: &[Source::Case(3)],
+            sources: &[
+                Source::Rca(
+                    "one full GC that leaves the old generation full can be a peak of live \
+                     data; a second in the same window shows the heap does not hold the live set",
+                ),
+                Source::Case(3),
+            ],
         },
     ],
     groups: &[SymptomGroup::Gc],

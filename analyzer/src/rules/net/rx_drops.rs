@@ -39,7 +39,13 @@ pub static META: RuleMeta = RuleMeta {
             unit: "/s",
             meaning: "at or above: critical (case S1: 124–318 drops/s on the guest NIC, none on \
                       physical)",
-            sources: &[Source::Case(1)],
+            sources: &[
+                Source::Rca(
+                    "two orders of magnitude above the warning level: loss at that rate costs \
+                     retransmissions on every busy connection",
+                ),
+                Source::Case(1),
+            ],
         },
     ],
     groups: &[SymptomGroup::NetworkPath],

@@ -39,7 +39,13 @@ pub static META: RuleMeta = RuleMeta {
             value: Limit::Num(SOFTIRQ_CRIT_PCT),
             unit: "%",
             meaning: "at or above: critical",
-            sources: &[Source::Case(4)],
+            sources: &[
+                Source::Rca(
+                    "half of the busy CPU time under the network receive handler leaves the \
+                     rest of the host the other half",
+                ),
+                Source::Case(4),
+            ],
         },
     ],
     groups: &[

@@ -80,7 +80,10 @@ pub static META: RuleMeta = RuleMeta {
             value: Limit::Num(WATCH_CLASSES_DOMINANT_PCT),
             unit: "%",
             meaning: "at or above, with watches: critical (case S3: 28 of 32 GB in those maps)",
-            sources: &[Source::Case(3)],
+            sources: &[
+                Source::Rca("the watch maps then hold most of the heap's bytes"),
+                Source::Case(3),
+            ],
         },
         Threshold {
             name: "watches, when the heap size is unknown",
