@@ -2,13 +2,18 @@
 //! root-cause findings with the exact evidence lines, and renders them as HTML, JSON and a
 //! terminal summary.
 //!
-//! The pipeline, one module per stage:
-//! [`bundle`] (archive or directory → bounded entries) → [`artifacts`] (kind resolution and
-//! parallel parsing with the `parsers` crate, one outcome per artifact) → [`facts`] (per-host
+//! The pipeline, one module per stage, each importing only the stages before it (a test holds
+//! them to it):
+//! [`manifest`] (the collector's record of its run) and [`bundle`] (archive or directory →
+//! bounded entries) → [`layout`] (where bundle layouts put each kind) → [`artifacts`] (kind
+//! resolution by manifest, layout, then content, and parallel parsing with the `parsers` crate's
+//! kind table, one outcome per artifact) → [`evidence`] (cited lines) → [`facts`] (per-host
 //! series and state, each value [`evidence::Cited`] with its lines) → [`rules`] (pure checks →
-//! findings) → [`analysis`] (evidence excerpts) → [`report`] (HTML, JSON, terminal). Comparison
-//! builds on the same stages: [`diff`] (a baseline and a suspect host → ranked differences) and
-//! [`fleet`] (peer hosts → outliers).
+//! findings) → [`analysis`] (the stages run in order, evidence excerpts) → [`report`] (HTML,
+//! JSON, terminal). Comparison builds on the same stages: [`diff`] (a baseline and a suspect
+//! host → ranked differences) and [`fleet`] (peer hosts → outliers).
+//!
+//! How to add an artifact kind or a rule: `docs/CONTRIBUTING.md`.
 
 pub mod analysis;
 pub mod artifacts;
