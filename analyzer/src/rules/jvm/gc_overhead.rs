@@ -175,49 +175,9 @@ pub fn check(f: &HostFacts) -> Check {
 mod tests {
     use super::*;
     use crate::evidence::Cited;
-    use crate::facts::jvm::{ClassShare, GcLogSummary, GcSeries, Jvm};
+    use crate::facts::jvm::GcLogSummary;
+    use crate::rules::testkit::jvm::jvm_with_gc;
     use crate::rules::testkit::{found, is_clear, is_not_evaluated};
-
-    fn jvm_with_gc(after: &[f64], share: f64) -> HostFacts {
-        let j = Jvm {
-            pid: Some(7),
-            dir: "jvm/7".into(),
-            main: Some("com.example.Main".into()),
-            gc: Some(GcSeries {
-                artifact: "jvm/7/jstat-gcutil.txt".into(),
-                samples: 31,
-                window_s: Some(30.0),
-                ygc: Some(4),
-                fgc: Some(after.len() as u64),
-                pause_s: Some(share * 0.3),
-                pause_share_pct: Some(share),
-                old_after_fgc: after
-                    .iter()
-                    .enumerate()
-                    .map(|(i, &o)| Cited::new(o, "jvm/7/jstat-gcutil.txt", 3 + i * 5))
-                    .collect(),
-                span_lines: vec![2, 32],
-                timestamped: true,
-                ..Default::default()
-            }),
-            histogram_source: Some("jvm/7/class-histogram.txt".into()),
-            top_classes: vec![Cited::new(
-                ClassShare {
-                    class_name: "java.util.HashMap$Node".into(),
-                    instances: 9,
-                    bytes: 900 << 20,
-                    share_pct: 81.0,
-                },
-                "jvm/7/class-histogram.txt",
-                4,
-            )],
-            ..Default::default()
-        };
-        HostFacts {
-            jvms: vec![j],
-            ..Default::default()
-        }
-    }
 
     #[test]
     fn fires_at_10_and_50_percent_of_the_window_in_pauses() {

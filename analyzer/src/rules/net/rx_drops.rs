@@ -132,22 +132,8 @@ pub fn check(f: &HostFacts) -> Check {
 mod tests {
     use super::*;
     use crate::facts::NicRates;
+    use crate::rules::testkit::nic::{host, nic};
     use crate::rules::testkit::{found, is_clear, is_not_evaluated};
-    fn host(cpus: u32, nics: Vec<Nic>) -> HostFacts {
-        let mut f = HostFacts {
-            nics,
-            ..Default::default()
-        };
-        f.identity.cpus = Some(cpus);
-        f
-    }
-
-    fn nic(name: &str) -> Nic {
-        Nic {
-            name: name.into(),
-            ..Default::default()
-        }
-    }
 
     #[test]
     fn fires_at_one_and_a_hundred_per_second() {

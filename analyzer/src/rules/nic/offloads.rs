@@ -90,22 +90,8 @@ pub fn check(f: &HostFacts) -> Check {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::testkit::nic::{host, nic};
     use crate::rules::testkit::{c, found, is_clear};
-    fn host(cpus: u32, nics: Vec<Nic>) -> HostFacts {
-        let mut f = HostFacts {
-            nics,
-            ..Default::default()
-        };
-        f.identity.cpus = Some(cpus);
-        f
-    }
-
-    fn nic(name: &str) -> Nic {
-        Nic {
-            name: name.into(),
-            ..Default::default()
-        }
-    }
 
     #[test]
     fn fires_when_a_key_offload_is_turned_off() {

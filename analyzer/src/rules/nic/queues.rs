@@ -173,22 +173,8 @@ mod tests {
     use super::*;
     use crate::evidence::Cited;
     use crate::facts::Channels;
+    use crate::rules::testkit::nic::{host, nic};
     use crate::rules::testkit::{c, found, is_clear, is_not_evaluated};
-    fn host(cpus: u32, nics: Vec<Nic>) -> HostFacts {
-        let mut f = HostFacts {
-            nics,
-            ..Default::default()
-        };
-        f.identity.cpus = Some(cpus);
-        f
-    }
-
-    fn nic(name: &str) -> Nic {
-        Nic {
-            name: name.into(),
-            ..Default::default()
-        }
-    }
 
     #[test]
     fn fires_critical_on_a_single_queue_of_a_multi_cpu_guest() {

@@ -91,22 +91,8 @@ pub fn check(f: &HostFacts) -> Check {
 mod tests {
     use super::*;
     use crate::facts::{NicRates, Rings};
+    use crate::rules::testkit::nic::{host, nic};
     use crate::rules::testkit::{c, found, is_clear, is_not_evaluated};
-    fn host(cpus: u32, nics: Vec<Nic>) -> HostFacts {
-        let mut f = HostFacts {
-            nics,
-            ..Default::default()
-        };
-        f.identity.cpus = Some(cpus);
-        f
-    }
-
-    fn nic(name: &str) -> Nic {
-        Nic {
-            name: name.into(),
-            ..Default::default()
-        }
-    }
 
     #[test]
     fn fires_as_information_and_as_a_warning_only_with_drops() {

@@ -141,48 +141,10 @@ pub fn check(f: &HostFacts) -> Check {
 mod tests {
     use super::*;
     use crate::evidence::Cited;
-    use crate::facts::profile::ProfileSource;
-    use crate::facts::profile::{Category, ModuleHeat, Profile, Share};
-    use crate::rules::testkit::{found, is_clear, is_not_evaluated};
 
-    fn profile(module_pct: f64, lock_pct: f64) -> HostFacts {
-        let busy = 1000u64;
-        let n = |pct: f64| (pct * busy as f64 / 100.0) as u64;
-        let p = Profile {
-            artifact: "perf/perf-script.txt".into(),
-            data: parsers::perf::profile::Profile {
-                source_kind: ProfileSource::PerfScript,
-                samples: busy,
-                busy_samples: busy,
-                modules: vec![ModuleHeat {
-                    module: "resguard_linux".into(),
-                    self_samples: n(module_pct / 4.0),
-                    inclusive_samples: n(module_pct),
-                    self_pct: module_pct / 4.0,
-                    inclusive_pct: module_pct,
-                    functions: vec!["net_asp_logic_access_check".into()],
-                    called_from: vec!["ip_local_out".into()],
-                    lines: vec![31, 33, 40],
-                }],
-                locks: Category {
-                    samples: n(lock_pct),
-                    pct: lock_pct,
-                    lines: vec![50, 51],
-                    by: vec![Share {
-                        name: "net_asp_logic_access_check [resguard_linux]".into(),
-                        samples: n(lock_pct),
-                        pct: lock_pct,
-                        ..Default::default()
-                    }],
-                },
-                ..Default::default()
-            },
-        };
-        HostFacts {
-            profiles: vec![p],
-            ..Default::default()
-        }
-    }
+    use crate::facts::profile::Category;
+    use crate::rules::testkit::profile::profile;
+    use crate::rules::testkit::{found, is_clear, is_not_evaluated};
 
     #[test]
     fn fires_as_information_without_a_high_switch_rate() {

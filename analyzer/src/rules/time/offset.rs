@@ -116,14 +116,8 @@ pub fn check(f: &HostFacts) -> Check {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::testkit::{c, found, is_clear, is_not_evaluated};
-
-    fn off(s: f64) -> HostFacts {
-        let mut f = HostFacts::default();
-        f.timesync.offset_s = Some(c(s));
-        f.timesync.evidence_present = true;
-        f
-    }
+    use crate::rules::testkit::time::off;
+    use crate::rules::testkit::{found, is_clear, is_not_evaluated};
 
     #[test]
     fn fires_at_10_ms_100_ms_and_1_s() {

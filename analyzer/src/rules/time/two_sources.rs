@@ -108,14 +108,8 @@ pub fn check(f: &HostFacts) -> Check {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::testkit::time::off;
     use crate::rules::testkit::{c, found, is_clear, is_not_evaluated};
-
-    fn off(s: f64) -> HostFacts {
-        let mut f = HostFacts::default();
-        f.timesync.offset_s = Some(c(s));
-        f.timesync.evidence_present = true;
-        f
-    }
 
     #[test]
     fn fires_when_vmware_tools_and_chrony_both_steer() {

@@ -85,14 +85,8 @@ pub fn check(f: &HostFacts) -> Check {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::testkit::time::off;
     use crate::rules::testkit::{c, found, is_clear, is_not_evaluated, with_process};
-
-    fn off(s: f64) -> HostFacts {
-        let mut f = HostFacts::default();
-        f.timesync.offset_s = Some(c(s));
-        f.timesync.evidence_present = true;
-        f
-    }
 
     #[test]
     fn fires_when_unsynchronised_or_without_a_daemon() {

@@ -151,63 +151,11 @@ pub fn check(f: &HostFacts) -> Check {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evidence::Cited;
-    use crate::facts::jvm::ClassShare;
-    use crate::facts::{Jvm, ZkServer};
+
+    use crate::rules::testkit::zk::zk;
     use crate::rules::testkit::{c, found, is_clear, is_not_evaluated};
 
     /// A ZooKeeper JVM with a 256 MiB heap and a server holding `watches` watches.
-    fn zk(watches: u64, manager: Option<&str>) -> HostFacts {
-        let mut j = Jvm {
-            pid: Some(4242),
-            dir: "jvm/4242".into(),
-            role: Some("ZooKeeper".into()),
-            heap_max_bytes: Some(Cited::new(256 << 20, "jvm/4242/vm-flags.txt", 3)),
-            properties_source: Some("jvm/4242/vm-system-properties.txt".into()),
-            histogram_source: Some("jvm/4242/class-histogram.txt".into()),
-            histogram_total_bytes: Some(Cited::new(200 << 20, "jvm/4242/class-histogram.txt", 900)),
-            ..Default::default()
-        };
-        j.top_classes = vec![
-            Cited::new(
-                ClassShare {
-                    class_name: "java.util.HashMap$Node".into(),
-                    instances: 2_000_000,
-                    bytes: 64 << 20,
-                    share_pct: 32.0,
-                },
-                "jvm/4242/class-histogram.txt",
-                4,
-            ),
-            Cited::new(
-                ClassShare {
-                    class_name: "[B".into(),
-                    instances: 10,
-                    bytes: 50 << 20,
-                    share_pct: 25.0,
-                },
-                "jvm/4242/class-histogram.txt",
-                5,
-            ),
-        ];
-        if let Some(m) = manager {
-            j.properties.insert(
-                crate::rules::zk::default_watch_manager::WATCH_MANAGER_PROPERTY.into(),
-                Cited::new(m.into(), "jvm/4242/vm-system-properties.txt", 12),
-            );
-        }
-        let mut f = HostFacts::default();
-        f.jvms.push(j);
-        f.zookeeper.push(ZkServer {
-            endpoint: "zk/127.0.0.1_2181".into(),
-            watch_count: Some(Cited::new(watches, "zk/127.0.0.1_2181/mntr.txt", 9)),
-            wchs_total: Some(Cited::new(watches, "zk/127.0.0.1_2181/wchs.txt", 2)),
-            version: Some(c("3.8.4-abc, built on 2024".to_string())),
-            jvm: Some(0),
-            ..Default::default()
-        });
-        f
-    }
 
     #[test]
     fn fires_on_frequent_snapshots_at_the_default_snap_count() {
