@@ -4,27 +4,11 @@
 //! PROVENANCE.md there, and the shipped healthy sample); the S2- and S4-shaped pairs change only
 //! the values their case is about, each change named where it is made.
 
+use crate::common::{fixture, healthy_sample, repo};
 use rca::bundle::Limits;
 use rca::diff::{self, DiffReport, Difference};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn repo() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
-}
-
-fn fixture(rel: &str) -> String {
-    let p = repo().join("parsers/tests/fixtures").join(rel);
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
-fn healthy_sample() -> PathBuf {
-    std::fs::read_dir(repo().join("sample-bundles/healthy"))
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .find(|p| p.to_string_lossy().ends_with(".tar.gz"))
-        .expect("the healthy sample is shipped")
-}
 
 /// One file of the shipped healthy sample.
 fn sample_file(name: &str) -> String {

@@ -1,27 +1,11 @@
 //! `rca fleet` end to end: copies of the shipped healthy sample (a real collection) as peer hosts,
 //! each with a little run-to-run variation, and one host with a planted difference.
 
+use crate::common::{fixture, healthy_sample};
 use rca::bundle::Limits;
 use rca::fleet::{self, FleetReport};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn repo() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
-}
-
-fn fixture(rel: &str) -> String {
-    let p = repo().join("parsers/tests/fixtures").join(rel);
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
-fn healthy_sample() -> PathBuf {
-    std::fs::read_dir(repo().join("sample-bundles/healthy"))
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .find(|p| p.to_string_lossy().ends_with(".tar.gz"))
-        .expect("the healthy sample is shipped")
-}
 
 /// Unpacks the healthy sample as host `name` under `root`; returns the bundle directory.
 fn host(root: &Path, name: &str) -> PathBuf {

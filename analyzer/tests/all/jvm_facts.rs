@@ -5,17 +5,10 @@
 //! the case is about, each named where it is made: millions of watches in `mntr`/`wchs`, the
 //! histogram dominated by `HashMap$Node`, the old generation ≥ 98 % after each full GC.
 
+use crate::common::fixture;
 use rca::bundle::Limits;
 use rca::report::Report;
 use rca::rules::Severity;
-use std::path::Path;
-
-fn fixture(rel: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../parsers/tests/fixtures")
-        .join(rel);
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
 
 /// `jstat -gcutil -t` in the JDK 17 layout of the captured file: one row per `(t, O, FGC)`.
 fn gcutil(rows: &[(f64, f64, u64)]) -> String {

@@ -6,17 +6,11 @@
 //! named where it is made: one RX queue of four on a VMware guest with the e1000 driver, RX
 //! drops, VMware Tools time sync next to chronyd with a 45 ms offset, swap in use on a JVM host.
 
+use crate::common::fixture;
 use rca::bundle::Limits;
 use rca::report::Report;
 use rca::rules::Severity;
 use std::path::Path;
-
-fn fixture(rel: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../parsers/tests/fixtures")
-        .join(rel);
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
 
 /// `(path in bundle, kind, text, start epoch)`: written with a manifest so snapshots have times.
 type Entry = (&'static str, &'static str, String, f64);

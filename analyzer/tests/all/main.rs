@@ -4,6 +4,8 @@
 //! layers). One binary: linking one test crate instead of one per file is what keeps a 2-core
 //! build short.
 
+mod common;
+
 mod bad_input;
 mod bundle_forms;
 mod diff;

@@ -6,17 +6,10 @@
 //! `ip_finish_output2` frames were renamed into a module `resguard_linux` (the derivation is in
 //! PROVENANCE.md); the same capture without the renaming is the control.
 
+use crate::common::fixture;
 use rca::bundle::Limits;
 use rca::report::Report;
 use rca::rules::Severity;
-use std::path::Path;
-
-fn fixture(rel: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../parsers/tests/fixtures")
-        .join(rel);
-    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
 
 const DERIVED: &str = "perf/perf6.1-script-loopback-300-resguard-derived.txt";
 const CONTROL: &str = "perf/perf6.1-script-loopback-300.txt";

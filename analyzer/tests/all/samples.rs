@@ -3,10 +3,6 @@
 use std::path::Path;
 use std::process::Command;
 
-fn repo() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
-}
-
 #[test]
 fn healthy_sample_has_no_warning_and_exits_0() {
     let dir = repo().join("sample-bundles/healthy");
@@ -64,6 +60,7 @@ fn healthy_sample_has_no_warning_and_exits_0() {
 // bundle's own files. Problems are collected and reported together.
 // ---------------------------------------------------------------------------------------------
 
+use crate::common::repo;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::io::Read;
