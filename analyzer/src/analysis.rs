@@ -13,7 +13,7 @@ use crate::rules::{self, Evaluation, Finding};
 use std::path::Path;
 
 /// Longest excerpt line kept, characters.
-const EXCERPT_LINE_CHARS: usize = 400;
+pub const EXCERPT_LINE_CHARS: usize = 400;
 
 /// One bundle, analyzed.
 #[derive(Debug)]

@@ -8,7 +8,7 @@
 //! [`side`] (bundle → facts, cited findings, artifact text) → [`symptoms`] (what the suspect
 //! shows and the baseline does not) → one comparator per area ([`process`], [`jvm`], [`kernel`],
 //! [`sysctl`], [`limits`], [`nic`], [`cpu`], [`disk`], [`memory`], [`time`], [`findings`]) →
-//! [`score`] (weight × magnitude × link) → evidence excerpts → [`html`], JSON, [`terminal`].
+//! [`score`] (weight × magnitude × link) → evidence excerpts → [`html`], JSON, [`mod@terminal`].
 
 pub mod config;
 pub mod cpu;

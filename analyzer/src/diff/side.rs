@@ -18,7 +18,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// Most lines of one artifact quoted for one difference.
-const EXCERPT_MAX_LINES: usize = 12;
+pub const EXCERPT_MAX_LINES: usize = 12;
 
 /// An analyzed host.
 #[derive(Debug)]

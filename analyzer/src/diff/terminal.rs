@@ -1,6 +1,6 @@
 //! The short terminal summary of a comparison: both hosts, the top differences with their
 //! reasons, and how many more there are. Bundle text passes through
-//! [`clean`](crate::report::terminal::clean).
+//! [`crate::report::terminal::clean`].
 
 use super::DiffReport;
 use crate::report::terminal::clean;
