@@ -397,6 +397,13 @@ kinds! {
             .sniff(crate::proc::snmp::sniff_nstat)
             .parse(|t| read(crate::proc::snmp::parse_nstat(t)));
     }
+    /// `/proc/pressure/{cpu,memory,io}`.
+    Pressure(crate::proc::pressure::Pressure) {
+        /// `/proc/pressure/*` (Linux ≥ 4.20).
+        PRESSURE = KindSpec::new("pressure", "`/proc/pressure/*`")
+            .sniff(crate::proc::pressure::sniff)
+            .parse(|t| read(crate::proc::pressure::parse(t)));
+    }
     /// `netstat -s`.
     NetstatS(crate::net::netstat_s::NetstatS) {
         /// net-tools `netstat -s`.

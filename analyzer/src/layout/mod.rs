@@ -68,6 +68,10 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
         r"(^|/)netstat(_-s|-s)(\.[A-Za-z0-9_-]+)?$",
         &kind::NETSTAT_S,
     ),
+    (
+        r"(^|/)proc/pressure/(cpu|memory|io)(\.[A-Za-z0-9_-]+)?$",
+        &kind::PRESSURE,
+    ),
     (r"(^|/)proc/swaps$", &kind::SWAPS),
     (r"(^|/)swapon(_--show)?(\.txt)?$", &kind::SWAPS),
     (r"(^|/)free(_-[a-z]+)?(\.txt)?$", &kind::FREE),
@@ -253,6 +257,8 @@ mod tests {
                 "hadoop-site-xml",
             ),
             ("conf/core-site.xml", "hadoop-site-xml"),
+            ("sosreport-h/proc/pressure/cpu", "pressure"),
+            ("rca-h/proc/pressure/io.start", "pressure"),
         ] {
             assert_eq!(by_path(path).map(|k| k.name), Some(kind), "{path}");
         }
