@@ -271,3 +271,27 @@ fn many_reports_parse_in_one_pass() {
     assert_eq!(parsed.value.reports.len(), 20_000);
     assert!(parsed.value.reports.iter().all(|r| r.devices.len() == 1));
 }
+
+#[test]
+fn every_fixture_through_every_parser_never_panics() {
+    // Whatever a bundle names a file, any parser may be handed it: no panic, and issues cite
+    // lines the input has (0 = the whole input; an input that ends early is reported at the
+    // line after its last). The first 64 KiB of each fixture, cut at a line
+    // end, hold every structure the parsers meet; the whole files are read by their own tests.
+    for rel in crate::common::all_fixtures() {
+        let whole = fixture(&rel);
+        let cut = crate::common::head(&whole, 64 << 10);
+        let text = &cut[..cut.rfind('\n').map_or(cut.len(), |i| i + 1)];
+        let lines = text.lines().count();
+        for k in parsers::kind::KINDS {
+            let Some(parse) = k.parse else { continue };
+            if let Ok((_, issues)) = parse(text) {
+                assert!(
+                    issues.iter().all(|i| i.line <= lines + 1),
+                    "{rel} through {}: {issues:?}",
+                    k.name
+                );
+            }
+        }
+    }
+}

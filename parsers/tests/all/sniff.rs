@@ -130,3 +130,74 @@ fn random_bytes_are_never_claimed() {
         assert_eq!(kind.sniff(""), Sniff::No, "{kind:?} on empty input");
     }
 }
+
+/// Fixtures that their kind reads but content sniffing rightly does not recognise: outputs of a
+/// command that failed, and other formats a kind's parser also reads when the bundle's layout
+/// names the file.
+const NOT_SNIFFED: &[(&str, &str)] = &[
+    (
+        "captured-b/ethtool-g-ifb0-unsupported.txt",
+        "the command failed: `Operation not supported`",
+    ),
+    (
+        "captured-b/ethtool-l-lo-unsupported.txt",
+        "the command failed: `Operation not supported`",
+    ),
+    (
+        "captured-b/timedatectl-no-systemd.txt",
+        "the command failed: no systemd",
+    ),
+    (
+        "captured-b/sysctl-conf-debian12.conf",
+        "a `sysctl.conf` file, not `sysctl -a` output",
+    ),
+    (
+        "captured-b/sysctl-d-50-pid-max.conf",
+        "a `sysctl.d` file, not `sysctl -a` output",
+    ),
+    (
+        "captured-b/sysctl-d-99-protect-links.conf",
+        "a `sysctl.d` file, not `sysctl -a` output",
+    ),
+    (
+        "captured-b/lspci-nnmmv.txt",
+        "`lspci -nnmmv`, machine-readable, not `lspci -k`",
+    ),
+    (
+        "lspci/jc__lspci-nnmmv-vmware.txt",
+        "`lspci -nnmmv`, machine-readable, not `lspci -k`",
+    ),
+];
+
+#[test]
+fn content_sniffing_resolves_every_fixture_to_its_own_kind() {
+    // What the analyzer does with a loose file: every sniffer of the kind table, in order.
+    let mut files: Vec<(String, &'static str)> = common::FIXTURE_KINDS
+        .iter()
+        .flat_map(|k| k.files().into_iter().map(move |f| (f, k.kind)))
+        .collect();
+    files.extend(
+        common::folders_of_kinds()
+            .iter()
+            .flat_map(|f| f.files().into_iter().map(move |x| (x, f.kind.name))),
+    );
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (rel, own) in files {
+        let Some(spec) = parsers::kind::by_name(own).filter(|k| k.sniff.is_some()) else {
+            continue;
+        };
+        let got = match parsers::kind::sniff(&fixture(&rel)) {
+            parsers::kind::Sniffed::Kind(k) => k.name.to_string(),
+            parsers::kind::Sniffed::Nothing => "nothing".to_string(),
+            parsers::kind::Sniffed::Ambiguous(v) => format!("any of {v:?}"),
+        };
+        checked += 1;
+        let excused = NOT_SNIFFED.iter().any(|(f, _)| *f == rel);
+        if (got == spec.name) == excused {
+            failures.push(format!("{rel} ({own}): sniffed as {got}"));
+        }
+    }
+    assert!(checked > 300, "{checked}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
