@@ -114,6 +114,8 @@ pub struct Collected {
     pub manifest_path: Option<String>,
     /// Format, refused entries, stop reason.
     pub summary: ReadSummary,
+    /// The bundle's layout: which tool wrote it, from its marker paths.
+    pub layout: layout::Detected,
 }
 
 impl Collected {
@@ -200,6 +202,13 @@ pub fn collect(path: &Path, limits: &Limits) -> Result<Collected, bundle::Bundle
     }
     let mut artifacts = results.into_inner().unwrap_or_else(|e| e.into_inner());
     let manifest = manifest.into_inner().unwrap_or_else(|e| e.into_inner());
+    let detected = layout::detect(
+        artifacts
+            .iter()
+            .map(|a| a.path.as_str())
+            .chain(manifest.as_ref().map(|(p, _)| p.as_str())),
+    );
+    place_in_layout(&mut artifacts, &detected);
     let (manifest_path, manifest) = match manifest {
         Some((p, text)) => {
             let m = Manifest::parse(&text, limits.max_entries);
@@ -230,7 +239,56 @@ pub fn collect(path: &Path, limits: &Limits) -> Result<Collected, bundle::Bundle
         manifest,
         manifest_path,
         summary,
+        layout: detected,
     })
+}
+
+/// Applies the bundle's layout to kinds that were decided before it was known: a path the
+/// layout names is read as its kind (parsed again where the first guess differed), and content
+/// that was sniffed where the layout says what the file is, and that rca does not read, is
+/// dropped with the layout's reason.
+fn place_in_layout(artifacts: &mut [Artifact], d: &layout::Detected) {
+    use rayon::prelude::*;
+    artifacts.par_iter_mut().for_each(|a| {
+        let reparse = |a: &Artifact, spec| {
+            let mut redone = parse_with(spec, KindSource::Path, &a.path, a.text.clone(), a.bytes);
+            redone.issues.splice(
+                0..0,
+                a.issues
+                    .iter()
+                    .filter(|i| i.kind == IssueKind::Encoding)
+                    .cloned(),
+            );
+            if redone.outcome == Outcome::Parsed && !redone.issues.is_empty() {
+                redone.outcome = Outcome::Partial;
+            }
+            redone
+        };
+        match layout::place(d, &a.path) {
+            layout::Place::Kind(spec) if !a.is(spec) => {
+                if a.kept_lines.is_some()
+                    || read_failed(a)
+                    || matches!(a.outcome, Outcome::TooLarge { .. })
+                {
+                    a.kind = Some(spec);
+                    a.kind_source = Some(KindSource::Path);
+                } else {
+                    *a = reparse(a, spec);
+                }
+            }
+            layout::Place::NotRead(why)
+                if a.kind_source == Some(KindSource::Content)
+                    || (a.kind.is_none() && matches!(a.outcome, Outcome::Unrecognised { .. })) =>
+            {
+                a.kind = None;
+                a.kind_source = None;
+                a.data = None;
+                a.issues.retain(|i| i.kind == IssueKind::Encoding);
+                a.outcome = Outcome::Unrecognised { reason: why.into() };
+            }
+            _ => {}
+        }
+    });
 }
 
 /// Applies the manifest: its kinds take precedence (re-parsing where they differ from what the

@@ -1,17 +1,24 @@
-//! Bundle layouts: where the tools that write bundles put each artifact kind.
+//! Bundle layouts: which tool wrote a bundle, and where that tool puts each artifact kind.
 //!
-//! In: a path inside a bundle. Out: the kind its place says it is ([`by_path`]), and the process
-//! it belongs to when the layout files artifacts per process ([`process_of`]).
+//! In: the paths of a bundle's entries. Out: the bundle's [`Layout`] ([`detect`], from marker
+//! paths only: `manifest.tsv` for the rca collector, `sos_commands/` for sosreport, …) and, for
+//! each path, its [`Place`] in that layout: a kind, "sniff the content", or "not read" with the
+//! reason ([`place`]); plus the process an artifact belongs to when the layout files artifacts
+//! per process ([`process_of`]).
 //!
-//! The path table covers the rca collector's layout (`sysstat/iostat-x.txt`, `proc/softirqs.start`,
-//! `jvm/<pid>/…`, `zk/<host>_<port>/…`), sosreport's (`proc/…`, `sos_commands/<plugin>/<command
-//! with its arguments>`: `ethtool_-k_ens3`, `ip_-s_-d_link`, `sysctl_-a`) and the names people
-//! give loose outputs (`iostat.log`, `mpstat_-P_ALL.txt`). Patterns are matched against the end of
-//! the path, so any top folder is allowed; the first matching row wins. What a file holds when
-//! its place says nothing is for content sniffing ([`parsers::kind::sniff`]).
+//! The common path table [`PATHS`] covers the rca collector's layout (`sysstat/iostat-x.txt`,
+//! `proc/softirqs.start`, `jvm/<pid>/…`, `zk/<host>_<port>/…`), the `proc/` and
+//! `sos_commands/<plugin>/<command with its arguments>` names sosreport shares with it
+//! (`ethtool_-k_ens3`, `ip_-s_-d_link`, `sysctl_-a`) and the names people give loose outputs
+//! (`iostat.log`, `mpstat_-P_ALL.txt`). Patterns are matched against the end of the path, so any
+//! top folder is allowed; the first matching row wins. Content sniffing
+//! ([`parsers::kind::sniff`]) is the last resort, for paths a layout does not know: in a
+//! sosreport only command outputs (`sos_commands/…`) are sniffed, never its copies of the host's
+//! files (`etc/`, `proc/<pid>/`, `var/`), whose place says what they are.
 
 use parsers::kind::{self, KindSpec};
 use regex::{Regex, RegexSet};
+use serde::Serialize;
 use std::sync::LazyLock;
 
 /// Path patterns (regular expressions over the whole bundle path) and the kind each names, in
@@ -183,6 +190,164 @@ pub fn by_path(path: &str) -> Option<&'static KindSpec> {
     PATH_SET.matches(path).iter().next().map(|i| PATHS[i].1)
 }
 
+/// Which tool wrote a bundle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Layout {
+    /// rca's own `collector.sh`: a `manifest.tsv` names each artifact's kind, command and exit
+    /// status.
+    Rca,
+    /// `sos report` (sos 4.x) or `sosreport` (3.x): copies of the host's files under their own
+    /// paths (`etc/`, `proc/`, `sys/`, `var/log/`) and command outputs under
+    /// `sos_commands/<plugin>/<command>`, with `sos_reports/` and `sos_logs/` of its own.
+    Sosreport,
+    /// SUSE `supportconfig`: text files (`basic-environment.txt`, `network.txt`, …) each holding
+    /// many commands' outputs under `#==[ Command ]===#` headers.
+    Supportconfig,
+    /// Oracle OSWatcher (Black Box): `archive/osw<tool>/<host>_<tool>_YY.MM.DD.HHMM.dat[.gz]`,
+    /// one file per tool and hour.
+    Oswatcher,
+    /// Loose outputs under names people chose.
+    Loose,
+}
+
+impl Layout {
+    /// Its name, as the report and the JSON document give it (`sosreport`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Layout::Rca => "rca-collector",
+            Layout::Sosreport => "sosreport",
+            Layout::Supportconfig => "supportconfig",
+            Layout::Oswatcher => "oswatcher",
+            Layout::Loose => "loose",
+        }
+    }
+}
+
+/// A bundle's layout, and what showed it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Detected {
+    /// The layout.
+    pub layout: Layout,
+    /// The folder inside the bundle where the layout's tree starts (`sosreport-db1-2024…`), `""`
+    /// for the bundle's top.
+    pub root: String,
+    /// The path whose presence showed the layout; `None` for [`Layout::Loose`].
+    pub marker: Option<String>,
+}
+
+impl Detected {
+    /// Loose files at the bundle's top: what is assumed of a path before the bundle's layout is
+    /// known.
+    pub fn loose() -> Detected {
+        Detected {
+            layout: Layout::Loose,
+            root: String::new(),
+            marker: None,
+        }
+    }
+}
+
+/// Marker paths, by precedence: `(layout, pattern)`; the pattern's group 1 is the layout's root
+/// folder. A marker is a path only that tool writes, never a file's content.
+static MARKERS: LazyLock<Vec<(Layout, Regex)>> = LazyLock::new(|| {
+    [
+        (Layout::Rca, r"^(.*?)/?manifest\.tsv$"),
+        (Layout::Sosreport, r"^(.*?)/?sos_(?:commands|reports|logs)/"),
+        (
+            Layout::Supportconfig,
+            r"^(.*?)/?(?:basic-environment|basic-health-check|supportconfig)\.txt$",
+        ),
+        (Layout::Oswatcher, r"^(.*?)/?archive/osw[a-z0-9]+/"),
+    ]
+    .into_iter()
+    .map(|(l, p)| (l, Regex::new(p).expect("valid marker pattern")))
+    .collect()
+});
+
+/// The layout of a bundle whose entries are at `paths`: the first layout (by the precedence
+/// rca-collector, sosreport, supportconfig, OSWatcher) one of whose marker paths is present,
+/// with the shallowest root among its markers; else [`Layout::Loose`].
+pub fn detect<'a>(paths: impl IntoIterator<Item = &'a str>) -> Detected {
+    let mut best: Vec<Option<(String, String)>> = vec![None; MARKERS.len()];
+    for path in paths {
+        for (i, (_, re)) in MARKERS.iter().enumerate() {
+            let Some(c) = re.captures(path) else { continue };
+            let root = c.get(1).map_or("", |m| m.as_str()).to_string();
+            let shallower = best[i].as_ref().is_none_or(|(r, _)| {
+                depth(&root) < depth(r) || (depth(&root) == depth(r) && root < *r)
+            });
+            if shallower {
+                best[i] = Some((root, path.to_string()));
+            }
+        }
+    }
+    MARKERS
+        .iter()
+        .zip(best)
+        .find_map(|((layout, _), found)| {
+            found.map(|(root, marker)| Detected {
+                layout: *layout,
+                root,
+                marker: Some(marker),
+            })
+        })
+        .unwrap_or_else(Detected::loose)
+}
+
+fn depth(folder: &str) -> usize {
+    if folder.is_empty() {
+        0
+    } else {
+        folder.matches('/').count() + 1
+    }
+}
+
+/// What a path is in a layout.
+#[derive(Debug, Clone, Copy)]
+pub enum Place {
+    /// The layout's path table names its kind.
+    Kind(&'static KindSpec),
+    /// The layout says nothing of it: the content decides, if it shows positive structure.
+    Sniff,
+    /// The layout says what it is, and rca does not read that: the reason.
+    NotRead(&'static str),
+}
+
+/// A sosreport's copies of the host's files (its tree outside `sos_commands/`): their path is
+/// what they are, so content is never sniffed there.
+const SOS_COPY: &str =
+    "a sosreport copy of a host file that this version of rca does not read (its path, not its content, says what it is)";
+
+/// sosreport's own files: its reports, logs and version.
+const SOS_OWN: &str = "sosreport's own record of the collection, not evidence about the host";
+
+/// What the file at bundle path `path` is in the layout `d`.
+pub fn place(d: &Detected, path: &str) -> Place {
+    if let Some(k) = by_path(path) {
+        return Place::Kind(k);
+    }
+    let inner = if d.root.is_empty() {
+        path
+    } else {
+        path.strip_prefix(d.root.as_str())
+            .and_then(|p| p.strip_prefix('/'))
+            .unwrap_or(path)
+    };
+    match d.layout {
+        Layout::Sosreport if inner.starts_with("sos_commands/") => Place::Sniff,
+        Layout::Sosreport
+            if inner.starts_with("sos_reports/")
+                || inner.starts_with("sos_logs/")
+                || inner == "version.txt" =>
+        {
+            Place::NotRead(SOS_OWN)
+        }
+        Layout::Sosreport => Place::NotRead(SOS_COPY),
+        _ => Place::Sniff,
+    }
+}
+
 /// The collector files each JVM's artifacts under `jvm/<pid>/`.
 static JVM_DIR: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?:^|/)jvm/(\d+)/").expect("valid regular expression"));
@@ -200,6 +365,59 @@ pub fn process_of(path: &str) -> Option<(Option<u32>, String)> {
 mod tests {
     use super::*;
     use parsers::kind::{by_name, sniff, Sniffed};
+
+    #[test]
+    fn layouts_are_detected_by_their_marker_paths_only() {
+        let d = detect(["rca-h-1/sysstat/iostat-x.txt", "rca-h-1/manifest.tsv"]);
+        assert_eq!((d.layout, d.root.as_str()), (Layout::Rca, "rca-h-1"));
+        let d = detect([
+            "sosreport-db1-2024-01-01-abcdef/etc/os-release",
+            "sosreport-db1-2024-01-01-abcdef/sos_commands/kernel/uname_-a",
+        ]);
+        assert_eq!(
+            (d.layout, d.root.as_str()),
+            (Layout::Sosreport, "sosreport-db1-2024-01-01-abcdef")
+        );
+        assert_eq!(
+            d.marker.as_deref(),
+            Some("sosreport-db1-2024-01-01-abcdef/sos_commands/kernel/uname_-a")
+        );
+        let d = detect(["sos_reports/manifest.json", "free"]);
+        assert_eq!((d.layout, d.root.as_str()), (Layout::Sosreport, ""));
+        let d = detect(["scc_db1_240101_1200/basic-environment.txt"]);
+        assert_eq!(
+            (d.layout, d.root.as_str()),
+            (Layout::Supportconfig, "scc_db1_240101_1200")
+        );
+        let d = detect(["oswbb/archive/oswvmstat/db1_vmstat_24.01.15.1300.dat.gz"]);
+        assert_eq!((d.layout, d.root.as_str()), (Layout::Oswatcher, "oswbb"));
+        // Names alone are not markers: a folder called `sosreport` with loose outputs is loose,
+        // and a file that mentions sos_commands in its name is no folder of that name.
+        let d = detect(["sosreport/iostat.txt", "notes/sos_commands.txt"]);
+        assert_eq!(d.layout, Layout::Loose);
+        assert_eq!(detect(std::iter::empty()).layout, Layout::Loose);
+    }
+
+    #[test]
+    fn a_sosreport_sniffs_command_outputs_only() {
+        let d = detect(["s/sos_commands/kernel/lsmod", "s/etc/hosts"]);
+        assert!(matches!(place(&d, "s/etc/hosts"), Place::NotRead(_)));
+        assert!(matches!(place(&d, "s/proc/1/oom_adj"), Place::NotRead(_)));
+        assert!(matches!(
+            place(&d, "s/sos_reports/manifest.json"),
+            Place::NotRead(_)
+        ));
+        assert!(matches!(
+            place(&d, "s/sos_commands/foo/some_command"),
+            Place::Sniff
+        ));
+        assert!(matches!(place(&d, "s/proc/modules"), Place::Kind(k) if k.name == "proc-modules"));
+        // Elsewhere an unknown path is sniffed.
+        assert!(matches!(
+            place(&Detected::loose(), "etc/hosts"),
+            Place::Sniff
+        ));
+    }
 
     #[test]
     fn path_table_matches_collector_and_loose_names() {

@@ -219,6 +219,7 @@ mod page_tests {
             manifest: None,
             manifest_path: None,
             summary: Default::default(),
+            layout: crate::layout::Detected::loose(),
         };
         render(&Report::new(Path::new("b"), c, facts, eval)).unwrap()
     }

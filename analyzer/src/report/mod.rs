@@ -27,9 +27,12 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// Fields:
 /// - `schema_version`: [`SCHEMA_VERSION`].
 /// - `tool`: `{name, version}` of the analyzer.
-/// - `bundle`: `{path, format, entries, bytes_read, stopped, refused: [{path, reason}]}`; `format` is
-///   one of `tar-gz`, `gzip`, `tar`, `zip`, `directory`, `file`; `stopped` says why reading ended
-///   early, if it did; `warnings` lists oddities that did not stop it.
+/// - `bundle`: `{path, format, entries, bytes_read, stopped, refused: [{path, reason}], manifest,
+///   layout: {layout, root, marker}}`; `format` is one of `tar-gz`, `gzip`, `tar`, `zip`,
+///   `directory`, `file`; `stopped` says why reading ended early, if it did; `warnings` lists
+///   oddities that did not stop it; `layout` is the tool that wrote the bundle
+///   (`rca-collector`, `sosreport`, `supportconfig`, `oswatcher`, `loose`), the folder its tree
+///   starts at and the path that showed it.
 /// - `host`: `{hostname, kernel_release, kernel_version, machine, os, cpus, sources}`.
 /// - `jvms`: per JVM `{pid, dir, main, role, vendor, version, feature, build, vm_name,
 ///   heap_max_bytes, heap_initial_bytes, collector, args, gc: {samples, window_s, ygc, fgc, pause_s,
@@ -153,6 +156,9 @@ pub struct BundleInfo {
     pub refused: Vec<Refused>,
     /// Path of the collector's manifest inside the bundle, if it has one.
     pub manifest: Option<String>,
+    /// Which tool wrote the bundle, from its marker paths: `{layout (rca-collector|sosreport|
+    /// supportconfig|oswatcher|loose), root, marker}`.
+    pub layout: crate::layout::Detected,
 }
 
 /// The collection window (UTC).
@@ -311,6 +317,7 @@ impl Report {
                 warnings: c.summary.warnings.clone(),
                 refused: c.summary.refused.clone(),
                 manifest: c.manifest_path.clone(),
+                layout: c.layout.clone(),
             },
             host: facts.identity.clone(),
             jvms: facts.jvms,

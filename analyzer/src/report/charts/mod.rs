@@ -544,6 +544,7 @@ mod tests {
             manifest: None,
             manifest_path: None,
             summary: Default::default(),
+            layout: crate::layout::Detected::loose(),
         }
     }
 
