@@ -160,6 +160,7 @@
 #     net-dev            /proc/net/dev; proc/net/dev.start, .end
 #     net-snmp           /proc/net/snmp; proc/net/snmp.start, .end
 #     softnet-stat       /proc/net/softnet_stat (hex columns per CPU); proc/net/softnet_stat.*
+#     proc-uptime        /proc/uptime (seconds since boot, for since-boot counters); proc/uptime.*
 #   time
 #     chronyc-tracking   `chronyc -n tracking`; time/chronyc-tracking.txt
 #     chronyc-sources    `chronyc -n sources -v`; time/chronyc-sources.txt
@@ -1825,6 +1826,7 @@ snapshot() {
     copy "proc/net/dev.$1" net-dev /proc/net/dev
     copy "proc/net/snmp.$1" net-snmp /proc/net/snmp
     copy "proc/net/softnet_stat.$1" softnet-stat /proc/net/softnet_stat
+    copy "proc/uptime.$1" proc-uptime /proc/uptime
     run "net/netstat-s.$1" netstat-s "$budget_quick" netstat -s
     run "net/nstat-asz.$1" nstat "$budget_quick" nstat -asz
     if have_cmd ss || ! have_cmd netstat; then

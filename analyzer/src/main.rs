@@ -1,6 +1,7 @@
 //! Command line of `rca`. Exit status: 0 = no finding at warning or above, 1 = findings,
 //! 2 = the bundle could not be analyzed (unreadable, unsupported, nothing parseable, no rule
-//! could be evaluated) or a usage error. `diff` and `fleet` follow the same convention: 0 = no
+//! could be evaluated), or holds too little evidence to call the host healthy (no finding, and
+//! no rule could judge one of CPU, memory, disk and network), or a usage error. `diff` and `fleet` follow the same convention: 0 = no
 //! difference (or deviating host) above the noise threshold, 1 = some, 2 = a bundle could not be
 //! read or analyzed, or a usage error.
 
@@ -317,6 +318,12 @@ fn analyze(bundle: &Path, out: &Outputs, limits: &Limits) -> ExitCode {
     }
     if report.actionable() > 0 {
         ExitCode::from(1)
+    } else if let Some(gap) = report.evidence_gap() {
+        eprintln!(
+            "rca: too little evidence in {} to call the host healthy: {gap}",
+            bundle.display()
+        );
+        ExitCode::from(2)
     } else {
         ExitCode::SUCCESS
     }

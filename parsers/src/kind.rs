@@ -404,6 +404,25 @@ kinds! {
             .sniff(crate::proc::pressure::sniff)
             .parse(|t| read(crate::proc::pressure::parse(t)));
     }
+    /// `/proc/net/softnet_stat`.
+    SoftnetStat(crate::proc::softnet_stat::SoftnetStat) {
+        /// `/proc/net/softnet_stat`: per-CPU receive-path counters since boot.
+        SOFTNET_STAT = KindSpec::new("softnet-stat", "`/proc/net/softnet_stat`")
+            .collected()
+            .sniff(crate::proc::softnet_stat::sniff)
+            .parse(|t| read(crate::proc::softnet_stat::parse(t)));
+    }
+    /// Time since boot: the `uptime` command or `/proc/uptime`.
+    Uptime(crate::procs::uptime::Uptime) {
+        /// procps-ng or BusyBox `uptime`.
+        UPTIME = KindSpec::new("uptime", "procps-ng `uptime`")
+            .sniff(crate::procs::uptime::sniff)
+            .parse(|t| read(crate::procs::uptime::parse(t)));
+        /// `/proc/uptime` (two numbers: known by its path only).
+        PROC_UPTIME = KindSpec::new("proc-uptime", "`/proc/uptime`")
+            .collected()
+            .parse(|t| read(crate::proc::uptime::parse(t)));
+    }
     /// `netstat -s`.
     NetstatS(crate::net::netstat_s::NetstatS) {
         /// net-tools `netstat -s`.
@@ -901,8 +920,6 @@ kinds! {
         PERF_RECORD = KindSpec::new("perf-record", "`perf record` log").collected();
         /// Kept only with `--keep-perf-data`; binary, not analyzed.
         PERF_DATA = KindSpec::new("perf-data", "`perf.data`").collected();
-        /// Collected, analyzed by later versions.
-        SOFTNET_STAT = KindSpec::new("softnet-stat", "`/proc/net/softnet_stat`").collected();
         /// Collected, analyzed by later versions.
         THP = KindSpec::new("thp", "transparent huge page settings").collected();
         /// Collected, analyzed by later versions.

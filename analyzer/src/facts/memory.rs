@@ -25,6 +25,9 @@ pub struct Memory {
     /// Context switches per second over the window, all CPUs (`vmstat` `cs`, first report
     /// excluded). Kept here because it comes from the same `vmstat` samples.
     pub context_switches_per_s: Option<Cited<f64>>,
+    /// Processes killed by the OOM killer (`/proc/vmstat` `oom_kill`, absent on older kernels; global and
+    /// memory-cgroup kills alike): over the window, else since boot.
+    pub oom_kills: Option<Cited<super::CounterChange>>,
     /// `vm.swappiness`.
     pub swappiness: Option<Cited<u64>>,
     /// The VMware balloon driver (`vmw_balloon`) is loaded.
@@ -35,7 +38,9 @@ pub struct Memory {
 
 use crate::artifacts::Collected;
 use parsers::host::vmware_balloon::Balloon;
+use parsers::kind;
 use parsers::proc::meminfo::Meminfo;
+use parsers::proc::vmstat::ProcVmstat;
 use parsers::procs::vmstat::Vmstat;
 use std::collections::BTreeMap;
 
@@ -97,6 +102,10 @@ pub fn build(
             m.swap_out_kib_per_s = Some(Cited::lines(so, &a.path, lines));
         }
     }
+    m.oom_kills = super::snapshots::counter_change(c, &kind::PROC_VMSTAT, |v: &ProcVmstat| {
+        let e = v.counters.iter().find(|e| e.name == "oom_kill")?;
+        Some((e.value, e.line))
+    });
     if let Some(s) = sysctl.get("vm.swappiness") {
         if let Ok(v) = s.value.trim().parse() {
             m.swappiness = Some(Cited {

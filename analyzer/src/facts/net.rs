@@ -151,6 +151,16 @@ pub struct NetStack {
     pub conntrack_count: Option<Cited<u64>>,
     /// `net.netfilter.nf_conntrack_max`.
     pub conntrack_max: Option<Cited<u64>>,
+    /// Packets dropped because a CPU's input queue was full (`/proc/net/softnet_stat` column 2,
+    /// summed over CPUs; `net.core.netdev_max_backlog`): over the window, else since boot.
+    pub softnet_dropped: Option<Cited<CounterChange>>,
+    /// Times the receive soft-IRQ stopped with packets left because its budget ran out
+    /// (`softnet_stat` column 3; `net.core.netdev_budget`): over the window, else since boot.
+    pub softnet_squeezed: Option<Cited<CounterChange>>,
+    /// `net.core.netdev_max_backlog`.
+    pub netdev_max_backlog: Option<Cited<u64>>,
+    /// `net.core.netdev_budget`.
+    pub netdev_budget: Option<Cited<u64>>,
     /// Listening sockets whose accept queue was full (`Recv-Q` ≥ `Send-Q` in `ss -ltn`).
     pub full_listeners: Vec<Cited<ListenQueue>>,
 }
@@ -185,6 +195,7 @@ use parsers::net::netstat_s::NetstatS;
 use parsers::proc::interrupts::Interrupts;
 use parsers::proc::net_dev::NetDev;
 use parsers::proc::snmp::Snmp;
+use parsers::proc::softnet_stat::SoftnetStat;
 use parsers::procs::ss::SsTable;
 use std::collections::BTreeMap;
 
@@ -517,8 +528,73 @@ fn stack(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> NetStack {
                 ));
             }
         }
+        // One snapshot (a sosreport, a loose `netstat -s`): the counter since boot.
+        if let Some((a, x)) = super::snapshots::latest(c, &kind::NETSTAT_S, |x: &NetstatS| Some(x))
+        {
+            if let Some(v) = x.get("TcpExt", key) {
+                let line = x
+                    .section("TcpExt")
+                    .and_then(|s| s.entries.iter().find(|e| e.key.as_deref() == Some(key)))
+                    .map_or(1, |e| e.line);
+                return Some(Cited::new(
+                    CounterChange {
+                        delta: v,
+                        seconds: None,
+                    },
+                    &a.path,
+                    line,
+                ));
+            }
+        }
+        for of in [&kind::NSTAT, &kind::NET_SNMP] {
+            let Some((a, x)) = super::snapshots::latest(c, of, |x: &Snmp| Some(x)) else {
+                continue;
+            };
+            let Some(v) = x.get("TcpExt", key) else {
+                continue;
+            };
+            let line = x
+                .groups
+                .iter()
+                .filter(|g| g.name == "TcpExt")
+                .flat_map(|g| g.counters.iter())
+                .find(|x| x.name == key)
+                .map_or(1, |x| x.line);
+            return Some(Cited::new(
+                CounterChange {
+                    delta: v.max(0) as u64,
+                    seconds: None,
+                },
+                &a.path,
+                line,
+            ));
+        }
         None
     };
+    net.softnet_dropped =
+        super::snapshots::counter_change(c, &kind::SOFTNET_STAT, |s: &SoftnetStat| {
+            Some((
+                s.dropped(),
+                s.cpus
+                    .iter()
+                    .find(|c| c.dropped > 0)
+                    .or(s.cpus.first())?
+                    .line,
+            ))
+        });
+    net.softnet_squeezed =
+        super::snapshots::counter_change(c, &kind::SOFTNET_STAT, |s: &SoftnetStat| {
+            Some((
+                s.time_squeeze(),
+                s.cpus
+                    .iter()
+                    .find(|c| c.time_squeeze > 0)
+                    .or(s.cpus.first())?
+                    .line,
+            ))
+        });
+    net.netdev_max_backlog = num("net.core.netdev_max_backlog");
+    net.netdev_budget = num("net.core.netdev_budget");
     net.listen_overflows = change("ListenOverflows");
     net.listen_drops = change("ListenDrops");
     for (a, t) in c.records::<SsTable>() {

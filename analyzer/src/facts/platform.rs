@@ -6,6 +6,8 @@ use crate::artifacts::Collected;
 use crate::evidence::Cited;
 use parsers::host::lscpu::Lscpu;
 use parsers::kernel::cmdline::Cmdline;
+use parsers::kind;
+use parsers::procs::uptime::Uptime;
 use serde::Serialize;
 
 /// CPU model, topology and boot parameters.
@@ -19,6 +21,9 @@ pub struct Platform {
     pub threads_per_core: Option<Cited<u32>>,
     /// `lscpu` `NUMA node(s)`.
     pub numa_nodes: Option<Cited<u32>>,
+    /// Time since boot when the bundle was taken, seconds: `/proc/uptime` (the latest
+    /// snapshot), else the `uptime` command (to the minute).
+    pub uptime_s: Option<Cited<f64>>,
     /// `/proc/cmdline` parameters in order: `key` or `key=value`.
     pub cmdline: Option<Cited<Vec<String>>>,
 }
@@ -51,5 +56,8 @@ pub fn build(c: &Collected) -> Platform {
             .collect();
         p.cmdline = Some(Cited::new(words, &a.path, k.line.max(1)));
     }
+    let up = super::snapshots::latest(c, &kind::PROC_UPTIME, |u: &Uptime| Some(u))
+        .or_else(|| super::snapshots::latest(c, &kind::UPTIME, |u: &Uptime| Some(u)));
+    p.uptime_s = up.map(|(a, u)| Cited::new(u.seconds, &a.path, u.line));
     p
 }

@@ -4,7 +4,9 @@
 //! artifacts named `*.start` and `*.end` are still paired, but no interval is known and rates are
 //! not computed.
 
+use super::CounterChange;
 use crate::artifacts::{Artifact, Collected};
+use crate::evidence::Cited;
 use parsers::kind::{KindSpec, Record};
 
 /// The earliest and latest snapshot of one kind.
@@ -56,4 +58,67 @@ pub fn pair<'a, R: Record, T>(
         last: (b, tb),
         seconds,
     })
+}
+
+/// The latest snapshot of one kind whose record `pick` accepts, for a counter read once: the one
+/// with the latest collection time, else one named `*.end`, else the last in path order. `None`
+/// when the bundle has none.
+pub fn latest<'a, R: Record, T>(
+    c: &'a Collected,
+    of: &'static KindSpec,
+    pick: fn(&R) -> Option<&T>,
+) -> Option<(&'a Artifact, &'a T)> {
+    let snaps: Vec<(&Artifact, &T)> = c
+        .records_of::<R>(of)
+        .filter_map(|(a, d)| pick(d).map(|t| (a, t)))
+        .collect();
+    let start = |a: &Artifact| a.record.as_ref().and_then(|r| r.start);
+    if let Some(timed) = snaps
+        .iter()
+        .filter(|(a, _)| start(a).is_some())
+        .max_by(|x, y| {
+            start(x.0)
+                .partial_cmp(&start(y.0))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+    {
+        return Some(*timed);
+    }
+    snaps
+        .iter()
+        .find(|(a, _)| a.path.ends_with(".end"))
+        .or(snaps.last())
+        .copied()
+}
+
+/// A counter of one kind of snapshot: its increase between the first and last timed snapshots,
+/// else its value in the latest snapshot, since boot (`seconds: None`). `read` gives the
+/// counter and its 1-based line from one record. `None` when no snapshot carries the counter.
+pub fn counter_change<R: Record>(
+    c: &Collected,
+    of: &'static KindSpec,
+    read: fn(&R) -> Option<(u64, usize)>,
+) -> Option<Cited<CounterChange>> {
+    if let Ok(p) = pair(c, of, |x: &R| Some(x)) {
+        if let (Some((a, _)), Some((b, line))) = (read(p.first.1), read(p.last.1)) {
+            return Some(Cited::new(
+                CounterChange {
+                    delta: b.saturating_sub(a),
+                    seconds: Some(p.seconds),
+                },
+                &p.last.0.path,
+                line,
+            ));
+        }
+    }
+    let (a, x) = latest(c, of, |x: &R| Some(x))?;
+    let (v, line) = read(x)?;
+    Some(Cited::new(
+        CounterChange {
+            delta: v,
+            seconds: None,
+        },
+        &a.path,
+        line,
+    ))
 }

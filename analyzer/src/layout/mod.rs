@@ -79,6 +79,12 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
         r"(^|/)proc/pressure/(cpu|memory|io)(\.[A-Za-z0-9_-]+)?$",
         &kind::PRESSURE,
     ),
+    (
+        r"(^|/)proc/net/softnet_stat(\.[A-Za-z0-9_-]+)?$",
+        &kind::SOFTNET_STAT,
+    ),
+    (r"(^|/)proc/uptime(\.[A-Za-z0-9_-]+)?$", &kind::PROC_UPTIME),
+    (r"(^|/)uptime(\.txt)?$", &kind::UPTIME),
     (r"(^|/)proc/swaps$", &kind::SWAPS),
     (r"(^|/)swapon(_--show)?(\.txt)?$", &kind::SWAPS),
     (r"(^|/)free(_-[a-z]+)?(\.txt)?$", &kind::FREE),

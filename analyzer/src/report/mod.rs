@@ -341,7 +341,42 @@ impl Report {
             .filter(|f| f.severity >= Severity::Warning)
             .count()
     }
+
+    /// Why the bundle holds too little evidence to call the host healthy, if so: one of the
+    /// areas in [`HEALTH_AREAS`] had no rule evaluated (each named with the reasons its rules
+    /// give). A bundle without findings at warning or above but with such a gap is no clean bill
+    /// of health: `rca analyze` exits 2 for it.
+    pub fn evidence_gap(&self) -> Option<String> {
+        let gaps: Vec<String> = HEALTH_AREAS
+            .iter()
+            .filter(|area| {
+                !self.rules.iter().any(|s| {
+                    s.area == **area && !matches!(s.result, RuleResult::NotEvaluated { .. })
+                })
+            })
+            .map(|area| {
+                let why: Vec<&str> = self
+                    .rules
+                    .iter()
+                    .filter(|s| s.area == *area)
+                    .filter_map(|s| match &s.result {
+                        RuleResult::NotEvaluated { reason } => Some(reason.as_str()),
+                        _ => None,
+                    })
+                    .take(2)
+                    .collect();
+                format!("{} ({})", area.label(), why.join("; "))
+            })
+            .collect();
+        (!gaps.is_empty()).then(|| format!("nothing could be judged in {}", gaps.join(", ")))
+    }
 }
+
+/// The areas in which a bundle must let at least one rule reach a verdict before rca calls the
+/// host healthy: the resources every performance incident is looked for in first (the USE
+/// method's CPU, memory, storage and network; Brendan Gregg, Systems Performance, 2nd ed.,
+/// §2.5.9).
+pub const HEALTH_AREAS: &[Area] = &[Area::Cpu, Area::Memory, Area::Disk, Area::Network];
 
 /// `2024-05-01T12:00:01Z` from UTC epoch seconds.
 pub fn utc(epoch: f64) -> String {

@@ -99,3 +99,51 @@ mod tests {
         assert_eq!(sustained_count(2, 3), 3);
     }
 }
+
+/// How a counter's change is put in words and weighed: over the window it is a warning with the
+/// given confidence; read once, it counts since boot, which dates nothing — information at low
+/// confidence, stated as a total and per hour of uptime when the uptime is known.
+pub(crate) struct CounterWords {
+    /// Severity: warning over the window, information since boot.
+    pub severity: Severity,
+    /// Confidence: lower since boot.
+    pub confidence: Confidence,
+    /// `during the 60 s window`, `since boot (12.5 per hour over 63.3 h of uptime)`.
+    pub when: String,
+    /// The uptime's evidence, when the rate per hour used it.
+    pub uptime: Option<Evidence>,
+}
+
+/// Words for `change` of a counter; `uptime` is the host's time since boot.
+pub(crate) fn counter_words(
+    change: &crate::facts::CounterChange,
+    uptime: Option<&crate::evidence::Cited<f64>>,
+    window_confidence: Confidence,
+) -> CounterWords {
+    match (change.seconds, uptime.filter(|u| u.value > 0.0)) {
+        (Some(s), _) => CounterWords {
+            severity: Severity::Warning,
+            confidence: window_confidence,
+            when: format!("during the {s:.0} s window"),
+            uptime: None,
+        },
+        (None, Some(u)) => {
+            let hours = u.value / 3600.0;
+            CounterWords {
+                severity: Severity::Info,
+                confidence: Confidence::Low,
+                when: format!(
+                    "since boot ({:.1} per hour over {hours:.1} h of uptime)",
+                    change.delta as f64 / hours
+                ),
+                uptime: Some(u.evidence("time since boot")),
+            }
+        }
+        (None, None) => CounterWords {
+            severity: Severity::Info,
+            confidence: Confidence::Low,
+            when: "since boot (uptime unknown)".into(),
+            uptime: None,
+        },
+    }
+}

@@ -44,10 +44,12 @@ pub mod net {
     pub mod conntrack;
     pub mod listen_overflow;
     pub mod rx_drops;
+    pub mod softnet_backlog;
 }
 /// Memory: swap and the VMware balloon.
 pub mod mem {
     pub mod balloon;
+    pub mod oom_kill;
     pub mod swap;
 }
 /// Clock discipline.
@@ -259,8 +261,10 @@ pub static RULES: &[Rule] = &[
     rule!(net::rx_drops),
     rule!(net::conntrack),
     rule!(net::listen_overflow),
+    rule!(net::softnet_backlog),
     rule!(mem::swap),
     rule!(mem::balloon),
+    rule!(mem::oom_kill),
     rule!(time::offset),
     rule!(time::two_sources),
     rule!(time::unsynchronised),

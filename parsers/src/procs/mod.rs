@@ -16,6 +16,7 @@ pub mod ps;
 pub mod ss;
 pub mod top;
 pub mod ulimit;
+pub mod uptime;
 pub mod vmstat;
 
 use serde::Serialize;

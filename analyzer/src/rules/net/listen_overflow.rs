@@ -66,22 +66,28 @@ pub fn check(f: &HostFacts) -> Check {
         .filter(|c| c.value.delta > 0)
         .or(n.listen_drops.as_ref().filter(|c| c.value.delta > 0));
     if let Some(c) = counter {
-        let (sev, when) = match c.value.seconds {
-            Some(s) => (Severity::Warning, format!("during the {s:.0} s window")),
-            None => (Severity::Info, "since boot".to_string()),
-        };
+        let w = crate::rules::common::counter_words(
+            &c.value,
+            f.platform.uptime_s.as_ref(),
+            Confidence::High,
+        );
+        let mut evidence = vec![c.evidence("TcpExt ListenOverflows / ListenDrops")];
+        evidence.extend(w.uptime);
         out.push(Finding {
             rule_id: META.id,
             explains: Vec::new(),
             area: META.area,
-            title: format!("{} listen-queue overflows {when}", c.value.delta),
-            severity: sev,
-            confidence: Confidence::High,
-            why: format!("The kernel dropped connection attempts because an accept queue was full ({} {when}).", c.value.delta),
+            title: format!("{} listen-queue overflows {}", c.value.delta, w.when),
+            severity: w.severity,
+            confidence: w.confidence,
+            why: format!(
+                "The kernel dropped connection attempts because an accept queue was full ({} {}).",
+                c.value.delta, w.when
+            ),
             details: Vec::new(),
             score: c.value.delta as f64,
             time_range: None,
-            evidence: vec![c.evidence("TcpExt ListenOverflows / ListenDrops")],
+            evidence,
         });
     }
     for l in &n.full_listeners {
@@ -137,6 +143,25 @@ mod tests {
             seconds: Some(60.0),
         }));
         assert_eq!(found(check(&f))[0].severity, Severity::Warning);
+    }
+
+    #[test]
+    fn fires_as_information_since_boot_with_the_rate_per_hour_of_uptime() {
+        let mut f = HostFacts::default();
+        f.net.listen_overflows = Some(c(CounterChange {
+            delta: 791,
+            seconds: None,
+        }));
+        f.platform.uptime_s = Some(c(2.0 * 86_400.0));
+        let v = found(check(&f));
+        assert_eq!(
+            (v[0].severity, v[0].confidence),
+            (Severity::Info, Confidence::Low)
+        );
+        assert_eq!(
+            v[0].title,
+            "791 listen-queue overflows since boot (16.5 per hour over 48.0 h of uptime)"
+        );
     }
 
     #[test]
