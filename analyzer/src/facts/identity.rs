@@ -1,6 +1,8 @@
 //! Host identity from `uname -a`, `/etc/os-release`, the manifest and sysstat banners.
 
+use super::conflicts::{choose, Conflict};
 use crate::artifacts::Collected;
+use crate::evidence::Cited;
 use parsers::host::{os_release::OsRelease, uname::Uname};
 use parsers::kind::Record;
 use parsers::sysstat::iostat::Iostat;
@@ -26,20 +28,54 @@ pub struct Identity {
     pub sources: Vec<String>,
 }
 
-/// Combines every identity source in the bundle.
-pub fn build(c: &Collected) -> Identity {
+/// Combines every identity source in the bundle. The OS comes from `etc/os-release`, else
+/// `usr/lib/os-release`, else any other os-release; the host name from `uname -n`, else the
+/// manifest. Sources that disagree go to `conflicts`.
+pub fn build(c: &Collected, conflicts: &mut Vec<Conflict>) -> Identity {
     let mut id = Identity::default();
-    if let Some((a, u)) = c.records::<Uname>().next() {
+    let unames: Vec<_> = c.records::<Uname>().collect();
+    if let Some((a, u)) = unames.first() {
         id.hostname = Some(u.nodename.clone());
         id.kernel_release = Some(u.release.clone());
         id.kernel_version = Some(u.version.clone());
         id.machine = u.machine.clone();
         id.sources.push(a.path.clone());
     }
-    if let Some((a, o)) = c.records::<OsRelease>().next() {
-        id.os = o.pretty_name();
-        id.sources.push(a.path.clone());
+    let rank = |path: &str| {
+        if path.ends_with("etc/os-release") {
+            0
+        } else if path.ends_with("usr/lib/os-release") {
+            1
+        } else {
+            2
+        }
+    };
+    let mut releases: Vec<_> = c
+        .records::<OsRelease>()
+        .filter_map(|(a, o)| Some((rank(&a.path), Cited::new(o.pretty_name()?, &a.path, 1))))
+        .collect();
+    releases.sort_by_key(|(r, _)| *r);
+    if let Some(os) = choose(
+        "OS",
+        releases.into_iter().map(|(_, c)| c).collect(),
+        |a, b| a == b,
+        conflicts,
+    ) {
+        id.os = Some(os.value);
+        id.sources.push(os.artifact);
     }
+    let mut names: Vec<Cited<String>> = unames
+        .iter()
+        .map(|(a, u)| Cited::new(u.nodename.clone(), &a.path, u.line.max(1)))
+        .collect();
+    if let Some((m, p)) = c.manifest.as_ref().zip(c.manifest_path.as_ref()) {
+        if let Some(h) = &m.meta.hostname {
+            names.push(Cited::new(h.clone(), p, 1));
+        }
+    }
+    // A short name and its FQDN are the same host.
+    let short = |h: &str| h.split('.').next().unwrap_or(h).to_ascii_lowercase();
+    choose("host name", names, |a, b| short(a) == short(b), conflicts);
     if let Some(m) = &c.manifest {
         id.hostname = id.hostname.or_else(|| m.meta.hostname.clone());
         id.kernel_release = id.kernel_release.or_else(|| m.meta.kernel.clone());

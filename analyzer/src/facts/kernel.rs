@@ -58,11 +58,47 @@ use parsers::kernel::sysctl::Sysctl;
 use parsers::kernel::{modinfo::ModInfo, taint::Taint};
 
 /// Builds kernel facts from taint, modules (with `modinfo`), virtualization and sysctl.
-pub fn build(c: &Collected, modules: Option<&super::ModuleList>) -> Kernel {
+/// The taint is read from `/proc/sys/kernel/tainted` (its canonical path first), else from
+/// `sysctl -a`'s `kernel.tainted`; sources that disagree go to `conflicts`.
+pub fn build(
+    c: &Collected,
+    modules: Option<&super::ModuleList>,
+    conflicts: &mut Vec<super::conflicts::Conflict>,
+) -> Kernel {
     let mut k = Kernel::default();
-    if let Some((a, t)) = c.records::<Taint>().next() {
-        k.taint = Some(Cited::new((t.value, t.letters()), &a.path, t.line));
+    if let Some((a, s)) = c.records::<Sysctl>().next() {
+        for e in &s.entries {
+            k.sysctl
+                .insert(e.key.clone(), Cited::new(e.value.clone(), &a.path, e.line));
+        }
     }
+    let mut taints: Vec<(bool, Cited<TaintValue>)> = c
+        .records::<Taint>()
+        .map(|(a, t)| {
+            (
+                a.path.ends_with("proc/sys/kernel/tainted"),
+                Cited::new(TaintValue(t.value, t.letters()), &a.path, t.line),
+            )
+        })
+        .collect();
+    // Canonical path first; otherwise path order.
+    taints.sort_by_key(|(canonical, _)| !canonical);
+    let mut candidates: Vec<Cited<TaintValue>> = taints.into_iter().map(|(_, t)| t).collect();
+    if let Some(v) = k.sysctl.get("kernel.tainted") {
+        if let Ok(p) = parsers::kernel::taint::parse_tainted(v.value.trim()) {
+            candidates.push(Cited {
+                value: TaintValue(p.value.value, p.value.letters()),
+                artifact: v.artifact.clone(),
+                lines: v.lines.clone(),
+            });
+        }
+    }
+    k.taint = super::conflicts::choose("kernel taint", candidates, |a, b| a.0 == b.0, conflicts)
+        .map(|t| Cited {
+            value: (t.value.0, t.value.1),
+            artifact: t.artifact,
+            lines: t.lines,
+        });
     let modinfo: Vec<&ModInfo> = c
         .records::<Vec<ModInfo>>()
         .flat_map(|(_, v)| v.iter())
@@ -122,11 +158,19 @@ pub fn build(c: &Collected, modules: Option<&super::ModuleList>) -> Kernel {
             }
         }
     }
-    if let Some((a, s)) = c.records::<Sysctl>().next() {
-        for e in &s.entries {
-            k.sysctl
-                .insert(e.key.clone(), Cited::new(e.value.clone(), &a.path, e.line));
+    k
+}
+
+/// A taint mask and its letters, displayed as `4096 (O)`.
+#[derive(Debug, Clone)]
+struct TaintValue(u64, String);
+
+impl std::fmt::Display for TaintValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.1.is_empty() {
+            write!(f, "{}", self.0)
+        } else {
+            write!(f, "{} ({})", self.0, self.1)
         }
     }
-    k
 }

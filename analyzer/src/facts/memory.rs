@@ -41,16 +41,35 @@ use parsers::host::vmware_balloon::Balloon;
 use parsers::kind;
 use parsers::proc::meminfo::Meminfo;
 use parsers::proc::vmstat::ProcVmstat;
+use parsers::procs::free::{Free, FreeRow};
 use parsers::procs::vmstat::Vmstat;
 use std::collections::BTreeMap;
 
 /// Builds memory facts. `sysctl` supplies `vm.swappiness`, `modules` the balloon driver.
+///
+/// Sizes come from `/proc/meminfo`, else from `free` (its `Mem:` and `Swap:` rows); when both
+/// are present and their totals differ, the meminfo value is taken and the difference goes to
+/// `conflicts`.
 pub fn build(
     c: &Collected,
     sysctl: &BTreeMap<String, Cited<String>>,
     modules: Option<&super::ModuleList>,
+    conflicts: &mut Vec<super::conflicts::Conflict>,
 ) -> Memory {
     let mut m = Memory::default();
+    let free = c.records::<Free>().next();
+    if let Some((a, f)) = free {
+        let kib = |row: &Option<FreeRow>, pick: fn(&FreeRow) -> Option<f64>| {
+            row.as_ref()
+                .and_then(|r| pick(r).map(|v| (v.round() as u64, r.line)))
+        };
+        m.mem_total_kib = kib(&f.mem, |r| r.total_kib).map(|(v, l)| Cited::new(v, &a.path, l));
+        m.mem_available_kib =
+            kib(&f.mem, |r| r.available_kib).map(|(v, l)| Cited::new(v, &a.path, l));
+        m.swap_total_kib = kib(&f.swap, |r| r.total_kib).map(|(v, l)| Cited::new(v, &a.path, l));
+        m.swap_used_kib = kib(&f.swap, |r| r.used_kib).map(|(v, l)| Cited::new(v, &a.path, l));
+    }
+    let from_free = m.mem_total_kib.clone();
     if let Some((a, mi)) = c.records::<Meminfo>().next() {
         let line = |name: &str| {
             mi.entries
@@ -64,13 +83,26 @@ pub fn build(
             .map(|v| Cited::new(v, &a.path, line("MemTotal")));
         m.mem_available_kib = mi
             .mem_available_kib
-            .map(|v| Cited::new(v, &a.path, line("MemAvailable")));
+            .map(|v| Cited::new(v, &a.path, line("MemAvailable")))
+            .or(m.mem_available_kib.take());
         m.swap_total_kib = mi
             .swap_total_kib
-            .map(|v| Cited::new(v, &a.path, line("SwapTotal")));
+            .map(|v| Cited::new(v, &a.path, line("SwapTotal")))
+            .or(m.swap_total_kib.take());
         m.swap_used_kib = mi
             .swap_used_kib()
-            .map(|v| Cited::lines(v, &a.path, vec![line("SwapTotal"), line("SwapFree")]));
+            .map(|v| Cited::lines(v, &a.path, vec![line("SwapTotal"), line("SwapFree")]))
+            .or(m.swap_used_kib.take());
+        // free prints sizes rounded to its unit: a difference beyond 1 MiB is a disagreement.
+        let total = mi
+            .mem_total_kib
+            .map(|v| Cited::new(v, &a.path, line("MemTotal")));
+        m.mem_total_kib = super::conflicts::choose(
+            "MemTotal (KiB)",
+            total.into_iter().chain(from_free).collect(),
+            |a, b| a.abs_diff(*b) <= 1024,
+            conflicts,
+        );
     }
     // vmstat si/so (KiB/s), the first sample (averages since boot) excluded.
     if let Some((a, v)) = c.records::<Vmstat>().max_by_key(|(_, v)| v.samples.len()) {

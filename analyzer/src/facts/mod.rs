@@ -8,6 +8,7 @@
 
 mod available;
 pub mod config;
+pub mod conflicts;
 mod cpu;
 mod disk;
 pub mod hadoop;
@@ -94,15 +95,15 @@ pub struct HostFacts {
     pub series: Option<series::TimeSeries>,
     /// Why `series` is `None`, when it is.
     pub series_missing: Option<String>,
+    /// Host facts that two artifacts state differently: the canonical source's value was taken.
+    pub conflicts: Vec<conflicts::Conflict>,
 }
 
 impl HostFacts {
     /// Builds the facts for one bundle.
     pub fn from_collected(c: &Collected) -> HostFacts {
-        let mut f = HostFacts {
-            identity: identity::build(c),
-            ..Default::default()
-        };
+        let mut f = HostFacts::default();
+        f.identity = identity::build(c, &mut f.conflicts);
         if let Some(m) = &c.manifest {
             if let (Some(s), Some(e)) = (m.meta.started, m.meta.ended) {
                 f.window = Some((s, e));
@@ -122,8 +123,8 @@ impl HostFacts {
             None => Available::missing("no `/proc/modules` or `lsmod` output was parsed"),
         };
         f.processes = process::build(c);
-        f.kernel = kernel::build(c, f.modules.get());
-        f.memory = memory::build(c, &f.kernel.sysctl, f.modules.get());
+        f.kernel = kernel::build(c, f.modules.get(), &mut f.conflicts);
+        f.memory = memory::build(c, &f.kernel.sysctl, f.modules.get(), &mut f.conflicts);
         (f.nics, f.net) = net::build(c, &f.kernel.sysctl);
         f.timesync = timesync::build(c, &f.processes);
         f.jvms = jvm::build(c, f.interval_s, &f.processes);

@@ -60,8 +60,10 @@ pub const SCHEMA_VERSION: u32 = 1;
 ///   the manifest.
 /// - `platform` (optional for readers: documents written before it was added lack it):
 ///   `{virtualization, cpu_model, sockets, threads_per_core, numa_nodes, mem_total_kib,
-///   swap_total_kib, taint}`, each a cited value `{value, artifact, lines[]}` or null; `taint`
-///   is `[mask, letters]`.
+///   swap_total_kib, swap_used_kib, uptime_s, taint}`, each a cited value `{value, artifact,
+///   lines[]}` or null; `taint` is `[mask, letters]`.
+/// - `conflicts`: host facts two artifacts state differently, `[{fact, taken, set_aside[]}]`,
+///   each value cited `{value, artifact, lines[]}`; `taken` is the canonical source's.
 /// - `charts` (optional for readers, like `platform`): the time series the HTML page draws,
 ///   see [`charts::Charts`]: `{axis: {origin_epoch, utc_offset_s, origin_local_s, start_s, end_s,
 ///   window_s, clock}, cpu: {artifact, times[], per_column, column_s, rows: [{cpu, busy[],
@@ -105,6 +107,9 @@ pub struct Report {
     pub platform: Platform,
     /// The time series the page draws, on one time axis.
     pub charts: charts::Charts,
+    /// Host facts that two artifacts state differently, with the value taken from the canonical
+    /// source and the others set aside.
+    pub conflicts: Vec<crate::facts::conflicts::Conflict>,
 }
 
 /// What the host runs on, for the summary.
@@ -124,6 +129,10 @@ pub struct Platform {
     pub mem_total_kib: Option<Cited<u64>>,
     /// `SwapTotal`, KiB.
     pub swap_total_kib: Option<Cited<u64>>,
+    /// Swap in use, KiB (`SwapTotal − SwapFree`, else `free`'s `Swap:` used).
+    pub swap_used_kib: Option<Cited<u64>>,
+    /// Time since boot, seconds (`/proc/uptime`, else `uptime`).
+    pub uptime_s: Option<Cited<f64>>,
     /// Kernel taint: mask and letters.
     pub taint: Option<Cited<(u64, String)>>,
 }
@@ -292,6 +301,7 @@ impl Report {
             })
             .collect();
         let charts = charts::Charts::build(&facts, &eval.findings);
+        let facts_conflicts = facts.conflicts.clone();
         let platform = Platform {
             virtualization: facts.kernel.virt.clone(),
             cpu_model: facts.platform.cpu_model.clone(),
@@ -300,6 +310,8 @@ impl Report {
             numa_nodes: facts.platform.numa_nodes.clone(),
             mem_total_kib: facts.memory.mem_total_kib.clone(),
             swap_total_kib: facts.memory.swap_total_kib.clone(),
+            swap_used_kib: facts.memory.swap_used_kib.clone(),
+            uptime_s: facts.platform.uptime_s.clone(),
             taint: facts.kernel.taint.clone(),
         };
         Report {
@@ -331,6 +343,7 @@ impl Report {
             collection,
             platform,
             charts,
+            conflicts: facts_conflicts,
         }
     }
 

@@ -14,6 +14,7 @@ mod jvm_facts;
 mod kind_table;
 mod layering;
 mod linux_facts;
+mod one_snapshot;
 mod profile;
 mod sample_pairs;
 mod samples;
