@@ -8,11 +8,12 @@
 //! marker's: a block that crosses midnight); an interval without a time is placed at the marker
 //! plus its 1-based index in seconds. Columns and units as in [`crate::sysstat::mpstat`].
 //!
-//! Sample input (OSWatcher v8.0.1 collectors, sysstat 12.6.1):
+//! Sample input (OSWatcher v8.0.1 collectors, sysstat 12.6.1; the banner's tabs shown as
+//! spaces):
 //! ```text
 //! Linux OSWbb v8.0.1
 //! zzz ***Wed Dec 2 09:55:20 IST 2026
-//! Linux 6.18.44-fc-v669 (vm) 	12/02/26 	_x86_64_	(2 CPU)
+//! Linux 6.18.44-fc-v669 (vm)    12/02/26    _x86_64_    (2 CPU)
 //!
 //! 09:55:20     CPU    %usr   %nice    %sys %iowait    %irq   %soft  %steal  %guest  %gnice   %idle
 //! 09:55:21     all    6.74    0.00   41.45    0.00    0.00    0.00    0.00    0.00    0.00   51.81
