@@ -5,7 +5,7 @@
 //! the rules' conclusions with every finding's evidence lines filled in. The report
 //! (`crate::report::Report`) is built from it.
 
-use crate::artifacts::{self, Collected, Lines};
+use crate::artifacts::{self, Collected, Lines, Origin};
 use crate::bundle::{BundleError, Limits};
 use crate::evidence::ExcerptLine;
 use crate::facts::HostFacts;
@@ -45,10 +45,14 @@ impl Analysis {
     }
 }
 
-/// Fills each evidence's excerpt from the artifact text (line numbers are 1-based).
+/// Fills each evidence's excerpt from the artifact text (line numbers are 1-based). Evidence on
+/// joined files ([`Origin::Joined`]) becomes one evidence per file its lines come from, citing
+/// that file with its own line numbers.
 pub fn cite(f: &mut Finding, c: &Collected) {
-    for ev in &mut f.evidence {
+    let mut out = Vec::with_capacity(f.evidence.len());
+    for mut ev in std::mem::take(&mut f.evidence) {
         let Some(a) = c.artifacts.iter().find(|a| a.path == ev.artifact) else {
+            out.push(ev);
             continue;
         };
         let lines = a.lines();
@@ -59,8 +63,35 @@ pub fn cite(f: &mut Finding, c: &Collected) {
                 ev.lines.dedup();
             }
         }
-        ev.excerpt = excerpt(&lines, &ev.lines);
+        match &a.origin {
+            Some(Origin::Joined { parts }) => {
+                for p in parts {
+                    let own: Vec<usize> = ev
+                        .lines
+                        .iter()
+                        .copied()
+                        .filter(|&l| p.line_of(l).is_some())
+                        .collect();
+                    if own.is_empty() {
+                        continue;
+                    }
+                    let mut e = ev.clone();
+                    e.artifact = p.file.clone();
+                    e.excerpt = excerpt(&lines, &own);
+                    for x in &mut e.excerpt {
+                        x.line = p.line_of(x.line).unwrap_or(0);
+                    }
+                    e.lines = own.iter().filter_map(|&l| p.line_of(l)).collect();
+                    out.push(e);
+                }
+            }
+            _ => {
+                ev.excerpt = excerpt(&lines, &ev.lines);
+                out.push(ev);
+            }
+        }
     }
+    f.evidence = out;
 }
 
 /// The text of lines `wanted` (1-based, ascending) of an artifact, long lines shortened to

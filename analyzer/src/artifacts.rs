@@ -3,9 +3,14 @@
 //! In: the bundle path and [`Limits`]. Out: [`Collected`]: one [`Artifact`] per file (and per
 //! manifest record whose file is missing), the manifest, refused entries and the read summary.
 //!
+//! Once the bundle's layout is known, some files give artifacts of their own ([`Origin`]): a
+//! supportconfig file's entries, an OSWatcher tool's hours joined into one series.
+//!
 //! The archive is decompressed on one thread; every finished entry is handed to the rayon pool
 //! and parsed while the next one is still being read. A panic inside a parser is caught and
 //! becomes a "parser bug" outcome for that artifact alone.
+
+mod derived;
 
 use crate::bundle::{self, EntryContent, Limits, RawEntry, ReadSummary};
 use crate::layout;
@@ -101,7 +106,13 @@ pub struct Artifact {
     /// The parsed record.
     #[serde(skip)]
     pub data: Option<Data>,
+    /// Where a virtual artifact comes from: an entry of one file (its lines numbered as in that
+    /// file), or files joined in time order. `None` for a file of the bundle.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Origin>,
 }
+
+pub use derived::{Origin, Part};
 
 /// Everything read from one bundle.
 #[derive(Debug, Clone, Serialize)]
@@ -209,6 +220,8 @@ pub fn collect(path: &Path, limits: &Limits) -> Result<Collected, bundle::Bundle
             .chain(manifest.as_ref().map(|(p, _)| p.as_str())),
     );
     place_in_layout(&mut artifacts, &detected);
+    derived::split_supportconfig(&mut artifacts, &detected);
+    derived::join_oswatcher(&mut artifacts);
     let (manifest_path, manifest) = match manifest {
         Some((p, text)) => {
             let m = Manifest::parse(&text, limits.max_entries);
@@ -228,6 +241,7 @@ pub fn collect(path: &Path, limits: &Limits) -> Result<Collected, bundle::Bundle
                 text: Arc::from(text),
                 kept_lines: None,
                 data: None,
+                origin: None,
             });
             (Some(p), Some(m))
         }
@@ -454,6 +468,7 @@ fn reconcile(
             text: Arc::from(""),
             kept_lines: None,
             data: None,
+            origin: None,
         });
     }
 }
@@ -478,6 +493,7 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
                 text: Arc::from(""),
                 kept_lines: None,
                 data: None,
+                origin: None,
             }
         }
         EntryContent::Streamed { bytes, result } => return streamed(path, bytes, *result),
@@ -495,6 +511,7 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
                 text: Arc::from(""),
                 kept_lines: None,
                 data: None,
+                origin: None,
             }
         }
     };
@@ -586,6 +603,7 @@ fn streamed(path: String, bytes: u64, st: kind::Streamed) -> Artifact {
         text: Arc::from(text),
         kept_lines: Some(Arc::new(numbers)),
         data,
+        origin: None,
     }
 }
 
@@ -680,6 +698,7 @@ fn unrecognised(path: String, bytes: u64, text: Arc<str>, reason: String) -> Art
         text,
         kept_lines: None,
         data: None,
+        origin: None,
     }
 }
 
@@ -702,6 +721,7 @@ fn parse_with(
         text: text.clone(),
         kept_lines: None,
         data: None,
+        origin: None,
     };
     let Some(parse) = spec.parse else {
         a.outcome = Outcome::Unrecognised {

@@ -261,6 +261,9 @@ kinds! {
             .collected()
             .sniff(crate::sysstat::iostat::sniff)
             .parse(|t| read(crate::sysstat::iostat::parse(t)));
+        /// OSWatcher `archive/oswiostat/*.dat` (`iostat -xk 1 3`, third report, per marker).
+        OSWIOSTAT = KindSpec::new("oswiostat", "OSWatcher `oswiostat` (`iostat -xk`, hourly files)")
+            .parse(|t| read(crate::osw::iostat::parse(t)));
     }
     /// `mpstat -P ALL` text or JSON.
     Mpstat(crate::sysstat::mpstat::Mpstat) {
@@ -269,6 +272,9 @@ kinds! {
             .collected()
             .sniff(crate::sysstat::mpstat::sniff)
             .parse(|t| read(crate::sysstat::mpstat::parse(t)));
+        /// OSWatcher `archive/oswmpstat/*.dat` (`mpstat -P ALL 1 2` per marker).
+        OSWMPSTAT = KindSpec::new("oswmpstat", "OSWatcher `oswmpstat` (`mpstat -P ALL`, hourly files)")
+            .parse(|t| read(crate::osw::mpstat::parse(t)));
     }
     /// One `/proc/softirqs` snapshot.
     Softirqs(crate::proc::softirqs::Softirqs) {
@@ -335,6 +341,9 @@ kinds! {
             .collected()
             .sniff(crate::procs::vmstat::sniff)
             .parse(|t| read(crate::procs::vmstat::parse(t)));
+        /// OSWatcher `archive/oswvmstat/*.dat` (`vmstat 1 3` per marker).
+        OSWVMSTAT = KindSpec::new("oswvmstat", "OSWatcher `oswvmstat` (`vmstat 1 3`, hourly files)")
+            .parse(|t| read(crate::osw::vmstat::parse(t)));
     }
     /// `/proc/interrupts`.
     Interrupts(crate::proc::interrupts::Interrupts) {

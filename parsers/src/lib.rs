@@ -13,6 +13,7 @@
 //! | [`time`] | chrony, `ntpq`, `timedatectl`, VMware Tools time sync |
 //! | [`host`] | `uname`, os-release, `dmidecode`, `systemd-detect-virt`, `lscpu`, `lspci`, VMware balloon |
 //! | [`perf`] | `perf report`, `perf script` |
+//! | [`osw`] | OSWatcher archive files: `oswvmstat`, `oswiostat`, `oswmpstat` (the tools' own parsers, split at the `zzz ***` markers) |
 //! | [`zookeeper`], [`hadoop`] | their configuration files and status outputs |
 //!
 //! Every format module exposes the same two functions, `sniff` and `parse`, or `sniff_*` and
@@ -47,6 +48,7 @@ pub mod jvm;
 pub mod kernel;
 pub mod kind;
 pub mod net;
+pub mod osw;
 pub mod perf;
 pub mod proc;
 pub mod procs;

@@ -58,10 +58,12 @@ pub fn build(c: &Collected) -> Result<Vec<DiskSeries>, String> {
         return from_sar(c).map_err(|why| format!("no `iostat -x` output was parsed; {why}"));
     };
     // Without -y the first report covers the time since boot: drop it when others follow.
-    let since_boot_first = !art
-        .record
-        .as_ref()
-        .is_some_and(|r| r.argv.iter().any(|w| w == "-y"));
+    // OSWatcher keeps only an interval report of each run (its hours joined into one series).
+    let since_boot_first = !art.is(&kind::OSWIOSTAT)
+        && !art
+            .record
+            .as_ref()
+            .is_some_and(|r| r.argv.iter().any(|w| w == "-y"));
     let skip = usize::from(since_boot_first && io.reports.len() > 1);
     let mut out: Vec<DiskSeries> = Vec::new();
     let mut index: HashMap<&str, usize> = HashMap::new();

@@ -15,6 +15,13 @@
 //! ([`parsers::kind::sniff`]) is the last resort, for paths a layout does not know: in a
 //! sosreport only command outputs (`sos_commands/…`) are sniffed, never its copies of the host's
 //! files (`etc/`, `proc/<pid>/`, `var/`), whose place says what they are.
+//!
+//! OSWatcher's hourly files (`archive/oswvmstat/<host>_vmstat_YY.MM.DD.HHMM.dat[.gz]`, and
+//! `oswiostat`, `oswmpstat`) are kinds of their own by path. A supportconfig's text files at
+//! the top of its tree each hold many entries: [`supportconfig`] splits them, and
+//! [`supportconfig_file`] says which files those are.
+
+pub mod supportconfig;
 
 use parsers::kind::{self, KindSpec};
 use regex::{Regex, RegexSet};
@@ -24,6 +31,18 @@ use std::sync::LazyLock;
 /// Path patterns (regular expressions over the whole bundle path) and the kind each names, in
 /// precedence order.
 pub static PATHS: &[(&str, &KindSpec)] = &[
+    (
+        r"(^|/)archive/oswvmstat/[^/]+_vmstat_[0-9]{2}\.[0-9]{2}\.[0-9]{2}\.[0-9]{4}\.dat(\.gz)?$",
+        &kind::OSWVMSTAT,
+    ),
+    (
+        r"(^|/)archive/oswiostat/[^/]+_iostat_[0-9]{2}\.[0-9]{2}\.[0-9]{2}\.[0-9]{4}\.dat(\.gz)?$",
+        &kind::OSWIOSTAT,
+    ),
+    (
+        r"(^|/)archive/oswmpstat/[^/]+_mpstat_[0-9]{2}\.[0-9]{2}\.[0-9]{2}\.[0-9]{4}\.dat(\.gz)?$",
+        &kind::OSWMPSTAT,
+    ),
     (r"(^|/)sysstat/iostat[^/]*$", &kind::IOSTAT),
     (
         r"(^|/)iostat(_-[a-zA-Z_0-9-]+)?(\.txt|\.json|\.log)?$",
@@ -328,18 +347,41 @@ const SOS_COPY: &str =
 /// sosreport's own files: its reports, logs and version.
 const SOS_OWN: &str = "sosreport's own record of the collection, not evidence about the host";
 
-/// What the file at bundle path `path` is in the layout `d`.
-pub fn place(d: &Detected, path: &str) -> Place {
-    if let Some(k) = by_path(path) {
-        return Place::Kind(k);
-    }
-    let inner = if d.root.is_empty() {
+/// A supportconfig text file, read entry by entry.
+const SCC_FILE: &str =
+    "a supportconfig file: its entries are read one by one, as `<file>#<command or file>`";
+
+/// `path` relative to the layout's root folder (`path` itself when it is outside it).
+fn inner<'a>(d: &Detected, path: &'a str) -> &'a str {
+    if d.root.is_empty() {
         path
     } else {
         path.strip_prefix(d.root.as_str())
             .and_then(|p| p.strip_prefix('/'))
             .unwrap_or(path)
-    };
+    }
+}
+
+/// Whether `path` is one of a supportconfig's text files of entries: a `*.txt` at the top of
+/// its tree (`scc_db1_240101_1200/network.txt`).
+pub fn supportconfig_file(d: &Detected, path: &str) -> bool {
+    let inside = d.root.is_empty()
+        || path
+            .strip_prefix(d.root.as_str())
+            .is_some_and(|p| p.starts_with('/'));
+    let inner = inner(d, path);
+    d.layout == Layout::Supportconfig && inside && !inner.contains('/') && inner.ends_with(".txt")
+}
+
+/// What the file at bundle path `path` is in the layout `d`.
+pub fn place(d: &Detected, path: &str) -> Place {
+    if let Some(k) = by_path(path) {
+        return Place::Kind(k);
+    }
+    if supportconfig_file(d, path) {
+        return Place::NotRead(SCC_FILE);
+    }
+    let inner = inner(d, path);
     match d.layout {
         Layout::Sosreport if inner.starts_with("sos_commands/") => Place::Sniff,
         Layout::Sosreport
@@ -426,6 +468,26 @@ mod tests {
     }
 
     #[test]
+    fn supportconfig_files_are_the_top_level_text_files_of_its_tree() {
+        let d = detect(["scc_db1_240101_1200/basic-environment.txt"]);
+        assert!(supportconfig_file(&d, "scc_db1_240101_1200/network.txt"));
+        assert!(matches!(
+            place(&d, "scc_db1_240101_1200/memory.txt"),
+            Place::NotRead(_)
+        ));
+        assert!(!supportconfig_file(
+            &d,
+            "scc_db1_240101_1200/sar/sar20240101"
+        ));
+        assert!(!supportconfig_file(&d, "scc_db1_240101_1200/docker/c1.txt"));
+        assert!(!supportconfig_file(&d, "other/network.txt"));
+        assert!(!supportconfig_file(&Detected::loose(), "network.txt"));
+        // An OSWatcher name only in its tool's folder.
+        assert!(by_path("archive/oswvmstat/db1_iostat_24.01.15.1300.dat").is_none());
+        assert!(by_path("notes/db1_vmstat_24.01.15.1300.dat").is_none());
+    }
+
+    #[test]
     fn path_table_matches_collector_and_loose_names() {
         assert_eq!(
             by_path("rca-db1-20240101T000000Z/sysstat/iostat-x.txt")
@@ -482,6 +544,18 @@ mod tests {
             ),
             ("conf/core-site.xml", "hadoop-site-xml"),
             ("sosreport-h/proc/pressure/cpu", "pressure"),
+            (
+                "oswbb/archive/oswvmstat/db1_vmstat_24.01.15.1300.dat.gz",
+                "oswvmstat",
+            ),
+            (
+                "archive/oswiostat/db1_iostat_24.01.15.1300.dat",
+                "oswiostat",
+            ),
+            (
+                "x/archive/oswmpstat/db1.example.com_mpstat_24.01.15.1300.dat",
+                "oswmpstat",
+            ),
             ("rca-h/proc/pressure/io.start", "pressure"),
         ] {
             assert_eq!(by_path(path).map(|k| k.name), Some(kind), "{path}");

@@ -13,6 +13,7 @@ mod fleet;
 mod jvm_facts;
 mod kind_table;
 mod layering;
+mod layouts;
 mod linux_facts;
 mod one_snapshot;
 mod profile;
