@@ -245,7 +245,12 @@ pub fn collect(path: &Path, limits: &Limits) -> Result<Collected, bundle::Bundle
             });
             (Some(p), Some(m))
         }
-        None => (None, None),
+        None => sos_manifest(
+            &mut artifacts,
+            &detected,
+            limits.max_entries,
+            summary.stopped.as_deref(),
+        ),
     };
     artifacts.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(Collected {
@@ -290,8 +295,10 @@ fn place_in_layout(artifacts: &mut [Artifact], d: &layout::Detected) {
                     *a = reparse(a, spec);
                 }
             }
+            // Sniffed as the kind the layout names: the path decided it.
+            layout::Place::Kind(_) => a.kind_source = Some(KindSource::Path),
             layout::Place::NotRead(why)
-                if a.kind_source == Some(KindSource::Content)
+                if matches!(a.kind_source, Some(KindSource::Content | KindSource::Path))
                     || (a.kind.is_none() && matches!(a.outcome, Outcome::Unrecognised { .. })) =>
             {
                 a.kind = None;
@@ -303,6 +310,91 @@ fn place_in_layout(artifacts: &mut [Artifact], d: &layout::Detected) {
             _ => {}
         }
     });
+}
+
+/// Reads a sosreport's own manifest (`sos_reports/manifest.json`, sos ≥ 4.0) into rca's
+/// manifest shape ([`layout::sosreport::manifest`]) and applies it as [`reconcile`] applies
+/// rca's: each command's exit status and timeout reach its artifact, a command not found
+/// becomes a "not collected" artifact, and the run's start and end date the bundle. The
+/// manifest file itself becomes the bundle's `manifest` artifact; a plugin that sos stopped at
+/// its time budget is noted on each of its artifacts. Returns the manifest's path and manifest,
+/// `(None, None)` for other layouts or without one.
+fn sos_manifest(
+    artifacts: &mut Vec<Artifact>,
+    d: &layout::Detected,
+    max_records: usize,
+    stopped: Option<&str>,
+) -> (Option<String>, Option<Manifest>) {
+    use layout::sosreport;
+    if d.layout != layout::Layout::Sosreport {
+        return (None, None);
+    }
+    let path = d.join(sosreport::MANIFEST);
+    let Some(at) = artifacts.iter().position(|a| a.path == path) else {
+        return (None, None);
+    };
+    let text_of = |rel: &str| {
+        let p = d.join(rel);
+        artifacts
+            .iter()
+            .find(|a| a.path == p)
+            .map(|a| a.text.clone())
+    };
+    let dates = sosreport::DATES.map(text_of);
+    let read = sosreport::manifest(
+        &artifacts[at].text,
+        d,
+        max_records,
+        dates.each_ref().map(|t| t.as_deref()),
+    );
+    let own = &mut artifacts[at];
+    own.kind = Some(&kind::MANIFEST);
+    own.kind_source = Some(KindSource::Path);
+    own.data = None;
+    let sos = match read {
+        Ok(sos) => sos,
+        Err(reason) => {
+            own.outcome = Outcome::Unusable { reason };
+            return (None, None);
+        }
+    };
+    own.issues.retain(|i| i.kind == IssueKind::Encoding);
+    own.issues.extend(sos.manifest.issues.iter().cloned());
+    own.outcome = if own.issues.is_empty() {
+        Outcome::Parsed
+    } else {
+        Outcome::Partial
+    };
+    // Record paths are bundle paths and the manifest is not named `manifest.tsv`: reconcile
+    // matches them whole.
+    let files = artifacts.len();
+    reconcile(artifacts, &path, &sos.manifest, stopped);
+    for a in artifacts[..files].iter_mut() {
+        // The kind came from the layout's path table; the manifest only says how the run went.
+        if a.record.is_some() && a.kind_source == Some(KindSource::Manifest) {
+            a.kind_source = Some(KindSource::Path);
+        }
+    }
+    for plugin in &sos.timed_out_plugins {
+        let dir = d.join(&format!("sos_commands/{plugin}/"));
+        for a in artifacts
+            .iter_mut()
+            .filter(|a| a.kind.is_some() && a.path.starts_with(&dir))
+        {
+            a.issues.insert(
+                0,
+                LineIssue::of(
+                    IssueKind::Collection,
+                    0,
+                    format!("sos stopped its `{plugin}` plugin at its time budget: the plugin's later commands did not run, so an output missing from it says nothing about the host"),
+                ),
+            );
+            if a.outcome == Outcome::Parsed {
+                a.outcome = Outcome::Partial;
+            }
+        }
+    }
+    (Some(path), Some(sos.manifest))
 }
 
 /// Applies the manifest: its kinds take precedence (re-parsing where they differ from what the

@@ -11,16 +11,19 @@
 //! `sos_commands/<plugin>/<command with its arguments>` names sosreport shares with it
 //! (`ethtool_-k_ens3`, `ip_-s_-d_link`, `sysctl_-a`) and the names people give loose outputs
 //! (`iostat.log`, `mpstat_-P_ALL.txt`). Patterns are matched against the end of the path, so any
-//! top folder is allowed; the first matching row wins. Content sniffing
-//! ([`parsers::kind::sniff`]) is the last resort, for paths a layout does not know: in a
-//! sosreport only command outputs (`sos_commands/…`) are sniffed, never its copies of the host's
-//! files (`etc/`, `proc/<pid>/`, `var/`), whose place says what they are.
+//! top folder is allowed; the first matching row wins. A layout with a table of its own consults
+//! it first ([`sosreport::PATHS`]: sos's command names, its `proc/<pid>/net/` copies, and the
+//! outputs rca does not read, with the reason). Content sniffing ([`parsers::kind::sniff`]) is
+//! the last resort, for paths a layout does not know: in a sosreport only command outputs
+//! (`sos_commands/…`) are sniffed, never its copies of the host's files (`etc/`, `proc/<pid>/`,
+//! `var/`), whose place says what they are.
 //!
 //! OSWatcher's hourly files (`archive/oswvmstat/<host>_vmstat_YY.MM.DD.HHMM.dat[.gz]`, and
 //! `oswiostat`, `oswmpstat`) are kinds of their own by path. A supportconfig's text files at
 //! the top of its tree each hold many entries: [`supportconfig`] splits them, and
 //! [`supportconfig_file`] says which files those are.
 
+pub mod sosreport;
 pub mod supportconfig;
 
 use parsers::kind::{self, KindSpec};
@@ -68,6 +71,8 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
         r"(^|/)pidstat(_-[A-Za-z_0-9-]+)?(\.txt|\.log)?$",
         &kind::PIDSTAT,
     ),
+    // Before the `vmstat` command's rows, whose bare name `vmstat` would take `proc/vmstat`.
+    (r"(^|/)proc/vmstat(\.[A-Za-z0-9_-]+)?$", &kind::PROC_VMSTAT),
     (r"(^|/)sysstat/vmstat[^/]*$", &kind::VMSTAT),
     (
         r"(^|/)(mem/)?vmstat(_-[A-Za-z_0-9-]+)?(\.txt|\.log)?$",
@@ -78,7 +83,6 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
         &kind::INTERRUPTS,
     ),
     (r"(^|/)proc/stat(\.[A-Za-z0-9_-]+)?$", &kind::PROC_STAT),
-    (r"(^|/)proc/vmstat(\.[A-Za-z0-9_-]+)?$", &kind::PROC_VMSTAT),
     (r"(^|/)proc/meminfo(\.[A-Za-z0-9_-]+)?$", &kind::MEMINFO),
     (r"(^|/)proc/diskstats(\.[A-Za-z0-9_-]+)?$", &kind::DISKSTATS),
     (r"(^|/)proc/net/dev(\.[A-Za-z0-9_-]+)?$", &kind::NET_DEV),
@@ -106,7 +110,9 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
     (r"(^|/)uptime(\.txt)?$", &kind::UPTIME),
     (r"(^|/)proc/swaps$", &kind::SWAPS),
     (r"(^|/)swapon(_--show)?(\.txt)?$", &kind::SWAPS),
-    (r"(^|/)free(_-[a-z]+)?(\.txt)?$", &kind::FREE),
+    // KiB forms only: `free -m`, `-g`, `-b`, `-h` print other units, which the name would not say
+    // to the parser.
+    (r"(^|/)free(_-[kwlt]+)?(\.txt)?$", &kind::FREE),
     (r"(^|/)ethtool-i(\.txt)?$", &kind::ETHTOOL_I),
     (r"(^|/)ethtool_-i_[^/]+$", &kind::ETHTOOL_I),
     (r"(^|/)ethtool-l(\.txt)?$", &kind::ETHTOOL_L),
@@ -150,7 +156,8 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
     (r"(^|/)ps(_[a-z-]+)?(\.txt)?$", &kind::PS),
     (r"(^|/)top(_-b[^/]*)?(\.txt)?$", &kind::TOP),
     (r"(^|/)ss-[a-z]+(\.[A-Za-z0-9_-]+)?$", &kind::SS),
-    (r"(^|/)ss_-[a-zA-Z]+$", &kind::SS),
+    // Any option letters but `ss -s` alone, which prints a summary, not the socket table.
+    (r"(^|/)ss_-([a-rt-zA-Z][a-zA-Z]*|s[a-zA-Z]+)$", &kind::SS),
     (
         r"(^|/)netstat-t[a-z]+(\.[A-Za-z0-9_-]+)?$",
         &kind::NETSTAT_TANP,
@@ -178,7 +185,7 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
     ),
     (r"(^|/)jstat[^/]*(\.txt)?$", &kind::JSTAT_GCUTIL),
     (
-        r"(^|/)(class-)?histo(gram)?[^/]*(\.txt)?$",
+        r"(^|/)(class-)?histo(gram)?([-_.][^/]*)?$",
         &kind::CLASS_HISTOGRAM,
     ),
     (r"(^|/)thread-dump[^/]*(\.txt)?$", &kind::THREAD_DUMP),
@@ -269,6 +276,15 @@ impl Detected {
             layout: Layout::Loose,
             root: String::new(),
             marker: None,
+        }
+    }
+
+    /// The bundle path of `inner`, a path relative to the layout's root.
+    pub fn join(&self, inner: &str) -> String {
+        if self.root.is_empty() {
+            inner.to_string()
+        } else {
+            format!("{}/{inner}", self.root)
         }
     }
 }
@@ -373,15 +389,22 @@ pub fn supportconfig_file(d: &Detected, path: &str) -> bool {
     d.layout == Layout::Supportconfig && inside && !inner.contains('/') && inner.ends_with(".txt")
 }
 
-/// What the file at bundle path `path` is in the layout `d`.
+/// What the file at bundle path `path` is in the layout `d`: the layout's own table first
+/// ([`sosreport::place`]), then the common table [`PATHS`], then the layout's default.
 pub fn place(d: &Detected, path: &str) -> Place {
+    let inner = inner(d, path);
+    if let Some(p) = (d.layout == Layout::Sosreport)
+        .then(|| sosreport::place(inner))
+        .flatten()
+    {
+        return p;
+    }
     if let Some(k) = by_path(path) {
         return Place::Kind(k);
     }
     if supportconfig_file(d, path) {
         return Place::NotRead(SCC_FILE);
     }
-    let inner = inner(d, path);
     match d.layout {
         Layout::Sosreport if inner.starts_with("sos_commands/") => Place::Sniff,
         Layout::Sosreport
@@ -452,8 +475,12 @@ mod tests {
         assert!(matches!(place(&d, "s/etc/hosts"), Place::NotRead(_)));
         assert!(matches!(place(&d, "s/proc/1/oom_adj"), Place::NotRead(_)));
         assert!(matches!(
-            place(&d, "s/sos_reports/manifest.json"),
+            place(&d, "s/sos_reports/sos.json"),
             Place::NotRead(_)
+        ));
+        assert!(matches!(
+            place(&d, "s/sos_reports/manifest.json"),
+            Place::Kind(k) if k.name == "manifest"
         ));
         assert!(matches!(
             place(&d, "s/sos_commands/foo/some_command"),
@@ -562,6 +589,27 @@ mod tests {
         }
         assert!(by_path("rca-h/proc/stat.start").is_some_and(|k| k.name == "proc-stat"));
         assert!(by_path("rca-h/time/status").is_none());
+        // Names of other things that the rows once took.
+        for (path, kind) in [
+            ("sosreport-h/proc/vmstat", Some("proc-vmstat")),
+            ("rca-h/mem/vmstat.txt", Some("vmstat")),
+            ("sosreport-h/var/log/apt/history.log", None),
+            (
+                "rca-h/jvm/4242/class-histogram.txt",
+                Some("class-histogram"),
+            ),
+            ("notes/histo_1.txt", Some("class-histogram")),
+            ("sosreport-h/sos_commands/memory/free_-m", None),
+            ("notes/free_-w.txt", Some("free")),
+            ("sosreport-h/sos_commands/networking/ss_-s", None),
+            (
+                "sosreport-h/sos_commands/networking/ss_-peaonmi",
+                Some("ss"),
+            ),
+            ("notes/ss_-st", Some("ss")),
+        ] {
+            assert_eq!(by_path(path).map(|k| k.name), kind, "{path}");
+        }
     }
 
     #[test]
