@@ -19,3 +19,4 @@ mod one_snapshot;
 mod profile;
 mod sample_pairs;
 mod samples;
+mod sosreport;
