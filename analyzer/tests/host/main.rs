@@ -1,6 +1,7 @@
 //! The tests that run host tools for real: the collector suite (`tests/collector/run.sh`), a
 //! collection of this machine analyzed end to end, two quiet collections compared, ZooKeeper with
-//! a million watches, and every report page opened in headless Chromium. Each skips with a note
+//! a million watches, every report page opened in headless Chromium, and a `sos report` of this
+//! machine analyzed. Each skips with a note
 //! when its tools are missing, unless `RCA_HOST_TESTS=1` (set by CI, which installs them).
 //!
 //! The heavy ones take [`exclusive`] so that they run one at a time, as they would in separate
@@ -10,6 +11,7 @@
 mod collector_script;
 mod end_to_end;
 mod report_browser;
+mod sosreport;
 mod twin_bundles;
 mod zk_watches;
 

@@ -1,0 +1,243 @@
+//! A real `sos report` of this machine, analyzed: the host and platform rca reports are the ones
+//! the report's own files show, every file given a kind holds that kind, and this quiet machine
+//! has no finding above info that the machine itself does not confirm.
+//!
+//! sos runs a few plugins (kernel, memory, process, processor, release, date, host: about 5 s)
+//! and packs with gzip (`-z gzip`), so that the archive is read as well as the unpacked tree.
+//! Needs root and sosreport; runs only with `RCA_HOST_TESTS=1` (CI, which installs sosreport),
+//! where their absence fails it.
+
+use regex::Regex;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const PLUGINS: &str = "kernel,memory,process,processor,release,date,host";
+
+fn have(cmd: &str) -> bool {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {cmd}"))
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Runs `sos report` into `out` and returns the archive it wrote.
+fn sos_report(out: &Path) -> PathBuf {
+    let o = Command::new("sos")
+        .args(["report", "--batch", "--quiet", "-z", "gzip", "-o", PLUGINS])
+        .arg("--tmp-dir")
+        .arg(out)
+        .output()
+        .expect("sos runs");
+    assert!(
+        o.status.success(),
+        "sos report failed: {}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    std::fs::read_dir(out)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| {
+            let n = p.file_name().unwrap().to_string_lossy().into_owned();
+            n.starts_with("sosreport-") && n.ends_with(".tar.gz")
+        })
+        .expect("sos wrote a .tar.gz")
+}
+
+/// `rca analyze <bundle> --json`: the document. Exit 0 (no finding), 1 (findings) or 2 when no
+/// rule could judge some area: a sosreport holds one snapshot of each counter, no sampler, so
+/// CPU and disk cannot be judged from it.
+fn analyze(bundle: &Path, json: &Path) -> Value {
+    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
+        .arg("analyze")
+        .arg(bundle)
+        .arg("--json")
+        .arg(json)
+        .arg("-q")
+        .output()
+        .unwrap();
+    assert!(
+        matches!(o.status.code(), Some(0..=2)) && json.exists(),
+        "rca analyze {}: {:?} {}",
+        bundle.display(),
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap()
+}
+
+fn read(tree: &Path, rel: &str) -> String {
+    std::fs::read_to_string(tree.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// The value of `key:` in `/proc/meminfo` text, KiB.
+fn meminfo(text: &str, key: &str) -> u64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(key)?.strip_prefix(':'))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or_else(|| panic!("no {key} in meminfo"))
+}
+
+/// The kind each file of these plugins holds, by sos's command and file names (sos 4.x plugin
+/// sources), as this test expects them; `None`: no kind.
+fn expected_kind(path: &str) -> Option<&'static str> {
+    let table: &[(&str, &str)] = &[
+        (r"^sos_reports/manifest\.json$", "manifest"),
+        (r"^proc/meminfo$", "meminfo"),
+        (r"^proc/cpuinfo$", "cpuinfo"),
+        (r"^proc/stat$", "proc-stat"),
+        (r"^proc/vmstat$", "proc-vmstat"),
+        (r"^proc/swaps$", "swaps"),
+        (r"^proc/modules$", "proc-modules"),
+        (r"^proc/softirqs$", "softirqs"),
+        (r"^proc/interrupts$", "interrupts"),
+        (r"^proc/cmdline$", "cmdline"),
+        (r"^proc/diskstats$", "diskstats"),
+        (r"^proc/sys/kernel/tainted$", "tainted"),
+        (r"^proc/pressure/(cpu|memory|io)$", "pressure"),
+        (r"^proc/[0-9]+/status$", "proc-status"),
+        (r"^proc/[0-9]+/limits$", "proc-limits"),
+        (r"^(etc|usr/lib)/os-release$", "os-release"),
+        (r"^sos_commands/kernel/uname_-a$", "uname"),
+        (r"^sos_commands/kernel/lsmod$", "lsmod"),
+        (r"^sos_commands/kernel/modinfo_", "modinfo"),
+        (r"^sos_commands/kernel/dmesg(_-T)?$", "dmesg"),
+        (r"^sos_commands/kernel/sysctl_-a$", "sysctl"),
+        (r"^sos_commands/memory/free$", "free"),
+        (r"^sos_commands/memory/swapon_", "swapon"),
+        (r"^sos_commands/process/ps_axo_[^/]*lstart", "-"),
+        (r"^sos_commands/process/ps_", "ps"),
+        (r"^sos_commands/process/pidstat_-tl$", "pidstat"),
+        (r"^sos_commands/processor/lscpu$", "lscpu"),
+        (r"^sos_commands/host/uptime$", "uptime"),
+        (r"^proc/uptime$", "proc-uptime"),
+        (r"^proc/([0-9]+/)?net/softnet_stat$", "softnet-stat"),
+    ];
+    table
+        .iter()
+        .find(|(p, _)| Regex::new(p).unwrap().is_match(path))
+        .map(|(_, k)| *k)
+        .filter(|k| *k != "-")
+}
+
+/// Whether a time-sync daemon runs on this machine (`/proc/<pid>/comm`).
+fn time_daemon_runs() -> bool {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter_map(|e| std::fs::read_to_string(e.path().join("comm")).ok())
+        .any(|c| matches!(c.trim(), "chronyd" | "ntpd" | "systemd-timesyncd"))
+}
+
+#[test]
+fn sos_report_of_this_machine_reads_as_the_machine() {
+    if !std::env::var("RCA_HOST_TESTS").is_ok_and(|v| v == "1") {
+        eprintln!("note: sosreport host test skipped (runs with RCA_HOST_TESTS=1)");
+        return;
+    }
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    assert!(
+        root && have("sos"),
+        "RCA_HOST_TESTS=1 but not root or `sos` missing (apt-get install sosreport)"
+    );
+    let _machine = crate::exclusive();
+    let d = tempfile::tempdir().unwrap();
+    let tarball = sos_report(d.path());
+
+    // The archive, and the tree it unpacks to (one top folder, as sos packs it).
+    let from_tgz = analyze(&tarball, &d.path().join("tgz.json"));
+    let unpacked = d.path().join("unpacked");
+    let gz = flate2::read::GzDecoder::new(std::fs::File::open(&tarball).unwrap());
+    tar::Archive::new(gz).unpack(&unpacked).unwrap();
+    let tree = std::fs::read_dir(&unpacked)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.is_dir())
+        .expect("the archive holds one folder");
+    let doc = analyze(&tree, &d.path().join("tree.json"));
+    assert_eq!(doc["bundle"]["layout"]["layout"], "sosreport");
+    let top = tree.file_name().unwrap().to_string_lossy().into_owned();
+    assert_eq!(from_tgz["bundle"]["layout"]["root"], top.as_str());
+    // The same values from the same files, named under the archive's top folder.
+    let inner = |v: &Value| v.to_string().replace(&format!("{top}/"), "");
+    assert_eq!(inner(&from_tgz["host"]), inner(&doc["host"]));
+    assert_eq!(inner(&from_tgz["platform"]), inner(&doc["platform"]));
+
+    // Host and platform against the report's own files.
+    let host = &doc["host"];
+    let os_release = read(&tree, "etc/os-release");
+    let pretty = os_release
+        .lines()
+        .find_map(|l| l.strip_prefix("PRETTY_NAME="))
+        .map(|v| v.trim_matches('"'))
+        .expect("PRETTY_NAME");
+    assert_eq!(host["os"], pretty);
+    let uname = read(&tree, "sos_commands/kernel/uname_-a");
+    let release = uname.split_whitespace().nth(2).unwrap();
+    assert_eq!(host["kernel_release"], release);
+    assert_eq!(
+        release,
+        read(Path::new("/proc/sys/kernel"), "osrelease").trim(),
+        "the report is of this machine"
+    );
+    let cpuinfo = read(&tree, "proc/cpuinfo");
+    let cpus = cpuinfo
+        .lines()
+        .filter(|l| l.starts_with("processor") && l.contains(':'))
+        .count() as u64;
+    assert_eq!(host["cpus"], cpus);
+    let platform = &doc["platform"];
+    let mem = read(&tree, "proc/meminfo");
+    assert_eq!(
+        platform["mem_total_kib"]["value"],
+        meminfo(&mem, "MemTotal")
+    );
+    assert_eq!(
+        platform["swap_total_kib"]["value"],
+        meminfo(&mem, "SwapTotal")
+    );
+    let tainted: u64 = read(&tree, "proc/sys/kernel/tainted")
+        .trim()
+        .parse()
+        .unwrap();
+    assert_eq!(platform["taint"]["value"][0], tainted);
+
+    // The run is dated: sos's manifest and `date --utc`.
+    assert!(doc["window"]["start_utc"].is_string(), "{}", doc["window"]);
+
+    // Every file given a kind holds that kind.
+    let mut given = 0;
+    for a in doc["artifacts"].as_array().unwrap() {
+        let path = a["path"].as_str().unwrap();
+        let Some(kind) = a["kind"].as_str() else {
+            continue;
+        };
+        if !tree.join(path).is_file() {
+            continue; // a command sos could not run, from its manifest
+        }
+        given += 1;
+        assert_eq!(
+            expected_kind(path),
+            Some(kind),
+            "{top}/{path} was given `{kind}`"
+        );
+    }
+    assert!(given >= 20, "{given} artifacts with a kind");
+    eprintln!("sosreport of this machine: {given} artifacts given a kind, all of the kind their file holds");
+
+    // Nothing above info, unless the machine confirms it.
+    for f in doc["findings"].as_array().unwrap() {
+        if f["severity"] == "info" {
+            continue;
+        }
+        let confirmed = f["rule_id"] == "time.unsynchronised"
+            && f["title"] == "No time-sync daemon runs"
+            && !time_daemon_runs();
+        assert!(confirmed, "finding on a quiet machine: {f}");
+    }
+}
