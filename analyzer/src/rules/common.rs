@@ -86,20 +86,6 @@ pub(crate) fn heap_evidence(j: &crate::facts::Jvm) -> Option<Evidence> {
     (!h.artifact.is_empty()).then(|| h.evidence(format!("{}: maximum heap", j.label())))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sustained_means_the_share_it_names() {
-        for n in 0..100usize {
-            let share = (n as f64 * SUSTAINED_PCT / 100.0).ceil() as usize;
-            assert_eq!(sustained_count(n, 0), share, "{n} intervals");
-        }
-        assert_eq!(sustained_count(2, 3), 3);
-    }
-}
-
 /// How a counter's change is put in words and weighed: over the window it is a warning with the
 /// given confidence; read once, it counts since boot, which dates nothing — information at low
 /// confidence, stated as a total and per hour of uptime when the uptime is known.
@@ -145,5 +131,19 @@ pub(crate) fn counter_words(
             when: "since boot (uptime unknown)".into(),
             uptime: None,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sustained_means_the_share_it_names() {
+        for n in 0..100usize {
+            let share = (n as f64 * SUSTAINED_PCT / 100.0).ceil() as usize;
+            assert_eq!(sustained_count(n, 0), share, "{n} intervals");
+        }
+        assert_eq!(sustained_count(2, 3), 3);
     }
 }
