@@ -61,15 +61,20 @@ pub const SCHEMA_VERSION: u32 = 1;
 ///   is `[mask, letters]`.
 /// - `charts` (optional for readers, like `platform`): the time series the HTML page draws,
 ///   see [`charts::Charts`]: `{axis: {origin_epoch, utc_offset_s, origin_local_s, start_s, end_s,
-///   window_s, clock}, cpu: {artifact, times[], per_column, column_s, rows: [{cpu, busy[],
+///   window_s, clock, dated}, cpu: {artifact, times[], per_column, column_s, rows: [{cpu, busy[],
 ///   soft[], iowait[]}]}, disk: {artifact, await_ms[], aqu_sz[], util_pct[], omitted}, nic:
 ///   {artifacts[], rx_kb_per_s[], tx_kb_per_s[], drops_per_s[], omitted}, softirq: {artifacts,
 ///   seconds, cpus[], types[]}, gc: [{jvm, artifact, old_pct, gc_time_pct, full_gcs[]}], swap:
-///   {artifact, si, so}, marks: [{finding, rule_id, area, severity, from_s, to_s}], missing:
-///   [{chart, why}]}`. A series is `{label, points: [[t, value|null]]}`; every `t` is seconds
+///   {artifact, si, so}, marks: [{finding, rule_id, area, severity, from_s, to_s, segment}],
+///   missing: [{chart, why}], segments: [{start_s, end_s, start_host, end_host, start_utc,
+///   end_utc, label}]}`. A series is `{label, points: [[t, value|null]]}`; every `t` is seconds
 ///   from the collection window's start (`axis`); series are binned (means) to at most
 ///   [`charts::MAX_POINTS`] points. `busy` is `100 − %idle − %iowait`. A mark's `finding` is the
-///   1-based rank of the finding whose time range it shades.
+///   1-based rank of the finding whose time range it shades, its `segment` the index of the
+///   segment that holds it. `segments` are the runs of samples close together in time (one for
+///   one capture; one per capture for captures hours or months apart), each drawn on its own
+///   axis; `start_host`/`end_host` (host clock, `YYYY-MM-DDTHH:MM:SS`) are null when only the
+///   time of day is known, `start_utc`/`end_utc` null without a collection window.
 #[derive(Debug, Serialize)]
 pub struct Report {
     /// [`SCHEMA_VERSION`].

@@ -8,6 +8,7 @@ mod common;
 
 mod bad_input;
 mod bundle_forms;
+mod captures;
 mod diff;
 mod fleet;
 mod jvm_facts;
