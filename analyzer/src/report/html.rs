@@ -199,6 +199,7 @@ pub fn render(report: &Report) -> Result<String, minijinja::Error> {
         areas => areas,
         outcomes => outcomes,
         captures => captures,
+        coverage => super::coverage::build(report),
     })
 }
 

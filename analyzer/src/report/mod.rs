@@ -2,6 +2,7 @@
 //! and the terminal summary all come from it.
 
 pub mod charts;
+pub mod coverage;
 pub mod flame;
 pub mod html;
 pub mod reference;
@@ -361,6 +362,58 @@ pub fn utc(epoch: f64) -> String {
         (rem / 60) % 60,
         rem % 60
     )
+}
+
+/// Reports over hand-made artifacts, for the page's tests.
+#[cfg(test)]
+pub(crate) mod testkit {
+    use super::Report;
+    use crate::artifacts::{Artifact, Collected, Outcome};
+    use parsers::kind::KindSpec;
+    use std::sync::Arc;
+
+    /// An artifact at `path` of `kind` with `outcome` and `text` (no parsed record).
+    pub fn artifact(
+        path: &str,
+        kind: Option<&'static KindSpec>,
+        outcome: Outcome,
+        text: &Arc<str>,
+    ) -> Artifact {
+        Artifact {
+            path: path.to_string(),
+            kind,
+            kind_source: None,
+            bytes: text.len() as u64,
+            outcome,
+            issues: Vec::new(),
+            record: None,
+            text: text.clone(),
+            kept_lines: None,
+            data: None,
+        }
+    }
+
+    /// An unrecognised artifact.
+    pub fn unrecognised(path: &str, text: &Arc<str>) -> Artifact {
+        let o = Outcome::Unrecognised {
+            reason: "no parser recognised the content".into(),
+        };
+        artifact(path, None, o, text)
+    }
+
+    /// The report of a bundle of `artifacts` (sorted by path), with no facts.
+    pub fn report(mut artifacts: Vec<Artifact>) -> Report {
+        artifacts.sort_by(|a, b| a.path.cmp(&b.path));
+        let c = Collected {
+            artifacts,
+            manifest: None,
+            manifest_path: None,
+            summary: Default::default(),
+        };
+        let facts = crate::facts::HostFacts::default();
+        let eval = crate::rules::evaluate(&facts);
+        Report::new(std::path::Path::new("b"), c, facts, eval)
+    }
 }
 
 #[cfg(test)]

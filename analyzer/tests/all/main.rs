@@ -1,6 +1,6 @@
 //! The analyzer's tests that need nothing but Rust: bundles in every form and hostile ones,
-//! facts from real outputs, the sample bundles and their acceptance criteria, `rca diff` and
-//! `rca fleet`, and the crate's structure (the kind table against the collector's, the modules'
+//! facts from real outputs, the sample bundles and their acceptance criteria, captures far apart
+//! in time and very large trees in the page, `rca diff` and `rca fleet`, and the crate's structure (the kind table against the collector's, the modules'
 //! layers). One binary: linking one test crate instead of one per file is what keeps a 2-core
 //! build short.
 
@@ -13,6 +13,7 @@ mod diff;
 mod fleet;
 mod jvm_facts;
 mod kind_table;
+mod large_tree;
 mod layering;
 mod linux_facts;
 mod profile;
