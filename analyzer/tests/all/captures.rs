@@ -74,6 +74,8 @@ fn loose_outputs_years_apart_are_drawn_on_their_own_axes() {
     assert!(nic_svg.contains("13:2") && !nic_svg.contains("01:15:"));
     let disk_svg = &page[disk..page[disk..].find("</figure>").unwrap() + disk];
     assert!(disk_svg.contains("01:15:4") && !disk_svg.contains("13:2"));
+    // The caption says which capture, for pages without the headings (`rca diff`).
+    assert!(disk_svg.contains("capture 2 of 2, 2026-11-30 01:15:47 → 01:15:48 · iostat.txt"));
 }
 
 #[test]

@@ -95,11 +95,14 @@ pub fn draw_charts(ch: &Charts, tops: &BTreeMap<String, f64>) -> Vec<Drawn> {
     let mut out = Vec::new();
     for i in 0..ch.segments.len() {
         let Some(part) = ch.segment(i) else { continue };
+        let label = &ch.segments[i].label;
         for mut d in draw_axis(&part, tops, false) {
             if i > 0 {
                 d.id = format!("{}-s{}", d.id, i + 1);
             }
             d.segment = Some(i);
+            let n = ch.segments.len();
+            d.caption = format!("capture {} of {n}, {label} · {}", i + 1, d.caption);
             out.push(d);
         }
     }
