@@ -114,6 +114,7 @@ pub(crate) fn chart_value(mut d: super::charts::Drawn) -> Value {
         caption => d.caption,
         legend => d.legend,
         marks => d.marks,
+        segment => d.segment,
         svg => Value::from_safe_string(d.svg),
     }
 }
@@ -175,6 +176,18 @@ pub fn render(report: &Report) -> Result<String, minijinja::Error> {
         a
     };
     let outcomes: Vec<&str> = report.outcome_counts.keys().copied().collect();
+    // With several captures on the page, the capture (1-based) of each finding with a time
+    // range, by the finding's rank.
+    let captures: BTreeMap<usize, usize> = if report.charts.segments.len() > 1 {
+        report
+            .charts
+            .marks
+            .iter()
+            .map(|m| (m.finding, m.segment + 1))
+            .collect()
+    } else {
+        BTreeMap::new()
+    };
     env.get_template("report.html")?.render(context! {
         r => report,
         rule_docs => docs,
@@ -185,6 +198,8 @@ pub fn render(report: &Report) -> Result<String, minijinja::Error> {
         art_index => art_index,
         areas => areas,
         outcomes => outcomes,
+        captures => captures,
+        coverage => super::coverage::build(report),
     })
 }
 

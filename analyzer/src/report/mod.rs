@@ -2,6 +2,7 @@
 //! and the terminal summary all come from it.
 
 pub mod charts;
+pub mod coverage;
 pub mod flame;
 pub mod html;
 pub mod reference;
@@ -66,15 +67,20 @@ pub const SCHEMA_VERSION: u32 = 1;
 ///   each value cited `{value, artifact, lines[]}`; `taken` is the canonical source's.
 /// - `charts` (optional for readers, like `platform`): the time series the HTML page draws,
 ///   see [`charts::Charts`]: `{axis: {origin_epoch, utc_offset_s, origin_local_s, start_s, end_s,
-///   window_s, clock}, cpu: {artifact, times[], per_column, column_s, rows: [{cpu, busy[],
+///   window_s, clock, dated}, cpu: {artifact, times[], per_column, column_s, rows: [{cpu, busy[],
 ///   soft[], iowait[]}]}, disk: {artifact, await_ms[], aqu_sz[], util_pct[], omitted}, nic:
 ///   {artifacts[], rx_kb_per_s[], tx_kb_per_s[], drops_per_s[], omitted}, softirq: {artifacts,
 ///   seconds, cpus[], types[]}, gc: [{jvm, artifact, old_pct, gc_time_pct, full_gcs[]}], swap:
-///   {artifact, si, so}, marks: [{finding, rule_id, area, severity, from_s, to_s}], missing:
-///   [{chart, why}]}`. A series is `{label, points: [[t, value|null]]}`; every `t` is seconds
+///   {artifact, si, so}, marks: [{finding, rule_id, area, severity, from_s, to_s, segment}],
+///   missing: [{chart, why}], segments: [{start_s, end_s, start_host, end_host, start_utc,
+///   end_utc, label}]}`. A series is `{label, points: [[t, value|null]]}`; every `t` is seconds
 ///   from the collection window's start (`axis`); series are binned (means) to at most
 ///   [`charts::MAX_POINTS`] points. `busy` is `100 − %idle − %iowait`. A mark's `finding` is the
-///   1-based rank of the finding whose time range it shades.
+///   1-based rank of the finding whose time range it shades, its `segment` the index of the
+///   segment that holds it. `segments` are the runs of samples close together in time (one for
+///   one capture; one per capture for captures hours or months apart), each drawn on its own
+///   axis; `start_host`/`end_host` (host clock, `YYYY-MM-DDTHH:MM:SS`) are null when only the
+///   time of day is known, `start_utc`/`end_utc` null without a collection window.
 #[derive(Debug, Serialize)]
 pub struct Report {
     /// [`SCHEMA_VERSION`].
@@ -411,6 +417,58 @@ pub fn utc(epoch: f64) -> String {
         (rem / 60) % 60,
         rem % 60
     )
+}
+
+/// Reports over hand-made artifacts, for the page's tests.
+#[cfg(test)]
+pub(crate) mod testkit {
+    use super::Report;
+    use crate::artifacts::{Artifact, Collected, Outcome};
+    use parsers::kind::KindSpec;
+    use std::sync::Arc;
+
+    /// An artifact at `path` of `kind` with `outcome` and `text` (no parsed record).
+    pub fn artifact(
+        path: &str,
+        kind: Option<&'static KindSpec>,
+        outcome: Outcome,
+        text: &Arc<str>,
+    ) -> Artifact {
+        Artifact {
+            path: path.to_string(),
+            kind,
+            kind_source: None,
+            bytes: text.len() as u64,
+            outcome,
+            issues: Vec::new(),
+            record: None,
+            text: text.clone(),
+            kept_lines: None,
+            data: None,
+        }
+    }
+
+    /// An unrecognised artifact.
+    pub fn unrecognised(path: &str, text: &Arc<str>) -> Artifact {
+        let o = Outcome::Unrecognised {
+            reason: "no parser recognised the content".into(),
+        };
+        artifact(path, None, o, text)
+    }
+
+    /// The report of a bundle of `artifacts` (sorted by path), with no facts.
+    pub fn report(mut artifacts: Vec<Artifact>) -> Report {
+        artifacts.sort_by(|a, b| a.path.cmp(&b.path));
+        let c = Collected {
+            artifacts,
+            manifest: None,
+            manifest_path: None,
+            summary: Default::default(),
+        };
+        let facts = crate::facts::HostFacts::default();
+        let eval = crate::rules::evaluate(&facts);
+        Report::new(std::path::Path::new("b"), c, facts, eval)
+    }
 }
 
 #[cfg(test)]

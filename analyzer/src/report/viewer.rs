@@ -3,24 +3,33 @@
 //! source without leaving the report.
 //!
 //! Embedding is capped so that a huge bundle still gives a page a browser opens at once: at most
-//! [`ARTIFACT_BYTES`] of one artifact and [`TOTAL_BYTES`] in all. Cited artifacts are served
-//! first. An artifact over its cap keeps its cited lines with [`CONTEXT_LINES`] around each,
+//! [`ARTIFACT_BYTES`] of one artifact's text, [`MAX_VIEWS`] artifacts, and [`TOTAL_BYTES`] of
+//! the viewer's HTML in all — the escaped text, the line numbers and the markup around each
+//! artifact ([`VIEW_MARKUP`] plus its path twice), so that thousands of small files cost what
+//! they weigh on the page. Cited artifacts are served first, then those that parsed, then the others of a
+//! known kind. An artifact over its cap keeps its cited lines with [`CONTEXT_LINES`] around each,
 //! then as many of its first lines as fit; what is left out is marked in the text and said in
 //! a note. The HTML of the text is built here (escaped), not by the template engine: it is the
 //! bulk of the page and a loop per line in the template would dominate render time.
 
 use super::Report;
+use crate::artifacts::Outcome;
 use minijinja::HtmlEscape;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-/// Most bytes of artifact text embedded in one page.
-pub const TOTAL_BYTES: usize = 5 * 1024 * 1024;
+/// Most bytes of the viewer's HTML in one page: escaped artifact text, line numbers and the
+/// markup around each artifact.
+pub const TOTAL_BYTES: usize = 4 * 1024 * 1024;
+/// Bytes of the page's markup around one artifact's text, besides its path (written twice):
+/// the fold, its summary line, the two columns.
+pub const VIEW_MARKUP: usize = 320;
 /// Most bytes of one artifact's text embedded.
 pub const ARTIFACT_BYTES: usize = 1024 * 1024;
-/// Most artifacts whose text one page embeds (cited ones first); the coverage table still lists
-/// every artifact.
-pub const MAX_VIEWS: usize = 2_000;
+/// Most artifacts whose text one page embeds (cited ones first). Each is a fold the browser
+/// builds at load, whatever its size: a thousand keep a page of small files opening in well under
+/// a second (`bench/report-scale.sh`).
+pub const MAX_VIEWS: usize = 1_000;
 /// Lines kept before and after each cited line of a capped artifact.
 pub const CONTEXT_LINES: usize = 20;
 
@@ -48,11 +57,12 @@ pub struct View {
 pub struct Views {
     /// One per artifact with text, in artifact order.
     pub views: Vec<View>,
-    /// Bytes of artifact text embedded.
+    /// Bytes of the viewer's HTML: embedded text (escaped), line numbers, and [`VIEW_MARKUP`]
+    /// plus the path twice per artifact.
     pub embedded_bytes: usize,
     /// Artifacts whose text was left out or cut because of the caps.
     pub capped: usize,
-    /// Artifacts with text but no view, past [`MAX_VIEWS`].
+    /// Artifacts with text but no view: past [`MAX_VIEWS`], or once [`TOTAL_BYTES`] is spent.
     pub unviewed: usize,
 }
 
@@ -77,7 +87,7 @@ pub fn build(report: &Report) -> Views {
 /// [`build`] with explicit caps (tests).
 pub fn build_with(report: &Report, total: usize, per_artifact: usize) -> Views {
     let cited = cited_lines(report);
-    // Order of service: cited artifacts in the order findings cite them, then the rest.
+    // Order of service: cited artifacts in the order findings cite them, ...
     let index: std::collections::HashMap<&str, usize> = report
         .artifacts
         .iter()
@@ -96,7 +106,18 @@ pub fn build_with(report: &Report, total: usize, per_artifact: usize) -> Views {
             }
         }
     }
-    order.extend((0..report.artifacts.len()).filter(|i| !queued[*i]));
+    // Then the artifacts that parsed (the evidence), then the others of a known kind, then the
+    // rest.
+    let rank = |a: &crate::artifacts::Artifact| match (&a.outcome, a.kind) {
+        (Outcome::Parsed | Outcome::Partial, _) => 0,
+        (_, Some(_)) => 1,
+        _ => 2,
+    };
+    let mut rest: Vec<usize> = (0..report.artifacts.len())
+        .filter(|i| !queued[*i])
+        .collect();
+    rest.sort_by_key(|i| rank(&report.artifacts[*i]));
+    order.extend(rest);
     let mut out = Views::default();
     let mut left = total;
     let mut made: Vec<View> = Vec::new();
@@ -108,17 +129,26 @@ pub fn build_with(report: &Report, total: usize, per_artifact: usize) -> Views {
         if a.text.is_empty() || a.kept_lines.is_some() {
             continue;
         }
-        if made.len() == MAX_VIEWS {
+        let markup = VIEW_MARKUP + 2 * a.path.len();
+        if made.len() == MAX_VIEWS || left <= markup {
             out.unviewed += 1;
             continue;
         }
         let c = cited.get(a.path.as_str()).unwrap_or(&empty);
-        let cap = per_artifact.min(left);
-        let v = view(i, &a.text, c, cap, cap < per_artifact);
+        let room = left - markup;
+        let mut cap = per_artifact.min(room);
+        let mut v = view(i, &a.text, c, cap, cap < per_artifact);
+        // Escaping and line numbers make the HTML larger than the text it holds: cut further
+        // until it fits the room left.
+        while v.html.len() + v.gutter.len() > room {
+            let size = v.html.len() + v.gutter.len();
+            cap = cap.min(room * cap / size * 9 / 10);
+            v = view(i, &a.text, c, cap, true);
+        }
         if v.note.is_some() {
             out.capped += 1;
         }
-        let used = v.html.len().min(a.text.len());
+        let used = v.html.len() + v.gutter.len() + markup;
         left = left.saturating_sub(used);
         out.embedded_bytes += used;
         made.push(v);
@@ -307,6 +337,47 @@ mod tests {
         assert_eq!(v.embedded_lines, 0);
         assert!(v.html.is_empty());
         assert!(v.note.unwrap().contains("budget"));
+    }
+
+    /// A report of `n` unrecognised artifacts, each of `lines` lines of text to escape.
+    fn report_of(n: usize, lines: usize) -> Report {
+        use crate::report::testkit;
+        let text: String = (0..lines).map(|i| format!("<{i}> & \"x\"\n")).collect();
+        let text: std::sync::Arc<str> = text.into();
+        testkit::report(
+            (0..n)
+                .map(|i| testkit::unrecognised(&format!("sos_commands/x/file_{i:06}"), &text))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn the_budget_counts_escaping_line_numbers_and_markup() {
+        // 3000 files of 2 KiB of text that escaping doubles: the budget, not the view count,
+        // is what stops the embedding, and the HTML stays within it.
+        let r = report_of(3000, 100);
+        let total = 1 << 20;
+        let v = build_with(&r, total, ARTIFACT_BYTES);
+        let html: usize = v
+            .views
+            .iter()
+            .map(|v| {
+                v.html.len() + v.gutter.len() + VIEW_MARKUP + 2 * "sos_commands/x/file_000000".len()
+            })
+            .sum();
+        assert_eq!(html, v.embedded_bytes);
+        assert!(v.embedded_bytes <= total, "{}", v.embedded_bytes);
+        assert!(v.embedded_bytes > total * 9 / 10, "{}", v.embedded_bytes);
+        assert!(v.views.len() < MAX_VIEWS, "{}", v.views.len());
+        assert_eq!(v.views.len() + v.unviewed, 3000);
+        // The last view was cut to fit; the others are whole.
+        assert_eq!(v.capped, 1);
+        assert!(v.views[..v.views.len() - 1]
+            .iter()
+            .all(|v| v.embedded_lines == 100));
+        // Past MAX_VIEWS, small files are not viewed whatever the budget.
+        let v = build_with(&report_of(MAX_VIEWS + 5, 1), TOTAL_BYTES, ARTIFACT_BYTES);
+        assert_eq!((v.views.len(), v.unviewed), (MAX_VIEWS, 5));
     }
 
     #[test]

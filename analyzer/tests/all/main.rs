@@ -1,6 +1,6 @@
 //! The analyzer's tests that need nothing but Rust: bundles in every form and hostile ones,
-//! facts from real outputs, the sample bundles and their acceptance criteria, `rca diff` and
-//! `rca fleet`, and the crate's structure (the kind table against the collector's, the modules'
+//! facts from real outputs, the sample bundles and their acceptance criteria, captures far apart
+//! in time and very large trees in the page, `rca diff` and `rca fleet`, and the crate's structure (the kind table against the collector's, the modules'
 //! layers). One binary: linking one test crate instead of one per file is what keeps a 2-core
 //! build short.
 
@@ -8,10 +8,12 @@ mod common;
 
 mod bad_input;
 mod bundle_forms;
+mod captures;
 mod diff;
 mod fleet;
 mod jvm_facts;
 mod kind_table;
+mod large_tree;
 mod layering;
 mod layouts;
 mod linux_facts;

@@ -3,7 +3,9 @@
 //!
 //! Every sample under `sample-bundles/` is rendered as a user would (`rca analyze` for a folder
 //! holding bundles, `rca diff` for a folder with `baseline/` and `suspect/`), plus a generated
-//! large bundle (256 CPUs, an artifact of 100 000 lines, findings with time ranges). Each page
+//! large bundle (256 CPUs, an artifact of 100 000 lines, findings with time ranges), a folder of
+//! loose outputs captured years apart (one axis each) and a tree of 3 000 small files (the
+//! coverage counted by kind and outcome). Each page
 //! must load with no console error, no uncaught exception, no Content-Security-Policy violation
 //! and no request beyond the file itself; its findings and charts must be visible, with the
 //! script (filters, search, evidence links) and without it; and opening every artifact must not
@@ -751,6 +753,79 @@ fn large_report_opens_cleanly_in_a_browser() {
         "the long log is cut, with a note"
     );
     check_pages(&[Page { charts: 3, ..page }]);
+}
+
+/// A folder of loose outputs captured years apart (`iostat -x -t` of 2026-11-30 and sysstat's
+/// own `sar -n DEV -n EDEV` test output of 2019-04-18, see `parsers/tests/fixtures/`), with the
+/// kernel taint: two captures, each on its own axis.
+fn captures_bundle(dir: &Path) -> PathBuf {
+    let b = dir.join("captures");
+    std::fs::create_dir_all(&b).unwrap();
+    let fx = repo().join("parsers/tests/fixtures");
+    std::fs::copy(fx.join("captured/iostat-x-t-iso.txt"), b.join("iostat.txt")).unwrap();
+    std::fs::copy(
+        fx.join("sar/sysstat-tests__sar-n-DEV-EDEV.txt"),
+        b.join("sar_-n_DEV.txt"),
+    )
+    .unwrap();
+    // A rule to evaluate, so that `rca` has something to conclude.
+    std::fs::copy(
+        fx.join("tainted/hotsos__proc-sys-kernel-tainted-4097.txt"),
+        b.join("tainted"),
+    )
+    .unwrap();
+    b
+}
+
+/// A sosreport-shaped tree of 3 000 small files beside a real `iostat -x` and kernel taint: past
+/// the coverage section's full listing, so the page counts them by kind and outcome.
+fn many_files_bundle(dir: &Path) -> PathBuf {
+    let b = dir.join("many");
+    let fx = repo().join("parsers/tests/fixtures");
+    std::fs::create_dir_all(b.join("sos_commands/sysstat")).unwrap();
+    std::fs::copy(
+        fx.join("captured/iostat-x-t-iso.txt"),
+        b.join("sos_commands/sysstat/iostat_-x"),
+    )
+    .unwrap();
+    std::fs::copy(
+        fx.join("tainted/hotsos__proc-sys-kernel-tainted-4097.txt"),
+        b.join("tainted"),
+    )
+    .unwrap();
+    for i in 0..3000 {
+        let rel = match i % 3 {
+            0 => format!("proc/{}/wchan", 100 + i),
+            1 => format!("sos_commands/process/lsof_{i:05}"),
+            _ => format!("etc/sysconfig/item-{i:05}"),
+        };
+        let p = b.join(&rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, format!("test filler for {rel} <&>\n")).unwrap();
+    }
+    b
+}
+
+#[test]
+fn captures_far_apart_and_many_files_open_cleanly_in_a_browser() {
+    let _machine = crate::exclusive();
+    if chromium().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let captures = analyze("captures", &captures_bundle(dir.path()), dir.path());
+    let html = std::fs::read_to_string(&captures.html).unwrap();
+    assert!(html.contains("id=\"capture-2\"") && html.contains("id=\"chart-disk-await-s2\""));
+    let many = analyze("many", &many_files_bundle(dir.path()), dir.path());
+    let html = std::fs::read_to_string(&many.html).unwrap();
+    assert!(html.contains("id=\"coverage-summary\""));
+    check_pages(&[
+        Page {
+            charts: 2,
+            ..captures
+        },
+        Page { charts: 1, ..many },
+    ]);
 }
 
 #[test]

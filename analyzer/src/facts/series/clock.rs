@@ -19,6 +19,9 @@ pub struct Clock {
     pub origin_epoch: Option<f64>,
     /// Host clock minus UTC, seconds (a multiple of 900), when known.
     pub utc_offset_s: Option<i64>,
+    /// Whether `origin_local_s` carries the real date (from the window or a dated sample);
+    /// without it, only the time of day is known and the date part is day 0 (1970-01-01).
+    pub dated: bool,
 }
 
 impl Clock {
@@ -40,17 +43,20 @@ impl Clock {
                     origin_local_s: s + offset as f64,
                     origin_epoch: Some(s),
                     utc_offset_s: Some(offset),
+                    dated: true,
                 })
             }
             (Some(s), None) => Some(Clock {
                 origin_local_s: s,
                 origin_epoch: Some(s),
                 utc_offset_s: None,
+                dated: true,
             }),
             (None, Some(t)) => Some(Clock {
                 origin_local_s: local_secs(&t, 0),
                 origin_epoch: None,
                 utc_offset_s: None,
+                dated: t.date.is_some(),
             }),
             (None, None) => None,
         }
@@ -107,6 +113,20 @@ impl Clock {
         format!("{:02}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60)
     }
 
+    /// `YYYY-MM-DD` in the host's clock of an axis time, when the clock is dated.
+    pub fn date(&self, x: f64) -> Option<String> {
+        self.dated.then(|| {
+            let s = (self.origin_local_s + x).round() as i64;
+            let d = Date::from_days_since_epoch(s.div_euclid(86_400));
+            format!("{:04}-{:02}-{:02}", d.year, d.month, d.day)
+        })
+    }
+
+    /// UTC epoch seconds of an axis time, when the collection window is known.
+    pub fn epoch(&self, x: f64) -> Option<f64> {
+        self.origin_epoch.map(|o| o + x)
+    }
+
     /// Which clock the labels read: `host clock, UTC+01:00`, `UTC (host clock)`, `UTC`.
     pub fn describe(&self) -> String {
         match self.utc_offset_s {
@@ -148,8 +168,12 @@ mod tests {
         assert_eq!(c.at(&ts(12, 0, 30).unwrap()), 30.0);
         assert_eq!(c.label(30.0), "12:00:30");
         assert_eq!(c.describe(), "host clock, UTC+02:00");
+        assert_eq!(c.date(30.0).as_deref(), Some("2024-10-04"));
+        assert_eq!(c.date(12.0 * 3600.0).as_deref(), Some("2024-10-05"));
+        assert_eq!(c.epoch(30.0), Some(start + 30.0));
         // Across midnight without dates, times keep increasing.
         let c = Clock::new(None, ts(23, 59, 58)).unwrap();
+        assert_eq!(c.date(0.0), None, "a time of day alone has no date");
         let t = c.map_times([ts(23, 59, 58), ts(23, 59, 59), ts(0, 0, 0), ts(0, 0, 1)].into_iter());
         assert_eq!(t, vec![Some(0.0), Some(1.0), Some(2.0), Some(3.0)]);
     }

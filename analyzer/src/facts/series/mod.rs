@@ -8,6 +8,10 @@
 //! and full collections; swap-in and swap-out. Each series says why it is absent when it is.
 //! After the rules, the report puts the findings' time ranges on the same [`Clock`].
 //!
+//! Samples far apart in time (loose outputs captured months apart) fall in separate
+//! [`Segment`]s (see [`segment`] for the rule), each drawn on its own axis; one capture is one
+//! segment.
+//!
 //! Series keep every sample; fitting them to a chart's width is the report's business.
 
 mod clock;
@@ -15,6 +19,7 @@ mod cpu;
 mod disk;
 mod gc;
 mod nic;
+pub mod segment;
 mod swap;
 
 pub use clock::Clock;
@@ -22,6 +27,7 @@ pub use cpu::{CpuRow, CpuTimeline};
 pub use disk::{DeviceTimeline, DiskTimeline};
 pub use gc::GcTimeline;
 pub use nic::{InterfaceTimeline, NicTimeline};
+pub use segment::Segment;
 pub use swap::SwapTimeline;
 
 use super::HostFacts;
@@ -57,6 +63,9 @@ pub struct TimeSeries {
     pub gc_missing: Vec<String>,
     /// Swap traffic (`vmstat`).
     pub swap: Result<SwapTimeline, String>,
+    /// The runs of samples close together in time, in time order (one for one capture), over
+    /// every series above and the collection window.
+    pub segments: Vec<Segment>,
 }
 
 /// Builds the series of a host whose other facts are built. Errors: [`NO_CLOCK`].
@@ -64,7 +73,7 @@ pub fn build(f: &HostFacts, c: &Collected) -> Result<TimeSeries, String> {
     let start = f.window.map(|w| w.0);
     let clock = Clock::new(start, first_timestamp(f, c)).ok_or(NO_CLOCK)?;
     let (gc, gc_missing) = gc::build(&f.jvms, c, f.interval_s, &clock);
-    Ok(TimeSeries {
+    let mut ts = TimeSeries {
         cpu: cpu::build(&f.cpus, f.cpus.reason(), &clock),
         disks: disk::build(&f.disks, f.disks.reason(), &clock),
         nics: nic::build(c, &clock),
@@ -72,7 +81,40 @@ pub fn build(f: &HostFacts, c: &Collected) -> Result<TimeSeries, String> {
         gc_missing,
         swap: swap::build(c, f.interval_s, &clock),
         clock,
-    })
+        segments: Vec::new(),
+    };
+    let window: Vec<f64> = f.window.iter().flat_map(|(s, e)| [0.0, e - s]).collect();
+    ts.segments = segment::split(&ts.runs(), &window);
+    Ok(ts)
+}
+
+impl TimeSeries {
+    /// The sample times of every series, one list per series (each in time order).
+    fn runs(&self) -> Vec<Vec<f64>> {
+        fn times(p: &Points) -> Vec<f64> {
+            p.iter().map(|p| p.0).collect()
+        }
+        let mut out: Vec<Vec<f64>> = Vec::new();
+        if let Ok(c) = &self.cpu {
+            out.push(c.times.clone());
+        }
+        if let Ok(d) = &self.disks {
+            out.extend(d.devices.iter().map(|d| times(&d.await_ms)));
+        }
+        if let Ok(n) = &self.nics {
+            for i in &n.interfaces {
+                out.push(times(&i.rx_kb_per_s));
+                out.push(times(&i.drops_per_s));
+            }
+        }
+        for g in &self.gc {
+            out.push(times(&g.old_pct));
+        }
+        if let Ok(s) = &self.swap {
+            out.push(times(&s.si));
+        }
+        out
+    }
 }
 
 /// The first host-clock sample of the window's samplers, to find the host's offset from UTC:

@@ -3,7 +3,8 @@
 //! In: [`Charts`] (one host's, or a baseline's and a suspect's for the comparison page). Out:
 //! [`Drawn`] charts in page order: the `<svg>` element, title, caption, legend and the marks
 //! shaded on it. Lines break at missing values and gaps; a CPU × time heatmap replaces per-CPU
-//! panels from [`HEATMAP_FROM_CPUS`] CPUs on.
+//! panels from [`HEATMAP_FROM_CPUS`] CPUs on. With several segments ([`Charts::segments`]),
+//! each segment's charts are drawn on their own axis, one after the other.
 
 use super::{peak, Charts, CpuChart, Mark, Series, SoftirqChart, HEATMAP_FROM_CPUS};
 use crate::facts::series::{median_step, Clock};
@@ -29,6 +30,9 @@ pub struct Drawn {
     pub marks: Vec<Mark>,
     /// Highest value drawn (0 for fixed scales).
     pub top: f64,
+    /// The segment ([`Charts::segments`]) whose axis it is drawn on, when there are several;
+    /// `None` with one segment, and for a chart not on the time axis.
+    pub segment: Option<usize>,
 }
 
 /// Chart width, pixels (the SVG scales to the page).
@@ -82,8 +86,33 @@ pub fn draw_pair(baseline: &Charts, suspect: &Charts) -> (Vec<Drawn>, Vec<Drawn>
 }
 
 /// Draws `ch`; `tops` raises the value scale of the charts it names (by id) to at least the
-/// given peak.
+/// given peak. With several segments, each segment's charts in turn (their ids, from the second
+/// segment on, end in `-s2`, `-s3` …), then the charts not on the time axis.
 pub fn draw_charts(ch: &Charts, tops: &BTreeMap<String, f64>) -> Vec<Drawn> {
+    if ch.segments.len() <= 1 {
+        return draw_axis(ch, tops, true);
+    }
+    let mut out = Vec::new();
+    for i in 0..ch.segments.len() {
+        let Some(part) = ch.segment(i) else { continue };
+        let label = &ch.segments[i].label;
+        for mut d in draw_axis(&part, tops, false) {
+            if i > 0 {
+                d.id = format!("{}-s{}", d.id, i + 1);
+            }
+            d.segment = Some(i);
+            let n = ch.segments.len();
+            d.caption = format!("capture {} of {n}, {label} · {}", i + 1, d.caption);
+            out.push(d);
+        }
+    }
+    out.extend(softirq(ch, tops));
+    out
+}
+
+/// The charts of `ch` on its axis (`axis.start_s` to `axis.end_s`), with the soft-IRQ chart
+/// when `with_softirq`.
+fn draw_axis(ch: &Charts, tops: &BTreeMap<String, f64>, with_softirq: bool) -> Vec<Drawn> {
     let (Some(axis), Some(clock)) = (&ch.axis, ch.clock()) else {
         return Vec::new();
     };
@@ -119,6 +148,7 @@ pub fn draw_charts(ch: &Charts, tops: &BTreeMap<String, f64>) -> Vec<Drawn> {
                 ],
                 marks: m,
                 top: 0.0,
+                segment: None,
             });
         } else {
             for (id, title, color, pick) in [
@@ -157,6 +187,7 @@ pub fn draw_charts(ch: &Charts, tops: &BTreeMap<String, f64>) -> Vec<Drawn> {
                     legend: vec![(format!("{title}, 100 %"), hex(color))],
                     marks: m.clone(),
                     top: 0.0,
+                    segment: None,
                 });
             }
             if out
@@ -294,28 +325,33 @@ pub fn draw_charts(ch: &Charts, tops: &BTreeMap<String, f64>) -> Vec<Drawn> {
             &g.full_gcs,
         ));
     }
-    if let Some(s) = &ch.softirq {
-        if !s.types.is_empty() {
-            out.push(Drawn {
-                id: "chart-softirq".into(),
-                title: "Soft-IRQs per CPU".into(),
-                caption: format!(
-                    "{} → {} · events per second by type, averaged over {:.0} s (not on the time axis)",
-                    s.artifacts.0, s.artifacts.1, s.seconds
-                ),
-                svg: softirq_bars(s, tops.get("chart-softirq").copied().unwrap_or(0.0)),
-                legend: s
-                    .types
-                    .iter()
-                    .enumerate()
-                    .map(|(i, t)| (t.label.clone(), hex(PALETTE[i % PALETTE.len()])))
-                    .collect(),
-                marks: Vec::new(),
-                top: softirq_peak(s),
-            });
-        }
+    if with_softirq {
+        out.extend(softirq(ch, tops));
     }
     out
+}
+
+/// The soft-IRQ bars, when the snapshots show any event.
+fn softirq(ch: &Charts, tops: &BTreeMap<String, f64>) -> Option<Drawn> {
+    let s = ch.softirq.as_ref().filter(|s| !s.types.is_empty())?;
+    Some(Drawn {
+        id: "chart-softirq".into(),
+        title: "Soft-IRQs per CPU".into(),
+        caption: format!(
+            "{} → {} · events per second by type, averaged over {:.0} s (not on the time axis)",
+            s.artifacts.0, s.artifacts.1, s.seconds
+        ),
+        svg: softirq_bars(s, tops.get("chart-softirq").copied().unwrap_or(0.0)),
+        legend: s
+            .types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.label.clone(), hex(PALETTE[i % PALETTE.len()])))
+            .collect(),
+        marks: Vec::new(),
+        top: softirq_peak(s),
+        segment: None,
+    })
 }
 
 /// Finishes plotters' SVG for inlining in the page: no namespace declaration (the HTML parser
@@ -355,7 +391,12 @@ fn frame<'a, 'b>(
         .y_label_area_size(64)
         .build_cartesian_2d(x.0..x.1, y.0..y.1)
         .ok()?;
-    let fmt_x = |v: &f64| clock.label(*v);
+    // Over more than a day, the labels say the day too.
+    let long = x.1 - x.0 > 86_400.0 && clock.dated;
+    let fmt_x = |v: &f64| match clock.date(*v).filter(|_| long) {
+        Some(d) => format!("{} {}", &d[5..], &clock.label(*v)[..5]),
+        None => clock.label(*v),
+    };
     chart
         .configure_mesh()
         .x_labels(if x_labels { 10 } else { 0 })
@@ -485,6 +526,7 @@ fn lines(
             legend,
             marks: Vec::new(),
             top: 0.0,
+            segment: None,
         };
     }
     let y1 = match y_max {
@@ -533,6 +575,7 @@ fn lines(
         legend,
         marks: marks.to_vec(),
         top: peak_here,
+        segment: None,
     }
 }
 

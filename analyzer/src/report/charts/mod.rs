@@ -10,6 +10,12 @@
 //! [`MAX_POINTS`] points, CPU columns to the heatmap's cell budget ([`HEATMAP_CELLS`], from
 //! [`HEATMAP_FROM_CPUS`] CPUs on), and the [`MAX_LINES`] busiest devices and interfaces are
 //! kept. The facts keep every sample, so a rule sees the sample a bin's mean would hide.
+//!
+//! Samples far apart in time (captures months apart in one folder) fall in separate
+//! [`SegmentInfo`]s ([`crate::facts::series::segment`] says the rule): no bin spans two
+//! segments, each segment is drawn on its own axis labelled with its date and time range, and
+//! each finding's mark names the segment that holds it. One capture is one segment, drawn as a
+//! single axis.
 
 mod draw;
 
@@ -17,7 +23,8 @@ pub use crate::facts::series::CpuRow;
 pub use draw::{draw, draw_charts, draw_pair, Drawn, PALETTE};
 
 use crate::facts::series::{
-    self, Clock, CpuTimeline, DiskTimeline, GcTimeline, NicTimeline, SwapTimeline, TimeSeries,
+    self, segment, Clock, CpuTimeline, DiskTimeline, GcTimeline, NicTimeline, Segment,
+    SwapTimeline, TimeSeries,
 };
 use crate::facts::HostFacts;
 use crate::rules::Finding;
@@ -57,6 +64,30 @@ pub struct Charts {
     pub marks: Vec<Mark>,
     /// Charts that could not be drawn and why: `{chart, why}`.
     pub missing: Vec<Missing>,
+    /// The runs of samples close together in time, in time order: one for one capture, one per
+    /// capture when the bundle holds captures far apart. Each is drawn on its own axis.
+    pub segments: Vec<SegmentInfo>,
+}
+
+/// One segment of the time axis: a run of samples close together in time.
+#[derive(Debug, Clone, Serialize)]
+pub struct SegmentInfo {
+    /// First time, seconds on [`TimeAxis`].
+    pub start_s: f64,
+    /// Last time, seconds on [`TimeAxis`] (equal to `start_s` for a lone sample).
+    pub end_s: f64,
+    /// Start in the host's clock, `YYYY-MM-DDTHH:MM:SS`, when the date is known (a dated
+    /// sample or the collection window); `None` when only the time of day is.
+    pub start_host: Option<String>,
+    /// End, like `start_host`.
+    pub end_host: Option<String>,
+    /// Start, UTC, RFC 3339, when the collection window is known.
+    pub start_utc: Option<String>,
+    /// End, like `start_utc`.
+    pub end_utc: Option<String>,
+    /// `2024-01-15 10:00:00 → 10:05:00` (the end's date only when it differs; no date when
+    /// only the time of day is known), in the host's clock.
+    pub label: String,
 }
 
 /// The time axis shared by every chart: the host's [`Clock`] and the span drawn.
@@ -76,6 +107,8 @@ pub struct TimeAxis {
     pub window_s: Option<f64>,
     /// How the axis labels read (`host clock, UTC+01:00`).
     pub clock: String,
+    /// Whether `origin_local_s` carries the date (else only the time of day is known).
+    pub dated: bool,
 }
 
 /// One line: `points` are `[t, value]`, `value` null where the sample is missing.
@@ -198,8 +231,10 @@ pub(crate) fn bin(points: &[(f64, Option<f64>)], max: usize) -> Vec<(f64, Option
         .collect()
 }
 
-fn chunked_mean(v: &[Option<f64>], k: usize) -> Vec<Option<f64>> {
-    v.chunks(k)
+fn chunked_mean(v: &[Option<f64>], groups: &[std::ops::Range<usize>]) -> Vec<Option<f64>> {
+    groups
+        .iter()
+        .map(|g| &v[g.clone()])
         .map(|c| {
             let vals: Vec<f64> = c.iter().flatten().copied().collect();
             (!vals.is_empty()).then(|| vals.iter().sum::<f64>() / vals.len() as f64)
@@ -212,12 +247,43 @@ fn peak(s: &Series) -> f64 {
     s.points.iter().filter_map(|p| p.1).fold(0.0_f64, f64::max)
 }
 
-/// A series binned to [`MAX_POINTS`].
-fn line(label: &str, points: &[(f64, Option<f64>)]) -> Series {
+/// A series binned to [`MAX_POINTS`] (plus at most one per segment), no bin spanning two
+/// `segments`.
+fn line(label: &str, points: &[(f64, Option<f64>)], segments: &[Segment]) -> Series {
+    let k = points.len().div_ceil(MAX_POINTS).max(1);
+    let points = if segments.len() <= 1 || k == 1 {
+        bin(points, MAX_POINTS)
+    } else {
+        let times: Vec<f64> = points.iter().map(|p| p.0).collect();
+        groups(&times, k, segments)
+            .into_iter()
+            .flat_map(|g| bin(&points[g], 1))
+            .collect()
+    };
     Series {
         label: label.to_string(),
-        points: bin(points, MAX_POINTS),
+        points,
     }
+}
+
+/// Index ranges of at most `k` consecutive `times` (in time order), none spanning two
+/// `segments`; with one segment, plain chunks of `k`.
+fn groups(times: &[f64], k: usize, segments: &[Segment]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < times.len() {
+        let seg = segment::locate(segments, times[start]);
+        let mut end = start + 1;
+        while end < times.len()
+            && end - start < k
+            && (segments.len() <= 1 || segment::locate(segments, times[end]) == seg)
+        {
+            end += 1;
+        }
+        out.push(start..end);
+        start = end;
+    }
+    out
 }
 
 impl Charts {
@@ -234,20 +300,25 @@ impl Charts {
             });
             return out;
         };
-        out.cpu = out.fit("cpu", &ts.cpu, cpu_chart);
-        out.disk = out.fit("disk", &ts.disks, disk_chart);
-        out.nic = out.fit("nic", &ts.nics, nic_chart);
+        let segs = &ts.segments;
+        out.cpu = out.fit("cpu", &ts.cpu, |t| cpu_chart(t, segs));
+        out.disk = out.fit("disk", &ts.disks, |t| disk_chart(t, segs));
+        out.nic = out.fit("nic", &ts.nics, |t| nic_chart(t, segs));
         out.softirq = softirq_chart(facts, &mut out.missing);
-        out.gc = ts.gc.iter().map(|g| gc_chart(g, facts)).collect();
+        out.gc = ts.gc.iter().map(|g| gc_chart(g, facts, segs)).collect();
         for why in &ts.gc_missing {
             out.missing.push(Missing {
                 chart: "gc",
                 why: why.clone(),
             });
         }
-        out.swap = out.fit("swap", &ts.swap, swap_chart);
+        out.swap = out.fit("swap", &ts.swap, |t| swap_chart(t, segs));
         out.marks = marks(&ts.clock, findings);
+        for m in &mut out.marks {
+            m.segment = segment::locate(segs, (m.from_s + m.to_s) / 2.0).unwrap_or(0);
+        }
         out.axis = Some(out.span(ts, facts.window.map(|(s, e)| e - s)));
+        out.segments = segs.iter().map(|s| segment_info(s, &ts.clock)).collect();
         out
     }
 
@@ -287,6 +358,7 @@ impl Charts {
             end_s: if hi > lo { hi } else { lo + 1.0 },
             window_s,
             clock: clock.describe(),
+            dated: clock.dated,
         }
     }
 
@@ -313,18 +385,140 @@ impl Charts {
         }
     }
 
+    /// The part of the charts in segment `i`, on an axis spanning that segment alone: every
+    /// series cut to the segment's times, the charts without a sample in it left out, the
+    /// marks it holds, no soft-IRQ chart (not on the time axis). `None` for an unknown `i`.
+    pub fn segment(&self, i: usize) -> Option<Charts> {
+        let seg = self.segments.get(i)?;
+        let (a, b) = (seg.start_s, seg.end_s);
+        let inside = |t: f64| t >= a && t <= b;
+        let cut = |s: &Series| Series {
+            label: s.label.clone(),
+            points: s.points.iter().filter(|p| inside(p.0)).copied().collect(),
+        };
+        let cut_all = |v: &[Series]| -> Vec<Series> {
+            v.iter().map(cut).filter(|s| !s.points.is_empty()).collect()
+        };
+        let cpu = self.cpu.as_ref().and_then(|c| {
+            let keep: Vec<usize> = (0..c.times.len()).filter(|k| inside(c.times[*k])).collect();
+            let pick = |v: &[Option<f64>]| keep.iter().map(|k| v[*k]).collect();
+            (!keep.is_empty()).then(|| CpuChart {
+                artifact: c.artifact.clone(),
+                times: keep.iter().map(|k| c.times[*k]).collect(),
+                per_column: c.per_column,
+                column_s: c.column_s,
+                rows: c
+                    .rows
+                    .iter()
+                    .map(|r| CpuRow {
+                        cpu: r.cpu,
+                        busy: pick(&r.busy),
+                        soft: pick(&r.soft),
+                        iowait: pick(&r.iowait),
+                    })
+                    .collect(),
+            })
+        });
+        let disk = self.disk.as_ref().and_then(|d| {
+            let c = DiskChart {
+                artifact: d.artifact.clone(),
+                await_ms: cut_all(&d.await_ms),
+                aqu_sz: cut_all(&d.aqu_sz),
+                util_pct: cut_all(&d.util_pct),
+                omitted: d.omitted,
+            };
+            (!c.await_ms.is_empty()).then_some(c)
+        });
+        let nic = self.nic.as_ref().and_then(|n| {
+            let c = NicChart {
+                artifacts: n.artifacts.clone(),
+                rx_kb_per_s: cut_all(&n.rx_kb_per_s),
+                tx_kb_per_s: cut_all(&n.tx_kb_per_s),
+                drops_per_s: cut_all(&n.drops_per_s),
+                omitted: n.omitted,
+            };
+            (!c.rx_kb_per_s.is_empty() || !c.drops_per_s.is_empty()).then_some(c)
+        });
+        let gc = self
+            .gc
+            .iter()
+            .map(|g| GcChart {
+                jvm: g.jvm.clone(),
+                artifact: g.artifact.clone(),
+                old_pct: cut(&g.old_pct),
+                gc_time_pct: cut(&g.gc_time_pct),
+                full_gcs: g.full_gcs.iter().copied().filter(|t| inside(*t)).collect(),
+            })
+            .filter(|g| !g.old_pct.points.is_empty() || !g.gc_time_pct.points.is_empty())
+            .collect();
+        let swap = self.swap.as_ref().and_then(|s| {
+            let c = SwapChart {
+                artifact: s.artifact.clone(),
+                si: cut(&s.si),
+                so: cut(&s.so),
+            };
+            (!c.si.points.is_empty() || !c.so.points.is_empty()).then_some(c)
+        });
+        let axis = self.axis.as_ref().map(|x| TimeAxis {
+            start_s: a,
+            end_s: if b > a { b } else { a + 1.0 },
+            ..x.clone()
+        });
+        Some(Charts {
+            axis,
+            cpu,
+            disk,
+            nic,
+            softirq: None,
+            gc,
+            swap,
+            marks: self
+                .marks
+                .iter()
+                .filter(|m| m.segment == i)
+                .cloned()
+                .collect(),
+            missing: Vec::new(),
+            segments: vec![seg.clone()],
+        })
+    }
+
     /// The axis as a [`Clock`], for labels.
     fn clock(&self) -> Option<Clock> {
         self.axis.as_ref().map(|a| Clock {
             origin_local_s: a.origin_local_s,
             origin_epoch: a.origin_epoch,
             utc_offset_s: a.utc_offset_s,
+            dated: a.dated,
         })
     }
 }
 
-/// CPU columns binned: to [`MAX_POINTS`] for panels, to the cell budget for heatmaps.
-fn cpu_chart(t: &CpuTimeline) -> CpuChart {
+/// A segment with its absolute times and its label.
+fn segment_info(s: &Segment, clock: &Clock) -> SegmentInfo {
+    let host = |x: f64| clock.date(x).map(|d| format!("{d}T{}", clock.label(x)));
+    let utc = |x: f64| clock.epoch(x).map(super::utc);
+    let (d0, d1) = (clock.date(s.start_s), clock.date(s.end_s));
+    let (t0, t1) = (clock.label(s.start_s), clock.label(s.end_s));
+    let label = match (d0, d1) {
+        (Some(a), Some(b)) if a != b => format!("{a} {t0} → {b} {t1}"),
+        (Some(a), _) => format!("{a} {t0} → {t1}"),
+        _ => format!("{t0} → {t1}"),
+    };
+    SegmentInfo {
+        start_s: s.start_s,
+        end_s: s.end_s,
+        start_host: host(s.start_s),
+        end_host: host(s.end_s),
+        start_utc: utc(s.start_s),
+        end_utc: utc(s.end_s),
+        label,
+    }
+}
+
+/// CPU columns binned: to [`MAX_POINTS`] for panels, to the cell budget for heatmaps (plus at
+/// most one per segment), no column spanning two segments.
+fn cpu_chart(t: &CpuTimeline, segments: &[Segment]) -> CpuChart {
     let n = t.times.len();
     let max_cols = if t.rows.len() >= HEATMAP_FROM_CPUS {
         (HEATMAP_CELLS / t.rows.len()).max(HEATMAP_MIN_COLUMNS)
@@ -332,17 +526,17 @@ fn cpu_chart(t: &CpuTimeline) -> CpuChart {
         MAX_POINTS
     };
     let k = n.div_ceil(max_cols).max(1);
-    let times: Vec<f64> = t
-        .times
-        .chunks(k)
-        .map(|c| c.iter().sum::<f64>() / c.len() as f64)
+    let groups = groups(&t.times, k, segments);
+    let times: Vec<f64> = groups
+        .iter()
+        .map(|g| t.times[g.clone()].iter().sum::<f64>() / g.len() as f64)
         .collect();
     let mut rows = t.rows.clone();
-    if k > 1 {
+    if times.len() < n {
         for r in &mut rows {
-            r.busy = chunked_mean(&r.busy, k);
-            r.soft = chunked_mean(&r.soft, k);
-            r.iowait = chunked_mean(&r.iowait, k);
+            r.busy = chunked_mean(&r.busy, &groups);
+            r.soft = chunked_mean(&r.soft, &groups);
+            r.iowait = chunked_mean(&r.iowait, &groups);
         }
     }
     CpuChart {
@@ -355,15 +549,15 @@ fn cpu_chart(t: &CpuTimeline) -> CpuChart {
 }
 
 /// The [`MAX_LINES`] busiest devices (by peak queue, then peak utilisation), by name.
-fn disk_chart(t: &DiskTimeline) -> DiskChart {
+fn disk_chart(t: &DiskTimeline, segs: &[Segment]) -> DiskChart {
     let mut all: Vec<(Series, Series, Series)> = t
         .devices
         .iter()
         .map(|d| {
             (
-                line(&d.device, &d.await_ms),
-                line(&d.device, &d.aqu_sz),
-                line(&d.device, &d.util_pct),
+                line(&d.device, &d.await_ms, segs),
+                line(&d.device, &d.aqu_sz, segs),
+                line(&d.device, &d.util_pct, segs),
             )
         })
         .collect();
@@ -390,7 +584,7 @@ fn disk_chart(t: &DiskTimeline) -> DiskChart {
 
 /// The [`MAX_LINES`] busiest interfaces (drops first, then throughput), by name; loopback only
 /// when it is all there is.
-fn nic_chart(t: &NicTimeline) -> NicChart {
+fn nic_chart(t: &NicTimeline, segs: &[Segment]) -> NicChart {
     let shown = |i: &&series::InterfaceTimeline| t.interfaces.len() == 1 || i.iface != "lo";
     let mut all: Vec<(Series, Series, Series)> = t
         .interfaces
@@ -398,9 +592,9 @@ fn nic_chart(t: &NicTimeline) -> NicChart {
         .filter(shown)
         .map(|i| {
             (
-                line(&i.iface, &i.rx_kb_per_s),
-                line(&i.iface, &i.tx_kb_per_s),
-                line(&i.iface, &i.drops_per_s),
+                line(&i.iface, &i.rx_kb_per_s, segs),
+                line(&i.iface, &i.tx_kb_per_s, segs),
+                line(&i.iface, &i.drops_per_s, segs),
             )
         })
         .collect();
@@ -466,21 +660,21 @@ fn softirq_chart(facts: &HostFacts, missing: &mut Vec<Missing>) -> Option<Softir
     })
 }
 
-fn gc_chart(g: &GcTimeline, facts: &HostFacts) -> GcChart {
+fn gc_chart(g: &GcTimeline, facts: &HostFacts, segs: &[Segment]) -> GcChart {
     GcChart {
         jvm: facts.jvms[g.jvm].label(),
         artifact: g.artifact.clone(),
-        old_pct: line("Old gen (O) %", &g.old_pct),
-        gc_time_pct: line("GC time, % of interval", &g.gc_time_pct),
+        old_pct: line("Old gen (O) %", &g.old_pct, segs),
+        gc_time_pct: line("GC time, % of interval", &g.gc_time_pct, segs),
         full_gcs: g.full_gcs.clone(),
     }
 }
 
-fn swap_chart(t: &SwapTimeline) -> SwapChart {
+fn swap_chart(t: &SwapTimeline, segs: &[Segment]) -> SwapChart {
     SwapChart {
         artifact: t.artifact.clone(),
-        si: line("si (swap-in)", &t.si),
-        so: line("so (swap-out)", &t.so),
+        si: line("si (swap-in)", &t.si, segs),
+        so: line("so (swap-out)", &t.so, segs),
     }
 }
 
@@ -499,6 +693,9 @@ pub struct Mark {
     pub from_s: f64,
     /// See `from_s`.
     pub to_s: f64,
+    /// Index in [`Charts::segments`] of the segment that holds it (the nearest one when it
+    /// falls between two).
+    pub segment: usize,
 }
 
 /// The time ranges of the ranked `findings` that have one, on `clock`.
@@ -516,6 +713,7 @@ pub fn marks(clock: &Clock, findings: &[Finding]) -> Vec<Mark> {
             severity: format!("{:?}", f.severity).to_lowercase(),
             from_s: x.min(y),
             to_s: x.max(y),
+            segment: 0,
         });
     }
     out
@@ -697,6 +895,102 @@ mod tests {
         let aw = drawn.iter().find(|d| d.id == "chart-disk-await").unwrap();
         assert_eq!(aw.marks.len(), 1);
         assert!(aw.svg.contains(">\n#1\n<"), "the band is numbered");
+    }
+
+    fn dated(month: u32, day: u32, h: u32, m: u32, s: u32) -> Option<Timestamp> {
+        Some(Timestamp {
+            date: Some(parsers::common::Date {
+                year: 2024,
+                month,
+                day,
+            }),
+            seconds_of_day: h * 3600 + m * 60 + s,
+        })
+    }
+
+    #[test]
+    fn captures_months_apart_get_their_own_axes() {
+        // A saturated disk on 15 January, CPUs sampled on 20 June.
+        let f = HostFacts {
+            disks: Available::from(vec![DiskSeries {
+                device: "sdb".into(),
+                artifact: "iostat.txt".into(),
+                samples: (0..20)
+                    .map(|i| DiskSample {
+                        time: dated(1, 15, 10, 0, i),
+                        line: 10 + i as usize,
+                        await_ms: Some(if i >= 5 { 90.0 } else { 1.0 }),
+                        aqu_sz: Some(if i >= 5 { 12.0 } else { 0.1 }),
+                        util_pct: Some(99.0),
+                        iops: Some(100.0),
+                    })
+                    .collect(),
+            }]),
+            cpus: Available::from(vec![CpuSeries {
+                samples: cpu(0, 30, 4.0)
+                    .samples
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, s)| CpuSample {
+                        time: dated(6, 20, 14, 30, i as u32),
+                        ..s
+                    })
+                    .collect(),
+                ..cpu(0, 0, 0.0)
+            }]),
+            ..Default::default()
+        };
+        let r = report(f);
+        let segs = &r.charts.segments;
+        assert_eq!(segs.len(), 2, "{segs:?}");
+        assert_eq!(segs[0].label, "2024-01-15 10:00:00 → 10:00:19");
+        assert_eq!(segs[1].label, "2024-06-20 14:30:00 → 14:30:29");
+        assert_eq!(segs[0].start_host.as_deref(), Some("2024-01-15T10:00:00"));
+        assert_eq!(segs[1].end_host.as_deref(), Some("2024-06-20T14:30:29"));
+        assert_eq!(segs[0].start_utc, None, "no collection window: UTC unknown");
+        assert_eq!((segs[0].start_s, segs[0].end_s), (0.0, 19.0));
+        let m = &r.charts.marks;
+        assert_eq!((m.len(), m[0].area.as_str(), m[0].segment), (1, "disk", 0));
+        let drawn = draw(&r);
+        let ids: Vec<(&str, Option<usize>)> =
+            drawn.iter().map(|d| (d.id.as_str(), d.segment)).collect();
+        assert_eq!(
+            ids,
+            vec![
+                ("chart-disk-await", Some(0)),
+                ("chart-disk-aqu", Some(0)),
+                ("chart-disk-util", Some(0)),
+                ("chart-cpu-s2", Some(1)),
+            ]
+        );
+        // Each axis is labelled with its own times, and the finding is shaded on its own.
+        let aw = &drawn[0];
+        assert!(aw.svg.contains(">\n10:00:") && !aw.svg.contains("14:30"));
+        assert!(aw.svg.contains(">\n#1\n<"), "the band is numbered");
+        let cpu = &drawn[3];
+        assert!(cpu.svg.contains(">\n14:30:") && !cpu.svg.contains(">\n10:00:"));
+        assert!(cpu.marks.is_empty());
+    }
+
+    #[test]
+    fn no_bin_spans_two_segments() {
+        let mut pts: Vec<(f64, Option<f64>)> =
+            (0..1001).map(|i| (f64::from(i), Some(1.0))).collect();
+        pts.extend((0..1000).map(|i| (1e7 + f64::from(i), Some(2.0))));
+        let segs = series::segment::split(&[pts.iter().map(|p| p.0).collect()], &[]);
+        assert_eq!(segs.len(), 2);
+        let binned = line("x", &pts, &segs).points;
+        assert!(binned.len() <= MAX_POINTS + segs.len(), "{}", binned.len());
+        for (t, v) in &binned {
+            let first = *t <= 1000.0;
+            assert!(first || *t >= 1e7, "bin at {t} spans the gap");
+            assert_eq!(*v, Some(if first { 1.0 } else { 2.0 }));
+        }
+        // One segment: plain binning, as before.
+        assert_eq!(
+            line("x", &pts[..1001], &segs[..1]).points,
+            bin(&pts[..1001], MAX_POINTS)
+        );
     }
 
     #[test]
