@@ -445,6 +445,7 @@ pub(crate) mod testkit {
             text: text.clone(),
             kept_lines: None,
             data: None,
+            origin: None,
         }
     }
 
@@ -464,6 +465,7 @@ pub(crate) mod testkit {
             manifest: None,
             manifest_path: None,
             summary: Default::default(),
+            layout: crate::layout::Detected::loose(),
         };
         let facts = crate::facts::HostFacts::default();
         let eval = crate::rules::evaluate(&facts);
