@@ -8,11 +8,13 @@ mod common;
 
 mod bad_input;
 mod bundle_forms;
+mod compression;
 mod diff;
 mod fleet;
 mod jvm_facts;
 mod kind_table;
 mod layering;
+mod links;
 mod linux_facts;
 mod profile;
 mod sample_pairs;
