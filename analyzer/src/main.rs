@@ -237,15 +237,16 @@ fn diff(baseline: &Path, suspect: &Path, out: &CompareOutputs, limits: &Limits) 
 }
 
 fn fleet(args: &[PathBuf], out: &CompareOutputs, limits: &Limits) -> ExitCode {
-    let paths = match rca::fleet::expand(args) {
+    let expanded = match rca::fleet::expand(args) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("rca: {e}");
             return ExitCode::from(2);
         }
     };
-    let (hosts, failed) = rca::fleet::load(&paths, limits);
-    let report = rca::fleet::compare(hosts, failed);
+    let (hosts, failed) = rca::fleet::load(&expanded.bundles, limits);
+    let mut report = rca::fleet::compare(hosts, failed);
+    report.skipped = expanded.skipped;
     if !out.quiet {
         to_stdout(&rca::fleet::terminal(&report));
     }

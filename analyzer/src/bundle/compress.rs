@@ -317,7 +317,7 @@ pub fn read_member(
     }
     let inner = decode_head(c, &prefix, 512);
     let raw = io::Cursor::new(prefix).chain(r);
-    if inner.len() == 512 && super::tarball::looks_like_tar(&inner) {
+    if inner.len() == 512 && super::sniff::looks_like_tar(&inner) {
         return (limits::read_entry(stream, raw, bounds, size_hint), None);
     }
     let members = Members::new(c, BufReader::with_capacity(64 << 10, raw), 1);

@@ -14,10 +14,12 @@ mod compress;
 mod dir;
 mod limits;
 mod names;
+mod sniff;
 mod tarball;
 mod zipfile;
 
 pub use compress::{Compression, XZ_MEMORY_LIMIT};
+pub use dir::single_archive;
 pub use limits::{parse_size, Limits};
 
 use compress::{read_up_to, Members};
@@ -268,13 +270,10 @@ fn read_file(
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    if magic.starts_with(b"PK\x03\x04") || magic.starts_with(b"PK\x05\x06") {
+    if sniff::is_zip(magic) {
         summary.format = Some(Format::Zip);
         zipfile::read(File::open(path)?, ctx, summary, deliver);
-    } else if magic.len() == 512
-        && (tarball::looks_like_tar(magic) || magic.iter().all(|&b| b == 0))
-    {
-        // An all-zero first block is a tar end-of-archive marker: an empty tar.
+    } else if sniff::is_tar(magic) {
         summary.format = Some(Format::Tar);
         let counted = limits::CountingReader::sharing(rewind, ctx.meter.input());
         tarball::read(counted, false, ctx, summary, deliver);
@@ -325,7 +324,7 @@ fn read_compressed(
         }
     };
     let inner = io::Cursor::new(head[..n].to_vec()).chain(data);
-    if n == 512 && tarball::looks_like_tar(&head) {
+    if n == 512 && sniff::looks_like_tar(&head) {
         summary.format = Some(Format::tar(c));
         tarball::read(inner, true, ctx, summary, deliver);
     } else {
@@ -419,10 +418,10 @@ pub fn sniff_file(path: &Path) -> io::Result<Format> {
     let mut magic = [0u8; 512];
     let n = read_up_to(&mut file, &mut magic)?;
     let magic = &magic[..n];
-    if magic.starts_with(b"PK\x03\x04") || magic.starts_with(b"PK\x05\x06") {
+    if sniff::is_zip(magic) {
         return Ok(Format::Zip);
     }
-    if n == 512 && (tarball::looks_like_tar(magic) || magic.iter().all(|&b| b == 0)) {
+    if sniff::is_tar(magic) {
         return Ok(Format::Tar);
     }
     let Some(c) = Compression::sniff(magic) else {
@@ -431,7 +430,7 @@ pub fn sniff_file(path: &Path) -> io::Result<Format> {
     let mut prefix = magic.to_vec();
     (&mut file).take(1 << 20).read_to_end(&mut prefix)?;
     let head = compress::decode_head(c, &prefix, 512);
-    Ok(if head.len() == 512 && tarball::looks_like_tar(&head) {
+    Ok(if head.len() == 512 && sniff::looks_like_tar(&head) {
         Format::tar(c)
     } else {
         Format::single(c)

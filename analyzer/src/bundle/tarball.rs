@@ -15,38 +15,6 @@ use super::{names, Ctx, Deliver, EntryContent, RawEntry, ReadSummary, Refused};
 use std::io::Read;
 use tar::EntryType;
 
-/// True when `h` (512 bytes) is a tar header: `ustar` magic at offset 257, or an old-style
-/// header whose checksum field matches its bytes.
-pub fn looks_like_tar(h: &[u8]) -> bool {
-    if h.len() < 512 {
-        return false;
-    }
-    if &h[257..262] == b"ustar" {
-        return true;
-    }
-    let field = &h[148..156];
-    let digits: String = field
-        .iter()
-        .map(|&b| b as char)
-        .filter(|c| c.is_digit(8))
-        .collect();
-    let Ok(stored) = u32::from_str_radix(&digits, 8) else {
-        return false;
-    };
-    let sum: u32 = h
-        .iter()
-        .enumerate()
-        .map(|(i, &b)| {
-            if (148..156).contains(&i) {
-                32
-            } else {
-                b as u32
-            }
-        })
-        .sum();
-    !digits.is_empty() && stored == sum && h[0] != 0
-}
-
 /// Metadata carried from extension headers to the entry that follows them.
 #[derive(Default)]
 struct Pending {
