@@ -1,14 +1,34 @@
-//! Reading an evidence bundle: a `.tar.gz`/`.tgz`, a plain `.tar`, a `.zip`, a directory (an
-//! unpacked bundle, a sosreport, or loose command outputs), or a single loose file.
+//! Reading an evidence bundle: a tar compressed with gzip, xz, zstd or bzip2 (`.tar.gz`,
+//! `.tar.xz`/`.txz` as `sos report` and SUSE supportconfig write them, `.tar.zst`, `.tar.bz2`), a
+//! plain `.tar`, a `.zip`, a directory (an unpacked bundle, a sosreport, loose command outputs,
+//! or a folder holding one bundle archive), a single compressed file, or a single loose file.
 //!
-//! In: a path and [`Limits`]. Out: a stream of [`RawEntry`] (name + bytes, in archive order)
-//! handed to a callback as soon as each is read, plus a [`ReadSummary`] listing refused entries
-//! and the format. The format is chosen by magic bytes, not by the file name.
+//! In: a path and [`Limits`]. Out: a stream of [`RawEntry`] (name + content, in archive order)
+//! handed to a callback as soon as each is read, plus a [`ReadSummary`] listing refused entries,
+//! the format and why reading stopped early, if it did. Formats and compressions are chosen by
+//! magic bytes ([`sniff_file`], [`Compression::sniff`]), never by the file name.
 //!
-//! Nothing is ever written to disk: entries are streamed into memory, and every read is bounded
-//! by `take(limit + 1)` with an explicit error past the limit. Entries whose names are absolute,
-//! contain `..`, or are symlinks, hardlinks, devices or sparse files are refused and listed,
-//! never followed.
+//! - **Compression.** One decoder path ([`Compression`]) serves the whole input and the members
+//!   of a bundle: a member whose content starts with gzip, xz, zstd or bzip2 magic (a rotated
+//!   `messages-20240101.gz`, an OSWatcher `*.dat.gz`) is delivered decompressed under its own
+//!   path, with [`RawEntry::compression`] saying what was removed. A member that decompresses to
+//!   a tar is an archive inside the bundle: delivered as stored, not unpacked. xz's
+//!   multi-threaded decoder decodes the blocks of a multi-block stream (`xz -T0`) in parallel.
+//! - **Limits.** Every read is bounded by `take(limit + 1)` with an explicit error past the
+//!   limit: per entry, in total (decompressed members count), in entries. The compression-ratio
+//!   alarm compares every byte any decoder produced (kept, skipped or failed) with the bytes read
+//!   from the input. A truncated or corrupt stream stops reading with the reason in
+//!   [`ReadSummary::stopped`]; entries delivered before are kept. The end of a compressed tar is
+//!   decompressed too, so that the stream's integrity check is verified.
+//! - **Names and links.** Entries whose names are absolute or contain `..`, devices, FIFOs and
+//!   sparse files are refused and listed. A symbolic link (tar, zip's unix mode, a folder's) or
+//!   a tar hard link whose target stays inside the bundle's tree is delivered as
+//!   [`EntryContent::Link`] with the target's normalised bundle path; one whose target is
+//!   absolute or climbs above the root is refused, the reason saying where it leads. The root is
+//!   the folder given, or the archive's root (a top folder that every entry shares is inside
+//!   it). Links are resolved by name only: nothing is ever followed on disk.
+//!
+//! Nothing is ever written to disk: entries are streamed into memory.
 
 mod compress;
 mod dir;
