@@ -589,6 +589,16 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
             }
         }
         EntryContent::Streamed { bytes, result } => return streamed(path, bytes, *result),
+        EntryContent::Link { target } => {
+            return process(
+                RawEntry {
+                    path,
+                    content: EntryContent::ReadError(format!("a link to `{target}`, not resolved")),
+                    compression: None,
+                },
+                forced,
+            )
+        }
         EntryContent::ReadError(e) => {
             return Artifact {
                 path,

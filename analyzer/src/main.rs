@@ -22,8 +22,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Analyze one bundle: a .tar.gz/.tgz, .tar, .zip, a directory (unpacked bundle, sosreport or
-    /// loose command outputs) or a single file.
+    /// Analyze one bundle: a tar compressed with gzip, xz, zstd or bzip2 (.tar.gz, .tar.xz,
+    /// .tar.zst, .tar.bz2), a plain .tar or a .zip (recognised by content), a directory (unpacked
+    /// bundle, sosreport, loose command outputs, or a folder holding one archive) or a single
+    /// file, compressed or not.
     Analyze {
         /// The bundle.
         bundle: PathBuf,
@@ -48,8 +50,9 @@ enum Command {
     /// Compare peer hosts that should look alike and rank them by how much each deviates.
     #[command(after_help = FLEET_HELP)]
     Fleet {
-        /// The bundles (at least 3), or one directory: every bundle (file or directory) directly
-        /// inside it.
+        /// The bundles (at least 3), or one directory: every bundle directly inside it (an
+        /// archive of any format `analyze` reads, or a bundle folder); other entries are skipped
+        /// and listed.
         #[arg(required = true, value_name = "BUNDLE|DIR")]
         bundles: Vec<PathBuf>,
         #[command(flatten)]
@@ -238,15 +241,16 @@ fn diff(baseline: &Path, suspect: &Path, out: &CompareOutputs, limits: &Limits) 
 }
 
 fn fleet(args: &[PathBuf], out: &CompareOutputs, limits: &Limits) -> ExitCode {
-    let paths = match rca::fleet::expand(args) {
+    let expanded = match rca::fleet::expand(args) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("rca: {e}");
             return ExitCode::from(2);
         }
     };
-    let (hosts, failed) = rca::fleet::load(&paths, limits);
-    let report = rca::fleet::compare(hosts, failed);
+    let (hosts, failed) = rca::fleet::load(&expanded.bundles, limits);
+    let mut report = rca::fleet::compare(hosts, failed);
+    report.skipped = expanded.skipped;
     if !out.quiet {
         to_stdout(&rca::fleet::terminal(&report));
     }

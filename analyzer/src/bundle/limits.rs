@@ -3,7 +3,7 @@
 use super::EntryContent;
 use parsers::kind::StreamFn;
 use serde::Serialize;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::io::{self, Read};
 use std::rc::Rc;
 
@@ -27,9 +27,11 @@ pub struct Limits {
     /// Largest tar GNU long-name or PAX extended header, bytes (default 1 MiB). The `tar` crate
     /// would buffer these without limit; rca reads them itself.
     pub max_meta_bytes: u64,
-    /// Compression-ratio alarm: reading stops when uncompressed output exceeds this many times
-    /// the compressed input read so far (default 200; deflate's ceiling is about 1032:1, text
-    /// bundles compress 5–20:1) ...
+    /// Compression-ratio alarm: reading stops when the output of every decoder (the input's and
+    /// its compressed members', kept or skipped) exceeds this many times the input read so far
+    /// (default 200; text bundles compress 5–20:1, while 1 GiB of zeros compresses 1030:1 with
+    /// `gzip -9` 1.12, 6869:1 with `xz -9` 5.4.1, 32531:1 with `zstd -19` 1.5.4 and 1367823:1
+    /// with `bzip2 -9` 1.0.8) ...
     pub max_ratio: u64,
     /// ... once at least this many uncompressed bytes have been produced (default 64 MiB), so
     /// that small, highly repetitive files never trip it.
@@ -50,7 +52,7 @@ impl Default for Limits {
     }
 }
 
-/// Shared count of compressed bytes consumed from the input file.
+/// Shared count of bytes consumed from the input (the compressed side of the decoders).
 pub type Counter = Rc<Cell<u64>>;
 
 /// A reader that counts the bytes pulled through it (the compressed side of a decoder).
@@ -60,15 +62,9 @@ pub struct CountingReader<R> {
 }
 
 impl<R> CountingReader<R> {
-    pub fn new(inner: R) -> Self {
-        CountingReader {
-            inner,
-            count: Rc::new(Cell::new(0)),
-        }
-    }
-    /// A handle on the running count.
-    pub fn counter(&self) -> Counter {
-        self.count.clone()
+    /// Counts into `count`, shared with the other readers of the same input.
+    pub fn sharing(inner: R, count: Counter) -> Self {
+        CountingReader { inner, count }
     }
 }
 
@@ -86,37 +82,151 @@ impl<R: io::Seek> io::Seek for CountingReader<R> {
     }
 }
 
-/// Ratio-alarm context for [`read_bounded`]: the compressed-byte counter, the limits and how many
-/// uncompressed bytes were produced before this entry.
-pub struct RatioCheck<'a> {
-    pub compressed: &'a Counter,
-    pub limits: &'a Limits,
-    pub before: u64,
+/// The compression-ratio alarm of one input, shared by every decoder that reads it.
+///
+/// The denominator is the bytes read from the input file(s) ([`Meter::input`], counted by
+/// [`CountingReader`]); the numerator every byte any decoder produced, whether it was kept,
+/// skipped (the data of a refused tar entry) or lost to an error ([`Inflating`]). Once the
+/// numerator passes [`Limits::ratio_floor_bytes`] and exceeds [`Limits::max_ratio`] times the
+/// denominator, every decoder fails with the alarm and [`Meter::stop`] says why.
+#[derive(Clone)]
+pub struct Meter(Rc<MeterState>);
+
+struct MeterState {
+    input: Counter,
+    inflated: Cell<u64>,
+    max_ratio: u64,
+    floor: u64,
+    stopped: Cell<bool>,
+    stop: RefCell<Option<String>>,
+}
+
+impl Meter {
+    /// A meter for one input under `limits`.
+    pub fn new(limits: &Limits) -> Self {
+        Meter(Rc::new(MeterState {
+            input: Rc::new(Cell::new(0)),
+            inflated: Cell::new(0),
+            max_ratio: limits.max_ratio,
+            floor: limits.ratio_floor_bytes,
+            stopped: Cell::new(false),
+            stop: RefCell::new(None),
+        }))
+    }
+
+    /// The count of input bytes, for the [`CountingReader`]s of this input.
+    pub fn input(&self) -> Counter {
+        self.0.input.clone()
+    }
+
+    /// Why every further read of this input must stop: the ratio alarm, or the failure of the
+    /// input's own compressed stream (a member's corrupt data does not stop the input).
+    pub fn stop(&self) -> Option<String> {
+        self.0.stop.borrow().clone()
+    }
+
+    fn fail(&self, why: String) {
+        let mut s = self.0.stop.borrow_mut();
+        if s.is_none() {
+            *s = Some(why);
+            self.0.stopped.set(true);
+        }
+    }
+
+    /// Counts `n` more decoded bytes; the alarm text once the ratio is exceeded.
+    fn add(&self, n: u64) -> Result<(), String> {
+        let total = self.0.inflated.get() + n;
+        self.0.inflated.set(total);
+        let input = self.0.input.get().max(1);
+        if total > self.0.floor && total / input > self.0.max_ratio {
+            let alarm = ratio_alarm(total, input, self.0.max_ratio);
+            self.fail(alarm.clone());
+            return Err(alarm);
+        }
+        Ok(())
+    }
+}
+
+/// The output side of a decoder: counts every byte it produces into a [`Meter`] and fails with
+/// the ratio alarm once the meter trips. With `stops_input` (the decoder of the whole input, not
+/// of one member or one zip entry) a decoding error also stops the input.
+pub struct Inflating<R> {
+    inner: R,
+    meter: Meter,
+    stops_input: bool,
+}
+
+impl<R> Inflating<R> {
+    /// Wraps the decoder `inner`.
+    pub fn new(inner: R, meter: Meter, stops_input: bool) -> Self {
+        Inflating {
+            inner,
+            meter,
+            stops_input,
+        }
+    }
+}
+
+impl<R: Read> Read for Inflating<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.meter.0.stopped.get() {
+            return Err(described(
+                io::ErrorKind::Other,
+                self.meter.stop().unwrap_or_default(),
+            ));
+        }
+        match self.inner.read(buf) {
+            Ok(n) => match self.meter.add(n as u64) {
+                Ok(()) => Ok(n),
+                Err(alarm) => Err(described(io::ErrorKind::Other, alarm)),
+            },
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => Err(e),
+            Err(e) => {
+                if self.stops_input {
+                    self.meter.fail(describe_io(&e));
+                }
+                Err(e)
+            }
+        }
+    }
+}
+
+/// An I/O error whose text is already written for the report (see [`describe_io`]).
+#[derive(Debug)]
+pub struct Described(pub String);
+
+impl std::fmt::Display for Described {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Described {}
+
+/// An I/O error of `kind` carrying the report's text `why`.
+pub fn described(kind: io::ErrorKind, why: String) -> io::Error {
+    io::Error::new(kind, Described(why))
 }
 
 /// Text of the ratio alarm, shared by the entry error and the stop reason.
-pub fn ratio_alarm(uncompressed: u64, compressed: u64, limits: &Limits) -> String {
+pub fn ratio_alarm(uncompressed: u64, compressed: u64, max_ratio: u64) -> String {
     format!(
         "compression ratio alarm: {} uncompressed from {} compressed (more than {}:1) — possibly a \
          decompression bomb; if the bundle is trusted, raise the limit with --max-ratio",
         human_bytes(uncompressed),
         human_bytes(compressed),
-        limits.max_ratio
+        max_ratio
     )
 }
 
 /// Reads at most `max` bytes from `r`: the whole content, [`EntryContent::TooLarge`] if there is
-/// more, or [`EntryContent::ReadError`] on an I/O error or a tripped ratio alarm.
+/// more, or [`EntryContent::ReadError`] on an I/O error (a tripped ratio alarm among them: the
+/// alarm lives in the decoders, see [`Inflating`]).
 ///
 /// `size_hint` (an archive header's claimed size, untrusted) only pre-sizes the buffer, capped
 /// at 64 MiB; reads go straight into the buffer in chunks of at most 8 MiB, each bounded by
-/// `take`, and the ratio alarm is checked after every chunk.
-pub fn read_bounded(
-    mut r: impl Read,
-    max: u64,
-    size_hint: u64,
-    ratio: Option<RatioCheck<'_>>,
-) -> EntryContent {
+/// `take`.
+pub fn read_bounded(mut r: impl Read, max: u64, size_hint: u64) -> EntryContent {
     const CHUNK: u64 = 8 << 20;
     let mut out = Vec::with_capacity(size_hint.min(max.saturating_add(1)).min(64 << 20) as usize);
     loop {
@@ -133,13 +243,6 @@ pub fn read_bounded(
         if out.len() as u64 > max {
             return EntryContent::TooLarge { limit: max };
         }
-        if let Some(rc) = &ratio {
-            let total = rc.before + out.len() as u64;
-            let comp = rc.compressed.get().max(1);
-            if total > rc.limits.ratio_floor_bytes && total / comp > rc.limits.max_ratio {
-                return EntryContent::ReadError(ratio_alarm(total, comp, rc.limits));
-            }
-        }
     }
     EntryContent::Bytes(out)
 }
@@ -151,13 +254,12 @@ pub const STREAM_MIN_BYTES: u64 = 64 << 20;
 /// Reads one entry: like [`read_bounded`], except that an entry with a streaming parser
 /// (`stream`, from the caller's [`super::StreamFor`]) that claims at least [`STREAM_MIN_BYTES`]
 /// is fed to that parser under `stream_max` (the remaining total budget: the per-entry limit
-/// guards memory, which a streamed entry does not use) with the ratio alarm checked every 8 MiB.
+/// guards memory, which a streamed entry does not use).
 pub fn read_entry(
     stream: Option<StreamFn>,
     r: impl Read,
     (max, stream_max): (u64, u64),
     size_hint: u64,
-    ratio: Option<RatioCheck<'_>>,
 ) -> EntryContent {
     match stream {
         Some(stream) if size_hint >= STREAM_MIN_BYTES && size_hint <= stream_max => {
@@ -166,8 +268,6 @@ pub fn read_entry(
                 inner: r.take(max.saturating_add(1)),
                 read: 0,
                 max,
-                ratio,
-                next_check: 8 << 20,
                 stop: None,
             };
             let mut buffered = io::BufReader::with_capacity(1 << 20, &mut guarded);
@@ -182,7 +282,7 @@ pub fn read_entry(
                 },
             }
         }
-        _ => read_bounded(r, max, size_hint, ratio),
+        _ => read_bounded(r, max, size_hint),
     }
 }
 
@@ -191,18 +291,16 @@ enum Stop {
     Error(String),
 }
 
-/// A reader that enforces the entry bound and the ratio alarm, and remembers why it stopped (the
-/// streaming parser only sees an end of input or an I/O error).
-struct Guarded<'a, R> {
+/// A reader that enforces the entry bound and remembers why it stopped (the streaming parser
+/// only sees an end of input or an I/O error).
+struct Guarded<R> {
     inner: io::Take<R>,
     read: u64,
     max: u64,
-    ratio: Option<RatioCheck<'a>>,
-    next_check: u64,
     stop: Option<Stop>,
 }
 
-impl<R: Read> Read for Guarded<'_, R> {
+impl<R: Read> Read for Guarded<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if self.stop.is_some() {
             return Ok(0);
@@ -219,17 +317,6 @@ impl<R: Read> Read for Guarded<'_, R> {
         if self.read > self.max {
             self.stop = Some(Stop::TooLarge);
             return Ok(0);
-        }
-        if self.read >= self.next_check {
-            self.next_check = self.read + (8 << 20);
-            if let Some(rc) = &self.ratio {
-                let total = rc.before + self.read;
-                let comp = rc.compressed.get().max(1);
-                if total > rc.limits.ratio_floor_bytes && total / comp > rc.limits.max_ratio {
-                    self.stop = Some(Stop::Error(ratio_alarm(total, comp, rc.limits)));
-                    return Ok(0);
-                }
-            }
         }
         Ok(n)
     }
@@ -253,8 +340,12 @@ pub fn total_limit_reached(limits: &Limits) -> String {
     )
 }
 
-/// An I/O error in words (flate2 reports a truncated gzip stream as `UnexpectedEof`).
+/// An I/O error in words: the text of a [`Described`] error as written, else a truncation
+/// (`UnexpectedEof`) said plainly, else the error's own text.
 pub fn describe_io(e: &io::Error) -> String {
+    if let Some(d) = e.get_ref().and_then(|r| r.downcast_ref::<Described>()) {
+        return d.0.clone();
+    }
     match e.kind() {
         io::ErrorKind::UnexpectedEof => "unexpected end of data: the file is truncated".to_string(),
         _ => e.to_string(),
@@ -314,11 +405,11 @@ mod tests {
 
     #[test]
     fn bounded_read_stops_past_limit() {
-        match read_bounded(&b"0123456789"[..], 4, 0, None) {
+        match read_bounded(&b"0123456789"[..], 4, 0) {
             EntryContent::TooLarge { limit } => assert_eq!(limit, 4),
             other => panic!("expected TooLarge, got {other:?}"),
         }
-        match read_bounded(&b"0123"[..], 4, 4, None) {
+        match read_bounded(&b"0123"[..], 4, 4) {
             EntryContent::Bytes(b) => assert_eq!(b, b"0123"),
             other => panic!("expected bytes, got {other:?}"),
         }

@@ -1,24 +1,49 @@
-//! Reading an evidence bundle: a `.tar.gz`/`.tgz`, a plain `.tar`, a `.zip`, a directory (an
-//! unpacked bundle, a sosreport, or loose command outputs), or a single loose file.
+//! Reading an evidence bundle: a tar compressed with gzip, xz, zstd or bzip2 (`.tar.gz`,
+//! `.tar.xz`/`.txz` as `sos report` and SUSE supportconfig write them, `.tar.zst`, `.tar.bz2`), a
+//! plain `.tar`, a `.zip`, a directory (an unpacked bundle, a sosreport, loose command outputs,
+//! or a folder holding one bundle archive), a single compressed file, or a single loose file.
 //!
-//! In: a path and [`Limits`]. Out: a stream of [`RawEntry`] (name + bytes, in archive order)
-//! handed to a callback as soon as each is read, plus a [`ReadSummary`] listing refused entries
-//! and the format. The format is chosen by magic bytes, not by the file name.
+//! In: a path and [`Limits`]. Out: a stream of [`RawEntry`] (name + content, in archive order)
+//! handed to a callback as soon as each is read, plus a [`ReadSummary`] listing refused entries,
+//! the format and why reading stopped early, if it did. Formats and compressions are chosen by
+//! magic bytes ([`sniff_file`], [`Compression::sniff`]), never by the file name.
 //!
-//! Nothing is ever written to disk: entries are streamed into memory, and every read is bounded
-//! by `take(limit + 1)` with an explicit error past the limit. Entries whose names are absolute,
-//! contain `..`, or are symlinks, hardlinks, devices or sparse files are refused and listed,
-//! never followed.
+//! - **Compression.** One decoder path ([`Compression`]) serves the whole input and the members
+//!   of a bundle: a member whose content starts with gzip, xz, zstd or bzip2 magic (a rotated
+//!   `messages-20240101.gz`, an OSWatcher `*.dat.gz`) is delivered decompressed under its own
+//!   path, with [`RawEntry::compression`] saying what was removed. A member that decompresses to
+//!   a tar is an archive inside the bundle: delivered as stored, not unpacked. xz's
+//!   multi-threaded decoder decodes the blocks of a multi-block stream (`xz -T0`) in parallel.
+//! - **Limits.** Every read is bounded by `take(limit + 1)` with an explicit error past the
+//!   limit: per entry, in total (decompressed members count), in entries. The compression-ratio
+//!   alarm compares every byte any decoder produced (kept, skipped or failed) with the bytes read
+//!   from the input. A truncated or corrupt stream stops reading with the reason in
+//!   [`ReadSummary::stopped`]; entries delivered before are kept. The end of a compressed tar is
+//!   decompressed too, so that the stream's integrity check is verified.
+//! - **Names and links.** Entries whose names are absolute or contain `..`, devices, FIFOs and
+//!   sparse files are refused and listed. A symbolic link (tar, zip's unix mode, a folder's) or
+//!   a tar hard link whose target stays inside the bundle's tree is delivered as
+//!   [`EntryContent::Link`] with the target's normalised bundle path; one whose target is
+//!   absolute or climbs above the root is refused, the reason saying where it leads. The root is
+//!   the folder given, or the archive's root (a top folder that every entry shares is inside
+//!   it). Links are resolved by name only: nothing is ever followed on disk.
+//!
+//! Nothing is ever written to disk: entries are streamed into memory.
 
+mod compress;
 mod dir;
-mod gzip;
 mod limits;
 mod names;
+mod sniff;
 mod tarball;
 mod zipfile;
 
+pub use compress::{Compression, XZ_MEMORY_LIMIT};
+pub use dir::single_archive;
 pub use limits::{parse_size, Limits};
 
+use compress::{read_up_to, Members};
+use limits::{Inflating, Meter};
 use parsers::kind::{StreamFn, Streamed};
 use serde::Serialize;
 use std::fs::File;
@@ -33,6 +58,10 @@ pub struct RawEntry {
     pub path: String,
     /// What was read: the bytes, or why they were not.
     pub content: EntryContent,
+    /// The compression removed from this entry's content: a compressed member of the bundle
+    /// (`messages-20240101.gz`, delivered decompressed under its own name), or the whole input
+    /// when it is a single compressed file. `None` when the content is as stored.
+    pub compression: Option<Compression>,
 }
 
 /// The payload of a [`RawEntry`].
@@ -55,6 +84,14 @@ pub enum EntryContent {
         /// What the streaming parser made of them.
         result: Box<Streamed>,
     },
+    /// A symbolic link (or a tar hard link) whose target stays inside the bundle's tree. Nothing
+    /// was followed: resolving the target among the bundle's entries (chains, loops, dangling
+    /// targets) is the caller's.
+    Link {
+        /// The target's bundle path: `/`-separated, normalised (no `.` or `..`, no leading `/`),
+        /// resolved from the link's folder (from the root for a tar hard link).
+        target: String,
+    },
 }
 
 /// Which entries are parsed while they are read, and by what: the parser for an entry at a path,
@@ -62,14 +99,26 @@ pub enum EntryContent {
 /// of kinds.
 pub type StreamFor<'a> = &'a dyn Fn(&str) -> Option<StreamFn>;
 
-/// Archive formats recognised by their magic bytes.
+/// Input formats recognised by their magic bytes (see [`Compression`] for the compressions').
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Format {
-    /// gzip-compressed tar (`1f 8b`, then a tar header).
+    /// gzip-compressed tar (gzip magic, then a tar header once decompressed).
     TarGz,
-    /// gzip-compressed single file (`1f 8b` not followed by a tar header), e.g. `iostat.txt.gz`.
+    /// xz-compressed tar: `sos report`'s default and SUSE supportconfig's.
+    TarXz,
+    /// zstd-compressed tar.
+    TarZst,
+    /// bzip2-compressed tar.
+    TarBz2,
+    /// gzip-compressed single file (no tar header inside), e.g. `iostat.txt.gz`.
     Gzip,
+    /// xz-compressed single file.
+    Xz,
+    /// zstd-compressed single file.
+    Zstd,
+    /// bzip2-compressed single file.
+    Bzip2,
     /// POSIX/GNU tar (`ustar` at offset 257, or a valid header checksum).
     Tar,
     /// zip (`PK\x03\x04` or an empty archive's `PK\x05\x06`).
@@ -103,7 +152,8 @@ pub struct ReadSummary {
     /// Set when reading stopped early (corrupt archive, a total limit reached); entries delivered
     /// before that are still analyzed.
     pub stopped: Option<String>,
-    /// Oddities that did not stop reading (trailing bytes after a gzip stream).
+    /// Oddities that did not stop reading (trailing bytes after a gzip stream), and how the
+    /// input was taken (a folder holding one archive is read as that archive).
     pub warnings: Vec<String>,
 }
 
@@ -130,12 +180,13 @@ pub enum BundleError {
     SeveralBundles(Vec<String>),
 }
 
-/// Reads the bundle at `path`, calling `on_entry` for every regular file in archive order.
+/// Reads the bundle at `path`, calling `on_entry` for every regular file and every link that
+/// stays inside the tree, in archive order (sorted path order for a folder).
 ///
 /// The callback runs on the reading thread; hand the entry to other threads to parse while the
 /// archive is still being decompressed. Errors: [`BundleError`] when the input cannot be opened
-/// or is not a supported format. Problems inside the archive (a corrupt entry, a limit reached)
-/// do not fail the read: they are recorded in [`ReadSummary`] and in the affected entries.
+/// or is not a file or folder. Problems inside the archive (a corrupt entry, a limit reached) do
+/// not fail the read: they are recorded in [`ReadSummary`] and in the affected entries.
 pub fn read(
     path: &Path,
     limits: &Limits,
@@ -174,112 +225,156 @@ pub fn read(
         s.entries += 1;
         on_entry(e)
     };
+    let meter = Meter::new(limits);
+    let ctx = Ctx {
+        limits,
+        stream_for,
+        meter: &meter,
+    };
     if meta.is_dir() {
+        if let Some((archive, side_files)) = dir::single_archive(path) {
+            summary.warnings.push(format!(
+                "the folder holds one bundle archive, `{}`{}: it was read as that archive",
+                names::display(
+                    archive
+                        .file_name()
+                        .map(|n| n.as_encoded_bytes())
+                        .unwrap_or_default()
+                ),
+                if side_files > 0 {
+                    " beside its checksum file(s), which were not checked"
+                } else {
+                    ""
+                }
+            ));
+            let io_err = |source| BundleError::Io {
+                path: archive.display().to_string(),
+                source,
+            };
+            return read_file(&archive, &ctx, &mut summary, &mut deliver)
+                .map_err(io_err)
+                .map(|()| summary);
+        }
         summary.format = Some(Format::Directory);
-        dir::read(path, limits, stream_for, &mut summary, &mut deliver);
+        dir::read(path, &ctx, &mut summary, &mut deliver);
         return Ok(summary);
     }
-    let mut file = File::open(path).map_err(io_err)?;
+    read_file(path, &ctx, &mut summary, &mut deliver).map_err(io_err)?;
+    Ok(summary)
+}
+
+/// What every reader is given besides the input.
+pub(crate) struct Ctx<'a> {
+    limits: &'a Limits,
+    stream_for: StreamFor<'a>,
+    meter: &'a Meter,
+}
+
+/// The delivery of one entry (checks duplicates and counts).
+type Deliver<'a> = dyn FnMut(RawEntry, &mut ReadSummary) + 'a;
+
+/// Reads one input file: an archive, a compressed file, or a loose file.
+fn read_file(
+    path: &Path,
+    ctx: &Ctx<'_>,
+    summary: &mut ReadSummary,
+    deliver: &mut Deliver<'_>,
+) -> io::Result<()> {
+    let mut file = File::open(path)?;
+    let len = file.metadata()?.len();
     let mut magic = [0u8; 512];
-    let n = read_up_to(&mut file, &mut magic).map_err(io_err)?;
+    let n = read_up_to(&mut file, &mut magic)?;
     let magic = &magic[..n];
     let rewind = io::Cursor::new(magic.to_vec()).chain(file);
     let file_name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    match sniff_format(magic) {
-        Some(Format::Zip) => {
-            summary.format = Some(Format::Zip);
-            let file = File::open(path).map_err(io_err)?;
-            zipfile::read(file, limits, stream_for, &mut summary, &mut deliver);
-        }
-        Some(Format::TarGz) | Some(Format::Gzip) => {
-            let counted = limits::CountingReader::new(rewind);
-            let compressed = counted.counter();
-            let members = gzip::Members::new(io::BufReader::with_capacity(256 * 1024, counted));
-            let trailing = members.trailing_flag();
-            let mut gz = io::BufReader::with_capacity(256 * 1024, members);
-            let mut head = [0u8; 512];
-            let n = match read_up_to(&mut gz, &mut head) {
-                Ok(n) => n,
-                Err(e) => {
-                    summary.format = Some(Format::Gzip);
-                    summary.stopped = Some(format!("gzip stream is corrupt or truncated: {e}"));
-                    return Ok(summary);
-                }
-            };
-            let inner = io::Cursor::new(head[..n].to_vec()).chain(gz);
-            if n == 512 && tarball::looks_like_tar(&head) {
-                summary.format = Some(Format::TarGz);
-                tarball::read(
-                    inner,
-                    Some(compressed),
-                    limits,
-                    stream_for,
-                    &mut summary,
-                    &mut deliver,
-                );
-            } else {
-                summary.format = Some(Format::Gzip);
-                let name = file_name
-                    .strip_suffix(".gz")
-                    .unwrap_or(&file_name)
-                    .to_string();
-                let content = limits::read_bounded(
-                    inner,
-                    limits.max_entry_bytes,
-                    0,
-                    Some(limits::RatioCheck {
-                        compressed: &compressed,
-                        limits,
-                        before: 0,
-                    }),
-                );
-                deliver(
-                    RawEntry {
-                        path: name,
-                        content,
-                    },
-                    &mut summary,
-                );
-            }
-            if trailing.get() {
-                summary.warnings.push(
-                    "bytes after the end of the gzip data were ignored (padding or garbage appended to the file)".into(),
-                );
-            }
-        }
-        Some(Format::Tar) => {
-            summary.format = Some(Format::Tar);
-            tarball::read(rewind, None, limits, stream_for, &mut summary, &mut deliver);
-        }
-        _ if is_unsupported_compression(magic).is_some() => {
-            return Err(BundleError::Unsupported(format!(
-                "{} is {}-compressed, which rca does not read yet: decompress it first (e.g. `{}`) \
-                 and pass the resulting .tar",
-                path.display(),
-                is_unsupported_compression(magic).unwrap_or_default(),
-                match is_unsupported_compression(magic) {
-                    Some("xz") => "xz -dk FILE",
-                    Some("bzip2") => "bzip2 -dk FILE",
-                    _ => "zstd -d FILE",
-                }
-            )));
-        }
-        _ => {
-            summary.format = Some(Format::File);
-            let content = limits::read_bounded(rewind, limits.max_entry_bytes, meta.len(), None);
-            deliver(
-                RawEntry {
-                    path: file_name,
-                    content,
-                },
-                &mut summary,
-            );
-        }
+    if sniff::is_zip(magic) {
+        summary.format = Some(Format::Zip);
+        zipfile::read(File::open(path)?, ctx, summary, deliver);
+    } else if sniff::is_tar(magic) {
+        summary.format = Some(Format::Tar);
+        let counted = limits::CountingReader::sharing(rewind, ctx.meter.input());
+        tarball::read(counted, false, ctx, summary, deliver);
+    } else if let Some(c) = Compression::sniff(magic) {
+        read_compressed(c, rewind, &file_name, ctx, summary, deliver);
+    } else {
+        summary.format = Some(Format::File);
+        let content = limits::read_bounded(rewind, ctx.limits.max_entry_bytes, len);
+        deliver(
+            RawEntry {
+                path: file_name,
+                content,
+                compression: None,
+            },
+            summary,
+        );
     }
-    Ok(summary)
+    Ok(())
+}
+
+/// Reads a compressed input: a compressed tar, or a single compressed file named after the input
+/// without its compression's suffix.
+fn read_compressed(
+    c: Compression,
+    input: impl Read,
+    file_name: &str,
+    ctx: &Ctx<'_>,
+    summary: &mut ReadSummary,
+    deliver: &mut Deliver<'_>,
+) {
+    let counted = limits::CountingReader::sharing(input, ctx.meter.input());
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(16) as u32);
+    let members = Members::new(
+        c,
+        io::BufReader::with_capacity(256 * 1024, counted),
+        threads,
+    );
+    let trailing = members.trailing_flag();
+    let inflating = Inflating::new(members, ctx.meter.clone(), true);
+    let mut data = io::BufReader::with_capacity(256 * 1024, inflating);
+    let mut head = [0u8; 512];
+    let n = match read_up_to(&mut data, &mut head) {
+        Ok(n) => n,
+        Err(e) => {
+            summary.format = Some(Format::single(c));
+            summary.stopped = Some(limits::describe_io(&e));
+            return;
+        }
+    };
+    let inner = io::Cursor::new(head[..n].to_vec()).chain(data);
+    if n == 512 && sniff::looks_like_tar(&head) {
+        summary.format = Some(Format::tar(c));
+        tarball::read(inner, true, ctx, summary, deliver);
+    } else {
+        summary.format = Some(Format::single(c));
+        let name = c
+            .suffixes()
+            .iter()
+            .find_map(|s| file_name.strip_suffix(s))
+            .filter(|n| !n.is_empty())
+            .unwrap_or(file_name)
+            .to_string();
+        let content = limits::read_bounded(inner, ctx.limits.max_entry_bytes, 0);
+        if let EntryContent::ReadError(e) = &content {
+            summary.stopped = Some(e.clone());
+        }
+        deliver(
+            RawEntry {
+                path: name,
+                content,
+                compression: Some(c),
+            },
+            summary,
+        );
+    }
+    if trailing.get() {
+        summary.warnings.push(format!(
+            "bytes after the end of the {} data were ignored (padding or garbage appended to the file)",
+            c.label()
+        ));
+    }
 }
 
 impl Format {
@@ -287,53 +382,77 @@ impl Format {
     pub fn label(self) -> &'static str {
         match self {
             Format::TarGz => "tar-gz",
+            Format::TarXz => "tar-xz",
+            Format::TarZst => "tar-zst",
+            Format::TarBz2 => "tar-bz2",
             Format::Gzip => "gzip",
+            Format::Xz => "xz",
+            Format::Zstd => "zstd",
+            Format::Bzip2 => "bzip2",
             Format::Tar => "tar",
             Format::Zip => "zip",
             Format::Directory => "directory",
             Format::File => "file",
         }
     }
-}
 
-/// Recognises an archive format from its first bytes (up to 512).
-pub fn sniff_format(magic: &[u8]) -> Option<Format> {
-    if magic.starts_with(&[0x1f, 0x8b]) {
-        Some(Format::TarGz)
-    } else if magic.starts_with(b"PK\x03\x04") || magic.starts_with(b"PK\x05\x06") {
-        Some(Format::Zip)
-    } else if magic.len() == 512
-        && (tarball::looks_like_tar(magic) || magic.iter().all(|&b| b == 0))
-    {
-        // An all-zero first block is a tar end-of-archive marker: an empty tar.
-        Some(Format::Tar)
-    } else {
-        None
+    /// True for the formats that hold a bundle: tar (compressed or not) and zip.
+    pub fn is_archive(self) -> bool {
+        matches!(
+            self,
+            Format::TarGz
+                | Format::TarXz
+                | Format::TarZst
+                | Format::TarBz2
+                | Format::Tar
+                | Format::Zip
+        )
     }
-}
 
-fn is_unsupported_compression(magic: &[u8]) -> Option<&'static str> {
-    if magic.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
-        Some("xz")
-    } else if magic.starts_with(b"BZh") && magic.len() > 3 && magic[3].is_ascii_digit() {
-        Some("bzip2")
-    } else if magic.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-        Some("zstd")
-    } else {
-        None
-    }
-}
-
-/// Reads until `buf` is full or the reader is exhausted; returns the count.
-fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+    /// The tar format compressed with `c`.
+    fn tar(c: Compression) -> Format {
+        match c {
+            Compression::Gzip => Format::TarGz,
+            Compression::Xz => Format::TarXz,
+            Compression::Zstd => Format::TarZst,
+            Compression::Bzip2 => Format::TarBz2,
         }
     }
-    Ok(n)
+
+    /// A single file compressed with `c`.
+    fn single(c: Compression) -> Format {
+        match c {
+            Compression::Gzip => Format::Gzip,
+            Compression::Xz => Format::Xz,
+            Compression::Zstd => Format::Zstd,
+            Compression::Bzip2 => Format::Bzip2,
+        }
+    }
+}
+
+/// The format of the file at `path`, from its content: its first 512 bytes, and for a compressed
+/// file the first 512 bytes they decompress to (a compressed tar, or a single compressed file).
+/// Errors: the file cannot be opened or read.
+pub fn sniff_file(path: &Path) -> io::Result<Format> {
+    let mut file = File::open(path)?;
+    let mut magic = [0u8; 512];
+    let n = read_up_to(&mut file, &mut magic)?;
+    let magic = &magic[..n];
+    if sniff::is_zip(magic) {
+        return Ok(Format::Zip);
+    }
+    if sniff::is_tar(magic) {
+        return Ok(Format::Tar);
+    }
+    let Some(c) = Compression::sniff(magic) else {
+        return Ok(Format::File);
+    };
+    let mut prefix = magic.to_vec();
+    (&mut file).take(1 << 20).read_to_end(&mut prefix)?;
+    let head = compress::decode_head(c, &prefix, 512);
+    Ok(if head.len() == 512 && sniff::looks_like_tar(&head) {
+        Format::tar(c)
+    } else {
+        Format::single(c)
+    })
 }

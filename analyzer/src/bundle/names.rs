@@ -38,6 +38,81 @@ pub fn check(raw: &[u8], max: usize) -> Result<String, String> {
     Ok(parts.join("/"))
 }
 
+/// Where a link inside the bundle leads, or why it is refused.
+///
+/// `link` is the link's own normalised bundle path, `what` how the refusal names it (`symbolic
+/// link`), `target` its target as stored. With `from_link_folder` the target is resolved from the
+/// folder holding the link (a symbolic link); without, from the bundle's root (a tar hard link,
+/// which names another member of the archive). `.` and `..` are resolved by name only: nothing on
+/// disk is looked at. The tree a link must stay inside is the bundle's root: the folder given for
+/// a folder, the archive's root for a tar or zip (a top folder shared by every entry is inside
+/// it).
+///
+/// Returns the target's normalised bundle path (`/`-separated, no `.` or `..`), or the reason
+/// for refusing the link: its target is absolute or climbs above the root (both say where they
+/// lead), is the root itself, empty, longer than `max` bytes, or holds a NUL byte.
+pub fn resolve_link(
+    link: &str,
+    what: &str,
+    target: &[u8],
+    from_link_folder: bool,
+    max: usize,
+) -> Result<String, String> {
+    let shown = display(target);
+    if target.is_empty() {
+        return Err(format!("{what} with an empty target"));
+    }
+    if target.len() > max {
+        return Err(format!(
+            "{what} whose target is longer than {max} bytes ({} bytes)",
+            target.len()
+        ));
+    }
+    if target.contains(&0) {
+        return Err(format!("{what} whose target contains a NUL byte"));
+    }
+    let text = String::from_utf8_lossy(target).replace('\\', "/");
+    let b = text.as_bytes();
+    if text.starts_with('/') || (b.len() >= 2 && b[1] == b':' && b[0].is_ascii_alphabetic()) {
+        return Err(format!(
+            "{what} to `{shown}` escapes the bundle: an absolute target names a place on the \
+             collecting machine, outside the bundle's tree; links are never followed outside it"
+        ));
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    if from_link_folder {
+        parts.extend(link.split('/'));
+        parts.pop();
+    }
+    let mut above = 0usize;
+    for part in text.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                if parts.pop().is_none() {
+                    above += 1;
+                }
+            }
+            // Past the root, the rest is kept for the message only.
+            p => parts.push(p),
+        }
+    }
+    if above > 0 {
+        let outside = format!("{}{}", "../".repeat(above), parts.join("/"));
+        return Err(format!(
+            "{what} to `{shown}` escapes the bundle: it climbs above the bundle's root, to \
+             `{}`; links are never followed outside it",
+            outside.trim_end_matches('/')
+        ));
+    }
+    if parts.is_empty() {
+        return Err(format!(
+            "{what} to `{shown}` leads to the bundle's root folder itself (a loop)"
+        ));
+    }
+    Ok(parts.join("/"))
+}
+
 /// A raw name shortened for display in the report.
 pub fn display(raw: &[u8]) -> String {
     let s = String::from_utf8_lossy(raw);
@@ -52,7 +127,37 @@ pub fn display(raw: &[u8]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::check;
+    use super::{check, resolve_link};
+
+    #[test]
+    fn links_resolve_inside_the_tree_or_are_refused() {
+        let r =
+            |link: &str, target: &str| resolve_link(link, "link", target.as_bytes(), true, 4096);
+        assert_eq!(
+            r("sosreport-x/etc/os-release", "../usr/lib/os-release").unwrap(),
+            "sosreport-x/usr/lib/os-release"
+        );
+        assert_eq!(
+            r("sosreport-x/free", "sos_commands/memory/free").unwrap(),
+            "sosreport-x/sos_commands/memory/free"
+        );
+        assert_eq!(r("a/b/c", "./../../d/./e").unwrap(), "d/e");
+        let why = r("sosreport-x/etc/passwd", "../../../etc/passwd").unwrap_err();
+        assert!(
+            why.contains("escapes") && why.contains("`../etc/passwd`"),
+            "{why}"
+        );
+        let why = r("x/localtime", "/usr/share/zoneinfo/UTC").unwrap_err();
+        assert!(why.contains("escapes") && why.contains("absolute"), "{why}");
+        assert!(r("a/b", "..").unwrap_err().contains("root folder itself"));
+        assert!(r("a/b", "").is_err());
+        assert!(r("a/b", "x\0y").is_err());
+        // A tar hard link names a member from the root.
+        assert_eq!(
+            resolve_link("top/a/b", "hard link", b"top/c", false, 4096).unwrap(),
+            "top/c"
+        );
+    }
 
     #[test]
     fn refuses_escapes() {

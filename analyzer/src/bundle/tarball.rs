@@ -1,63 +1,58 @@
-//! tar reading (plain or inside gzip) with every allocation bounded.
+//! tar reading (plain or compressed) with every allocation bounded.
 //!
 //! The `tar` crate is used in raw mode, so that GNU long-name (`L`/`K`) and PAX (`x`/`g`)
 //! headers come to us as entries and are read under [`Limits::max_meta_bytes`] instead of being
-//! buffered whole by the crate. Sparse entries, links and devices are refused.
+//! buffered whole by the crate. Sparse entries and devices are refused. Symbolic links resolve
+//! from their own folder, hard links (which name another member) from the archive's root; those
+//! that stay inside the archive are delivered as [`EntryContent::Link`], the others refused.
+//! Compressed members are decompressed ([`compress::read_member`]).
 
-use super::limits::{self, describe_io, human_bytes, Counter, Limits, RatioCheck};
-use super::{names, EntryContent, RawEntry, ReadSummary, Refused, StreamFor};
+use super::compress;
+use super::limits::{self, describe_io, human_bytes};
+#[cfg(doc)]
+use super::Limits;
+use super::{names, Ctx, Deliver, EntryContent, RawEntry, ReadSummary, Refused};
 use std::io::Read;
 use tar::EntryType;
-
-/// True when `h` (512 bytes) is a tar header: `ustar` magic at offset 257, or an old-style
-/// header whose checksum field matches its bytes.
-pub fn looks_like_tar(h: &[u8]) -> bool {
-    if h.len() < 512 {
-        return false;
-    }
-    if &h[257..262] == b"ustar" {
-        return true;
-    }
-    let field = &h[148..156];
-    let digits: String = field
-        .iter()
-        .map(|&b| b as char)
-        .filter(|c| c.is_digit(8))
-        .collect();
-    let Ok(stored) = u32::from_str_radix(&digits, 8) else {
-        return false;
-    };
-    let sum: u32 = h
-        .iter()
-        .enumerate()
-        .map(|(i, &b)| {
-            if (148..156).contains(&i) {
-                32
-            } else {
-                b as u32
-            }
-        })
-        .sum();
-    !digits.is_empty() && stored == sum && h[0] != 0
-}
 
 /// Metadata carried from extension headers to the entry that follows them.
 #[derive(Default)]
 struct Pending {
     name: Option<Result<Vec<u8>, String>>,
+    link: Option<Result<Vec<u8>, String>>,
     pax_size: Option<u64>,
 }
 
-/// Reads every entry of a tar stream, delivering regular files and recording refusals.
+/// Reads every entry of a tar stream, delivering regular files and links inside the tree and
+/// recording refusals. `compressed`: the stream comes out of a decompressor; an oversize entry is
+/// then not skipped (skipping costs its whole decompression), and once the archive's end is read
+/// the rest of the stream is decompressed too, so that its integrity check (gzip CRC-32, xz
+/// check, zstd checksum, bzip2 CRC) is verified: a corrupt stream whose damage decoded to
+/// plausible bytes is then still reported.
 pub fn read<R: Read>(
     r: R,
-    compressed: Option<Counter>,
-    limits: &Limits,
-    stream_for: StreamFor<'_>,
+    compressed: bool,
+    ctx: &Ctx<'_>,
     summary: &mut ReadSummary,
-    deliver: &mut dyn FnMut(RawEntry, &mut ReadSummary),
+    deliver: &mut Deliver<'_>,
 ) {
     let mut archive = tar::Archive::new(r);
+    read_entries(&mut archive, compressed, ctx, summary, deliver);
+    if compressed && summary.stopped.is_none() {
+        if let Err(e) = std::io::copy(&mut archive.into_inner(), &mut std::io::sink()) {
+            summary.stopped = Some(ctx.meter.stop().unwrap_or_else(|| describe_io(&e)));
+        }
+    }
+}
+
+fn read_entries<R: Read>(
+    archive: &mut tar::Archive<R>,
+    compressed: bool,
+    ctx: &Ctx<'_>,
+    summary: &mut ReadSummary,
+    deliver: &mut Deliver<'_>,
+) {
+    let limits = ctx.limits;
     let entries = match archive.entries() {
         Ok(e) => e.raw(true),
         Err(e) => {
@@ -71,10 +66,12 @@ pub fn read<R: Read>(
         let mut entry = match entry {
             Ok(e) => e,
             Err(e) => {
-                summary.stopped = Some(format!(
-                    "the tar archive is corrupt or truncated after {seen} entries: {}",
-                    describe_io(&e)
-                ));
+                summary.stopped = Some(ctx.meter.stop().unwrap_or_else(|| {
+                    format!(
+                        "the tar archive is corrupt or truncated after {seen} entries: {}",
+                        describe_io(&e)
+                    )
+                }));
                 return;
             }
         };
@@ -112,31 +109,35 @@ pub fn read<R: Read>(
                         ext_name(ty)
                     ))
                 } else {
-                    match limits::read_bounded(&mut entry, limits.max_meta_bytes, claimed, None) {
+                    match limits::read_bounded(&mut entry, limits.max_meta_bytes, claimed) {
                         EntryContent::Bytes(b) => Ok(b),
-                        EntryContent::TooLarge { .. } | EntryContent::Streamed { .. } => {
-                            Err("tar metadata header over the limit".into())
-                        }
                         EntryContent::ReadError(e) => {
-                            summary.stopped = Some(format!("the tar archive is truncated: {e}"));
+                            summary.stopped =
+                                Some(ctx.meter.stop().unwrap_or_else(|| {
+                                    format!("the tar archive is truncated: {e}")
+                                }));
                             return;
                         }
+                        _ => Err("tar metadata header over the limit".into()),
                     }
                 };
-                match ty {
-                    EntryType::GNULongName => {
-                        pending.name = Some(meta.map(|mut b| {
-                            while b.last() == Some(&0) {
-                                b.pop();
-                            }
-                            b
-                        }))
+                let strip = |mut b: Vec<u8>| {
+                    while b.last() == Some(&0) {
+                        b.pop();
                     }
+                    b
+                };
+                match ty {
+                    EntryType::GNULongName => pending.name = Some(meta.map(strip)),
+                    EntryType::GNULongLink => pending.link = Some(meta.map(strip)),
                     EntryType::XHeader => match meta {
                         Ok(b) => {
                             for ext in tar::PaxExtensions::new(&b).flatten() {
                                 match ext.key_bytes() {
                                     b"path" => pending.name = Some(Ok(ext.value_bytes().to_vec())),
+                                    b"linkpath" => {
+                                        pending.link = Some(Ok(ext.value_bytes().to_vec()))
+                                    }
                                     b"size" => {
                                         pending.pax_size =
                                             ext.value().ok().and_then(|v| v.parse().ok())
@@ -175,19 +176,41 @@ pub fn read<R: Read>(
             EntryType::Regular | EntryType::Continuous => {}
             EntryType::Directory => continue,
             EntryType::Symlink | EntryType::Link => {
-                let target = header
-                    .link_name_bytes()
-                    .map(|t| names::display(&t))
-                    .unwrap_or_default();
-                let what = if ty == EntryType::Symlink {
+                let path = match names::check(&name_bytes, limits.max_name_bytes) {
+                    Ok(p) => p,
+                    Err(reason) => {
+                        refuse(summary, reason);
+                        continue;
+                    }
+                };
+                let target = match p.link {
+                    Some(Ok(t)) => t,
+                    Some(Err(reason)) => {
+                        refuse(summary, reason);
+                        continue;
+                    }
+                    None => header
+                        .link_name_bytes()
+                        .map(|t| t.into_owned())
+                        .unwrap_or_default(),
+                };
+                let symbolic = ty == EntryType::Symlink;
+                let what = if symbolic {
                     "symbolic link"
                 } else {
                     "hard link"
                 };
-                refuse(
-                    summary,
-                    format!("{what} to `{target}`: links are never followed"),
-                );
+                match names::resolve_link(&path, what, &target, symbolic, limits.max_name_bytes) {
+                    Ok(target) => deliver(
+                        RawEntry {
+                            path,
+                            content: EntryContent::Link { target },
+                            compression: None,
+                        },
+                        summary,
+                    ),
+                    Err(reason) => refuse(summary, reason),
+                }
                 continue;
             }
             EntryType::GNUSparse => {
@@ -230,32 +253,36 @@ pub fn read<R: Read>(
         };
         let remaining_total = limits.max_total_bytes.saturating_sub(summary.bytes_read);
         let cap = limits.max_entry_bytes.min(remaining_total);
-        let ratio = compressed.as_ref().map(|c| RatioCheck {
-            compressed: c,
-            limits,
-            before: summary.bytes_read,
-        });
-        let mut content = limits::read_entry(
-            stream_for(&path),
+        let (mut content, compression) = compress::read_member(
             &mut entry,
+            (ctx.stream_for)(&path),
             (cap, remaining_total),
             claimed,
-            ratio,
+            ctx.meter,
         );
         if let EntryContent::TooLarge { limit } = &mut content {
             *limit = limits::reported_limit(cap, limits);
         }
         let stop = match &content {
+            _ if ctx.meter.stop().is_some() => ctx.meter.stop(),
             EntryContent::TooLarge { .. } if cap < limits.max_entry_bytes => {
                 Some(limits::total_limit_reached(limits))
             }
-            EntryContent::ReadError(e) => Some(e.clone()),
+            // A compressed member's own corrupt data spoils that member only.
+            EntryContent::ReadError(e) if compression.is_none() => Some(e.clone()),
             _ => None,
         };
         let skip_too_long = matches!(content, EntryContent::TooLarge { .. })
-            && compressed.is_some()
+            && compressed
             && claimed.saturating_sub(cap) > limits.max_entry_bytes;
-        deliver(RawEntry { path, content }, summary);
+        deliver(
+            RawEntry {
+                path,
+                content,
+                compression,
+            },
+            summary,
+        );
         let stop = stop.or_else(|| {
             skip_too_long.then(|| {
                 format!(

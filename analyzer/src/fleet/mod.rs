@@ -18,9 +18,10 @@
 pub mod features;
 pub mod robust;
 
-use crate::bundle::Limits;
+use crate::bundle::{self, Format, Limits};
 use crate::diff::score::{self, Weight};
 use crate::diff::side::{self, SideSummary};
+use crate::layout;
 use features::{Features, ABSENT, SET_FAMILIES};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -51,70 +52,216 @@ pub struct Failed {
     pub error: String,
 }
 
-/// The bundles named by the command line: a single directory argument without a manifest stands
-/// for the bundles directly inside it, in name order (hidden entries and symbolic links skipped;
-/// a sample folder contributes its archives or its `baseline/` and `suspect/`); otherwise each
-/// argument is a bundle, a path named twice counting once.
-pub fn expand(args: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+/// An entry of a fleet folder that is not a bundle, and why it was left out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    /// The entry's path.
+    pub path: String,
+    /// Why it is not a bundle (`plain text, not a bundle archive`, `symbolic link: not
+    /// followed`).
+    pub note: String,
+}
+
+/// What the command line names: the bundles to compare, and the entries of a fleet folder that
+/// were left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Expanded {
+    /// Bundles, in name order for a folder, in argument order otherwise.
+    pub bundles: Vec<PathBuf>,
+    /// Entries of the folder that are not bundles, each with why.
+    pub skipped: Vec<Skipped>,
+}
+
+/// The bundles named by the command line.
+///
+/// A single directory argument without a `manifest.tsv` is a fleet folder: every entry directly
+/// inside it, in name order, is a bundle or is skipped with a note. A bundle is an archive file
+/// by its content ([`bundle::sniff_file`]: a tar, compressed with gzip, xz, zstd or bzip2 or not,
+/// or a zip), or a bundle folder: one with a `manifest.tsv` (the collector's), one holding a
+/// single archive beside checksum files (a ticket folder; `analyze` reads it as that archive),
+/// or one holding at least one file at a place a bundle layout names (an unpacked sosreport, a
+/// folder of loose command outputs). A folder holding bundles directly inside it (a sample's
+/// `baseline/` and `suspect/`, or archives) contributes those instead, its other entries skipped
+/// with notes. Hidden entries and symbolic links are skipped (a link could lead anywhere on the
+/// analyzing machine). Otherwise each argument is a bundle, a path named twice counting once.
+/// Errors: the folder cannot be listed.
+pub fn expand(args: &[PathBuf]) -> Result<Expanded, String> {
     if let [one] = args {
         if one.is_dir() && !one.join("manifest.tsv").exists() {
-            let mut v = Vec::new();
+            let mut out = Expanded::default();
             for p in listing(one)? {
-                match bundles_in(&p) {
-                    Some(inner) if !inner.is_empty() => v.extend(inner),
-                    _ => v.push(p),
+                match classify(&p) {
+                    Class::Bundle => out.bundles.push(p),
+                    Class::Holds(inner) => {
+                        for q in listing(&p)? {
+                            if inner.contains(&q) {
+                                out.bundles.push(q);
+                            } else {
+                                let note = match classify(&q) {
+                                    Class::Skip(note) => note,
+                                    _ => "inside a folder of bundles, not one itself".into(),
+                                };
+                                out.skipped.push(skipped(&q, note));
+                            }
+                        }
+                    }
+                    Class::Skip(note) => out.skipped.push(skipped(&p, note)),
                 }
             }
-            return Ok(v);
+            return Ok(out);
         }
     }
     // The same bundle named twice would vote twice for the majority.
     let mut seen = std::collections::HashSet::new();
-    Ok(args
-        .iter()
-        .filter(|p| seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())))
-        .cloned()
-        .collect())
+    Ok(Expanded {
+        bundles: args
+            .iter()
+            .filter(|p| seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())))
+            .cloned()
+            .collect(),
+        skipped: Vec::new(),
+    })
 }
 
-/// The entries of `dir` in name order, without hidden entries and without symbolic links (a link
-/// could lead anywhere on the analyzing machine; links inside bundles are refused the same way).
+fn skipped(p: &Path, note: String) -> Skipped {
+    Skipped {
+        path: p.display().to_string(),
+        note,
+    }
+}
+
+/// What an entry of a fleet folder is.
+enum Class {
+    /// A bundle.
+    Bundle,
+    /// A folder holding these bundles directly inside it.
+    Holds(Vec<PathBuf>),
+    /// Not a bundle, and why.
+    Skip(String),
+}
+
+/// The entries of `dir` in name order.
 fn listing(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("cannot list {}: {e}", dir.display()))?
         .filter_map(|e| e.ok())
-        .filter(|e| e.file_type().is_ok_and(|t| !t.is_symlink()))
         .map(|e| e.path())
-        .filter(|p| {
-            !p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with('.'))
-        })
         .collect();
     v.sort();
     Ok(v)
 }
 
-/// For a folder without a manifest: the bundles directly inside it (archives, and folders with a
-/// `manifest.tsv`, e.g. a sample's `baseline/` and `suspect/`); `None` for anything else.
-fn bundles_in(p: &Path) -> Option<Vec<PathBuf>> {
-    if !p.is_dir() || p.join("manifest.tsv").exists() {
-        return None;
+/// Most files looked at in a folder for one at a place a bundle layout names.
+const MAX_LOOKED_AT: usize = 10_000;
+
+fn classify(p: &Path) -> Class {
+    let hidden = p
+        .file_name()
+        .map(|n| n.as_encoded_bytes().starts_with(b"."))
+        .unwrap_or(false);
+    if hidden {
+        return Class::Skip("hidden entry".into());
     }
-    let inner = listing(p).ok()?;
-    Some(
-        inner
-            .into_iter()
-            .filter(|q| {
-                let n = q.to_string_lossy();
-                (q.is_file()
-                    && [".tar.gz", ".tgz", ".tar", ".zip"]
-                        .iter()
-                        .any(|e| n.ends_with(e)))
-                    || (q.is_dir() && q.join("manifest.tsv").exists())
-            })
-            .collect(),
+    let Ok(meta) = p.symlink_metadata() else {
+        return Class::Skip("cannot be read".into());
+    };
+    let ft = meta.file_type();
+    if ft.is_symlink() {
+        return Class::Skip(
+            "symbolic link: not followed (it could lead anywhere on this machine)".into(),
+        );
+    }
+    if ft.is_file() {
+        return match bundle::sniff_file(p) {
+            Ok(f) if f.is_archive() => Class::Bundle,
+            Ok(Format::File) if meta.len() == 0 => Class::Skip("empty file".into()),
+            Ok(Format::File) => {
+                // The name only words the note: a file is a bundle by its content.
+                let name = p.to_string_lossy().to_ascii_lowercase();
+                let named = [
+                    ".tar", ".tgz", ".tar.gz", ".zip", ".txz", ".tar.xz", ".tar.zst", ".tzst",
+                    ".tar.bz2", ".tbz2",
+                ]
+                .iter()
+                .any(|s| name.ends_with(s));
+                Class::Skip(format!(
+                    "{} (neither tar, compressed tar, nor zip)",
+                    if named {
+                        "named like an archive, but its content is not one"
+                    } else {
+                        "not a bundle archive"
+                    }
+                ))
+            }
+            Ok(f) => Class::Skip(format!(
+                "a single {}-compressed file, not a bundle archive",
+                f.label()
+            )),
+            Err(e) => Class::Skip(format!("cannot be read: {e}")),
+        };
+    }
+    if !ft.is_dir() {
+        return Class::Skip("device, socket or FIFO".into());
+    }
+    if p.join("manifest.tsv").is_file() || bundle::single_archive(p).is_some() {
+        return Class::Bundle;
+    }
+    let inner: Vec<PathBuf> = listing(p)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|q| {
+            let named = q
+                .file_name()
+                .is_some_and(|n| !n.as_encoded_bytes().starts_with(b"."));
+            let Ok(m) = q.symlink_metadata() else {
+                return false;
+            };
+            named
+                && ((m.is_file() && bundle::sniff_file(q).is_ok_and(|f| f.is_archive()))
+                    || (m.is_dir() && q.join("manifest.tsv").is_file()))
+        })
+        .collect();
+    if !inner.is_empty() {
+        return Class::Holds(inner);
+    }
+    if holds_layout_path(p) {
+        return Class::Bundle;
+    }
+    Class::Skip(
+        "a folder with no bundle: no manifest.tsv, no archive, and no file at a place a bundle \
+         layout names"
+            .into(),
     )
+}
+
+/// True when a file under `root` (links not followed, at most [`MAX_LOOKED_AT`] entries looked
+/// at) has a path that a bundle layout names ([`layout::by_path`]).
+fn holds_layout_path(root: &Path) -> bool {
+    let mut stack = vec![(root.to_path_buf(), String::new())];
+    let mut looked = 0;
+    while let Some((dir, rel)) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            looked += 1;
+            if looked > MAX_LOOKED_AT {
+                return false;
+            }
+            let name = e.file_name().to_string_lossy().into_owned();
+            let path = if rel.is_empty() {
+                name
+            } else {
+                format!("{rel}/{name}")
+            };
+            match e.file_type() {
+                Ok(t) if t.is_dir() => stack.push((e.path(), path)),
+                Ok(t) if t.is_file() && layout::by_path(&path).is_some() => return true,
+                _ => {}
+            }
+        }
+    }
+    false
 }
 
 /// Analyzes every bundle in parallel. Bundles that cannot be opened are returned as [`Failed`].
@@ -243,6 +390,7 @@ pub struct Method {
 /// - `categorical`: facts with deviants `{fact, hosts, majority, majority_hosts, deviants:
 ///   [[label, value]]}`.
 /// - `failed`: bundles that could not be read `{path, error}`.
+/// - `skipped`: entries of a fleet folder that are not bundles `{path, note}` (see [`expand`]).
 /// - `deviating`: hosts whose deviation is at or above the noise threshold.
 #[derive(Debug, Serialize)]
 pub struct FleetReport {
@@ -260,6 +408,8 @@ pub struct FleetReport {
     pub categorical: Vec<CategoricalFact>,
     /// Bundles that could not be read.
     pub failed: Vec<Failed>,
+    /// Entries of a fleet folder that are not bundles (set by the caller from [`Expanded`]).
+    pub skipped: Vec<Skipped>,
     /// Hosts whose deviation is at or above the noise threshold.
     pub deviating: usize,
 }
@@ -577,6 +727,7 @@ pub fn compare(hosts: Vec<Host>, failed: Vec<Failed>) -> FleetReport {
         numeric,
         categorical,
         failed,
+        skipped: Vec::new(),
     }
 }
 
@@ -594,6 +745,9 @@ pub fn terminal(r: &FleetReport) -> String {
     );
     for f in &r.failed {
         let _ = writeln!(s, "not read: {}: {}", clean(&f.path), clean(&f.error));
+    }
+    for k in &r.skipped {
+        let _ = writeln!(s, "skipped: {}: {}", clean(&k.path), clean(&k.note));
     }
     for h in &r.hosts {
         let _ = writeln!(

@@ -4,6 +4,7 @@
 use crate::common::{fixture, healthy_sample};
 use rca::bundle::Limits;
 use rca::fleet::{self, FleetReport};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -233,8 +234,10 @@ fn a_directory_of_identical_peers_exits_0_and_a_planted_outlier_exits_1() {
     assert_eq!(doc["hosts"].as_array().unwrap().len(), 6);
     assert_eq!(doc["hosts"][0]["label"], "node-3");
 
-    // An unreadable bundle makes the fleet incomplete: exit 2, the rest still compared.
-    std::fs::write(mixed.join("broken.tar.gz"), b"not an archive").unwrap();
+    // An archive that cannot be read makes the fleet incomplete: exit 2, the rest still
+    // compared. A file named like an archive whose content is not one is no bundle: skipped.
+    std::fs::write(mixed.join("broken.zip"), b"PK\x03\x04 and then nothing").unwrap();
+    std::fs::write(mixed.join("named.tar.gz"), b"not an archive").unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_rca"))
         .arg("fleet")
         .arg(&mixed)
@@ -246,6 +249,17 @@ fn a_directory_of_identical_peers_exits_0_and_a_planted_outlier_exits_1() {
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(doc["hosts"][0]["label"], "node-3");
+    assert_eq!(doc["hosts"].as_array().unwrap().len(), 7);
+    let skipped = doc["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 1);
+    assert!(skipped[0]["path"]
+        .as_str()
+        .unwrap()
+        .ends_with("named.tar.gz"));
+    assert_eq!(
+        skipped[0]["note"],
+        "named like an archive, but its content is not one (neither tar, compressed tar, nor zip)"
+    );
 }
 
 #[test]
@@ -264,14 +278,148 @@ fn a_fleet_folder_skips_links_and_opens_sample_folders() {
         .unwrap();
     }
     std::fs::create_dir_all(root.join("one")).unwrap();
-    std::fs::write(root.join("one/rca-x.tar.gz"), b"").unwrap();
-    std::fs::write(root.join("one/README.md"), b"").unwrap();
+    std::fs::copy(healthy_sample(), root.join("one/rca-x.tar.gz")).unwrap();
+    std::fs::write(root.join("one/README.md"), b"# one host\n").unwrap();
     let got = rca::fleet::expand(&[root.to_path_buf()]).unwrap();
+    let rel = |p: &str| {
+        Path::new(p)
+            .strip_prefix(root)
+            .unwrap()
+            .display()
+            .to_string()
+    };
     let names: Vec<String> = got
+        .bundles
         .iter()
-        .map(|p| p.strip_prefix(root).unwrap().display().to_string())
+        .map(|p| rel(&p.display().to_string()))
         .collect();
     assert_eq!(names, ["one/rca-x.tar.gz", "pair/baseline", "pair/suspect"]);
+    let skipped: Vec<(String, &str)> = got
+        .skipped
+        .iter()
+        .map(|k| (rel(&k.path), k.note.as_str()))
+        .collect();
+    assert_eq!(
+        skipped,
+        [
+            (
+                "link".to_string(),
+                "symbolic link: not followed (it could lead anywhere on this machine)"
+            ),
+            (
+                "one/README.md".to_string(),
+                "not a bundle archive (neither tar, compressed tar, nor zip)"
+            )
+        ]
+    );
+}
+
+/// The healthy sample's tar compressed with `c`.
+fn repack(c: &str) -> Vec<u8> {
+    let mut tar = Vec::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(healthy_sample()).unwrap())
+        .read_to_end(&mut tar)
+        .unwrap();
+    match c {
+        "xz" => {
+            let mut e = liblzma::write::XzEncoder::new(Vec::new(), 1);
+            e.write_all(&tar).unwrap();
+            e.finish().unwrap()
+        }
+        "zstd" => zstd::encode_all(&tar[..], 3).unwrap(),
+        _ => {
+            let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+            e.write_all(&tar).unwrap();
+            e.finish().unwrap()
+        }
+    }
+}
+
+#[test]
+fn a_fleet_folder_takes_every_bundle_format_and_lists_what_it_skips() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path();
+    // Four hosts: the sample as collected and re-packed with xz, zstd and bzip2, named without
+    // telling extensions; one of them in a ticket folder beside its checksum.
+    std::fs::copy(healthy_sample(), root.join("host-1")).unwrap();
+    std::fs::write(root.join("host-2.tar.xz"), repack("xz")).unwrap();
+    std::fs::write(root.join("host-3.data"), repack("zstd")).unwrap();
+    std::fs::create_dir(root.join("ticket-4")).unwrap();
+    let bz = repack("bzip2");
+    std::fs::write(root.join("ticket-4/host-4.tar.bz2"), &bz).unwrap();
+    use sha2::Digest;
+    std::fs::write(
+        root.join("ticket-4/host-4.tar.bz2.sha256"),
+        format!("{:x}  host-4.tar.bz2\n", sha2::Sha256::digest(&bz)),
+    )
+    .unwrap();
+    // And what is not a bundle.
+    std::fs::write(root.join("notes.txt"), "hosts of the cluster\n").unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(b"Jan  1 00:00:01 host kernel: x\n").unwrap();
+    std::fs::write(root.join("messages.gz"), gz.finish().unwrap()).unwrap();
+    std::fs::create_dir(root.join("screenshots")).unwrap();
+    std::fs::write(root.join("screenshots/graph.txt"), "see graph\n").unwrap();
+    std::fs::write(root.join(".DS_Store"), b"\0\0\0\x01Bud1").unwrap();
+
+    let got = rca::fleet::expand(&[root.to_path_buf()]).unwrap();
+    let name = |p: &str| {
+        p.strip_prefix(&format!("{}/", root.display()))
+            .unwrap()
+            .to_string()
+    };
+    let bundles: Vec<String> = got
+        .bundles
+        .iter()
+        .map(|p| name(&p.display().to_string()))
+        .collect();
+    assert_eq!(
+        bundles,
+        ["host-1", "host-2.tar.xz", "host-3.data", "ticket-4"]
+    );
+    let skipped: Vec<(String, String)> = got
+        .skipped
+        .iter()
+        .map(|k| (name(&k.path), k.note.clone()))
+        .collect();
+    assert_eq!(
+        skipped,
+        [
+            (".DS_Store".to_string(), "hidden entry".to_string()),
+            (
+                "messages.gz".to_string(),
+                "a single gzip-compressed file, not a bundle archive".to_string()
+            ),
+            (
+                "notes.txt".to_string(),
+                "not a bundle archive (neither tar, compressed tar, nor zip)".to_string()
+            ),
+            (
+                "screenshots".to_string(),
+                "a folder with no bundle: no manifest.tsv, no archive, and no file at a place a \
+                 bundle layout names"
+                    .to_string()
+            ),
+        ]
+    );
+
+    let out = root.join("f.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
+        .arg("fleet")
+        .arg(root)
+        .arg("--json")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("skipped: "), "{stdout}");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(doc["hosts"].as_array().unwrap().len(), 4);
+    assert_eq!(doc["failed"].as_array().unwrap().len(), 0);
+    assert_eq!(doc["skipped"].as_array().unwrap().len(), 4);
+    assert_eq!(doc["skipped"][2]["note"], skipped[2].1);
 }
 
 #[test]
@@ -283,5 +431,6 @@ fn a_bundle_named_twice_counts_once() {
     std::fs::create_dir_all(&b).unwrap();
     let got =
         rca::fleet::expand(&[a.clone(), b.clone(), a.clone(), d.path().join("a/../a")]).unwrap();
-    assert_eq!(got, vec![a, b]);
+    assert_eq!(got.bundles, vec![a, b]);
+    assert!(got.skipped.is_empty());
 }

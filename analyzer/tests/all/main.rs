@@ -1,7 +1,8 @@
-//! The analyzer's tests that need nothing but Rust: bundles in every form and hostile ones,
-//! facts from real outputs, the sample bundles and their acceptance criteria, captures far apart
-//! in time and very large trees in the page, `rca diff` and `rca fleet`, and the crate's structure (the kind table against the collector's, the modules'
-//! layers). One binary: linking one test crate instead of one per file is what keeps a 2-core
+//! The analyzer's tests that need nothing but Rust: bundles in every form (compressed, linked)
+//! and hostile ones, layouts (sosreport, supportconfig, OSWatcher), facts from real outputs, the
+//! sample bundles and their acceptance criteria, captures far apart in time and very large trees
+//! in the page, `rca diff` and `rca fleet`, and the crate's structure (the kind table against the
+//! collector's, the modules' layers). One binary: linking one test crate instead of one per file is what keeps a 2-core
 //! build short.
 
 mod common;
@@ -9,6 +10,7 @@ mod common;
 mod bad_input;
 mod bundle_forms;
 mod captures;
+mod compression;
 mod diff;
 mod fleet;
 mod jvm_facts;
@@ -16,6 +18,7 @@ mod kind_table;
 mod large_tree;
 mod layering;
 mod layouts;
+mod links;
 mod linux_facts;
 mod one_snapshot;
 mod profile;
