@@ -167,6 +167,10 @@ const NOT_SNIFFED: &[(&str, &str)] = &[
         "lspci/jc__lspci-nnmmv-vmware.txt",
         "`lspci -nnmmv`, machine-readable, not `lspci -k`",
     ),
+    (
+        "dmesg/insights-core__dmesg-no-timestamps-hpsa.txt",
+        "one stamped line in 17: kernel messages without timestamps are free text",
+    ),
 ];
 
 #[test]
