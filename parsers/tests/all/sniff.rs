@@ -205,3 +205,136 @@ fn content_sniffing_resolves_every_fixture_to_its_own_kind() {
     assert!(checked > 300, "{checked}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The fixtures of `not-sniffed/`, files of no kind (their provenance file aside).
+fn not_sniffed() -> Vec<String> {
+    fixtures_in("not-sniffed")
+        .into_iter()
+        .filter(|f| !f.ends_with("PROVENANCE.md"))
+        .collect()
+}
+
+/// A fixture's text as the analyzer decodes it (invalid UTF-8 replaced).
+fn lossy(rel: &str) -> String {
+    let bytes = std::fs::read(common::fixture_path(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// What content sniffing makes of `text`, in words.
+fn verdict(text: &str) -> String {
+    match parsers::kind::sniff(text) {
+        parsers::kind::Sniffed::Kind(k) => k.name.to_string(),
+        parsers::kind::Sniffed::Nothing => "nothing".to_string(),
+        parsers::kind::Sniffed::Ambiguous(v) => format!("any of {v:?}"),
+    }
+}
+
+#[test]
+fn files_of_no_kind_are_not_claimed() {
+    // The rule: every sniffer of the table answers `No`, so content sniffing answers `Nothing`.
+    // `Unsure` is not allowed either: alone it is a claim, with others an ambiguity.
+    let files = not_sniffed();
+    assert!(files.len() >= 45, "{}", files.len());
+    let mut failures = Vec::new();
+    for rel in &files {
+        let text = lossy(rel);
+        for sample in [head(&text, SNIFF_HEAD_BYTES), text.as_str()] {
+            for k in parsers::kind::KINDS {
+                let Some(sniff) = k.sniff else { continue };
+                let got = sniff(sample);
+                if got != Sniff::No {
+                    failures.push(format!("{rel}: {} said {got:?}", k.name));
+                }
+            }
+        }
+        if verdict(&text) != "nothing" {
+            failures.push(format!("{rel}: sniffed as {}", verdict(&text)));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_file_of_no_kind_has_its_provenance() {
+    let provenance = fixture("not-sniffed/PROVENANCE.md");
+    for rel in not_sniffed() {
+        let name = &rel["not-sniffed/".len()..];
+        let rows = provenance
+            .lines()
+            .filter(|l| l.starts_with(&format!("| {name} |")))
+            .count();
+        assert_eq!(rows, 1, "{name}: {rows} rows in PROVENANCE.md");
+    }
+}
+
+#[test]
+fn one_number_or_one_word_is_never_claimed() {
+    // Every fixture, of any folder, whose content is one line of at most two words (`0`,
+    // `4097`, `kvm`, `Disabled`, `0 MB`, a PID file): whatever kind its place makes it, its
+    // content is no evidence of one.
+    let mut checked = Vec::new();
+    for rel in common::all_fixtures() {
+        let text = lossy(&rel);
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        if lines.len() != 1 || lines[0].split_whitespace().count() > 2 {
+            continue;
+        }
+        assert_eq!(verdict(&text), "nothing", "{rel}: {:?}", lines[0]);
+        checked.push(rel);
+    }
+    for must in [
+        "tainted/hotsos__proc-sys-kernel-tainted-4097.txt",
+        "captured-b/proc-sys-kernel-tainted.txt",
+        "captured-b/systemd-detect-virt.txt",
+        "captured-b/systemd-detect-virt-vm.txt",
+        "not-sniffed/captured-proc-1-oom_adj.txt",
+        "not-sniffed/captured-start-stop-daemon.pid",
+        "not-sniffed/hotsos__kubernetes_sys_devices_virtual_block_loop0_queue_zoned",
+    ] {
+        assert!(checked.iter().any(|c| c == must), "{must} not checked");
+    }
+}
+
+#[test]
+fn kinds_of_one_value_or_of_a_shared_text_have_no_sniffer() {
+    // One integer, one word or one size: only the place says which file it is. PSI: every
+    // cgroup v2 folder holds the same text as `/proc/pressure/*`.
+    for k in [
+        &parsers::kind::TAINTED,
+        &parsers::kind::DETECT_VIRT,
+        &parsers::kind::VMWARE_TIMESYNC,
+        &parsers::kind::BALLOON,
+        &parsers::kind::PRESSURE,
+    ] {
+        assert!(k.sniff.is_none(), "{} has a sniffer", k.name);
+    }
+}
+
+#[test]
+fn proc_vmstat_and_the_vmstat_command_are_told_apart() {
+    let of = |kind: &str| -> Vec<String> {
+        common::FIXTURE_KINDS
+            .iter()
+            .filter(|k| k.kind == kind)
+            .flat_map(|k| k.files())
+            .collect()
+    };
+    let (proc_files, command_files) = (of("proc-vmstat"), of("vmstat"));
+    assert!(proc_files.len() >= 3 && command_files.len() >= 5);
+    let vmstat = parsers::kind::VMSTAT.sniff.unwrap();
+    let proc_vmstat = parsers::kind::PROC_VMSTAT.sniff.unwrap();
+    for rel in &proc_files {
+        let text = fixture(rel);
+        assert_eq!(vmstat(&text), Sniff::No, "{rel}");
+        assert_eq!(verdict(&text), "proc-vmstat", "{rel}");
+    }
+    for rel in &command_files {
+        let text = fixture(rel);
+        assert_eq!(proc_vmstat(&text), Sniff::No, "{rel}");
+        assert_eq!(verdict(&text), "vmstat", "{rel}");
+    }
+    // A cgroup's `memory.stat` has /proc/vmstat's layout but none of its `nr_` counters.
+    let memory_stat =
+        lossy("not-sniffed/hotsos__kubernetes_sys_fs_cgroup_memory_system.slice_memory.stat");
+    assert_eq!(proc_vmstat(&memory_stat), Sniff::No);
+}
