@@ -131,9 +131,7 @@ pub fn build(c: &Collected, procs: &Processes) -> TimeSync {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::artifacts::{process, Collected};
-    use crate::bundle::{EntryContent, RawEntry};
-    use parsers::kind::{self, KindSpec};
+    use crate::bundle::Limits;
 
     /// `ntpq -pn` with five pool rows and peers (jc, Ubuntu 18.04).
     const NTPQ: &str =
@@ -157,23 +155,18 @@ mod tests {
         text.lines().take(n).map(|l| format!("{l}\n")).collect()
     }
 
-    /// Time-sync facts of a bundle of these `(path, kind, text)` artifacts.
-    fn facts(entries: &[(&str, &'static KindSpec, &str)]) -> TimeSync {
-        let c = Collected {
-            artifacts: entries
-                .iter()
-                .map(|(path, k, text)| {
-                    let entry = RawEntry {
-                        path: path.to_string(),
-                        content: EntryContent::Bytes(text.as_bytes().to_vec()),
-                    };
-                    process(entry, Some(*k))
-                })
-                .collect(),
-            manifest: None,
-            manifest_path: None,
-            summary: Default::default(),
-        };
+    /// Time-sync facts of a folder of these `(path, text)` files, each path one the loose
+    /// layout names (`ntpq.txt`, `ps.txt`, `chronyc-tracking.txt`).
+    fn facts(files: &[(&str, &str)]) -> TimeSync {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            std::fs::write(dir.path().join(path), text).unwrap();
+        }
+        let c = crate::artifacts::collect(dir.path(), &Limits::default()).unwrap();
+        for (path, _) in files {
+            let a = c.artifacts.iter().find(|a| a.path.ends_with(path)).unwrap();
+            assert!(a.data.is_some(), "{path}: {:?}", a.outcome);
+        }
         build(&c, &crate::facts::process::build(&c))
     }
 
@@ -186,7 +179,7 @@ mod tests {
         // What ntpq prints before it asks for each peer: the header, then the `====` ruler.
         for n in [1, 2] {
             let header = first_lines(NTPQ, n);
-            let t = facts(&[("time/ntpq.txt", &kind::NTPQ, &header)]);
+            let t = facts(&[("ntpq.txt", &header)]);
             assert!(t.daemons.is_empty(), "{n} lines: {:?}", names(&t));
             assert!(!t.evidence_present, "{n} lines");
             assert!(t.offset_s.is_none());
@@ -197,7 +190,7 @@ mod tests {
 
     #[test]
     fn an_ntpq_peer_row_proves_ntpd() {
-        let t = facts(&[("time/ntpq.txt", &kind::NTPQ, NTPQ)]);
+        let t = facts(&[("ntpq.txt", NTPQ)]);
         assert_eq!(names(&t), ["ntpd"]);
         // Cited by the header and the first peer row.
         assert_eq!(t.daemons[0].lines, [1, 3]);
@@ -206,26 +199,22 @@ mod tests {
 
     #[test]
     fn a_tracking_answer_proves_chronyd() {
-        let t = facts(&[(
-            "time/chronyc-tracking.txt",
-            &kind::CHRONYC_TRACKING,
-            TRACKING,
-        )]);
+        let t = facts(&[("chronyc-tracking.txt", TRACKING)]);
         assert_eq!(names(&t), ["chronyd"]);
         assert!(!t.daemons_complete);
     }
 
     #[test]
     fn a_process_row_proves_chronyd_and_a_complete_list_its_absence() {
-        let t = facts(&[("system/ps.txt", &kind::PS, PS_CHRONYD)]);
+        let t = facts(&[("ps.txt", PS_CHRONYD)]);
         assert_eq!(names(&t), ["chronyd"]);
         assert!(t.daemons_complete);
         // The whole host's list without a sync daemon: none runs.
-        let t = facts(&[("system/ps.txt", &kind::PS, PS_ALL)]);
+        let t = facts(&[("ps.txt", PS_ALL)]);
         assert!(t.daemons.is_empty());
         assert!(t.daemons_complete);
         // A list without PID 1 (one shell's children) says nothing of the others.
-        let t = facts(&[("system/ps.txt", &kind::PS, PS_PARTIAL)]);
+        let t = facts(&[("ps.txt", PS_PARTIAL)]);
         assert!(t.daemons.is_empty());
         assert!(!t.daemons_complete);
     }
@@ -233,10 +222,7 @@ mod tests {
     #[test]
     fn an_ntpq_header_beside_a_complete_list_leaves_the_list_to_answer() {
         let header = first_lines(NTPQ, 2);
-        let t = facts(&[
-            ("time/ntpq.txt", &kind::NTPQ, &header),
-            ("system/ps.txt", &kind::PS, PS_ALL),
-        ]);
+        let t = facts(&[("ntpq.txt", &header), ("ps.txt", PS_ALL)]);
         assert!(t.daemons.is_empty());
         assert!(t.daemons_complete);
     }
