@@ -81,7 +81,9 @@ pub struct KindSpec {
     /// Holds evidence about the host (false for the bundle's own bookkeeping: the manifest, the
     /// collector's log), so that a bundle of only these has nothing to analyze.
     pub evidence: bool,
-    /// Content sniffer, if the format can be recognised from its first lines.
+    /// Content sniffer, if the format can be recognised from its first lines by positive
+    /// structure (a header, several lines of the expected shape, one line of an exact shape);
+    /// `None` for kinds whose content is one number or one word, known by their place only.
     pub sniff: Option<fn(&str) -> Sniff>,
     /// Parser; `None` for kinds collected but not analyzed in this version.
     pub parse: Option<ParseFn>,
@@ -408,9 +410,9 @@ kinds! {
     }
     /// `/proc/pressure/{cpu,memory,io}`.
     Pressure(crate::proc::pressure::Pressure) {
-        /// `/proc/pressure/*` (Linux ≥ 4.20).
+        /// `/proc/pressure/*` (Linux ≥ 4.20). Known by its place only: every cgroup v2 folder
+        /// holds the same text for the cgroup (`cpu.pressure`, `memory.pressure`, `io.pressure`).
         PRESSURE = KindSpec::new("pressure", "`/proc/pressure/*`")
-            .sniff(crate::proc::pressure::sniff)
             .parse(|t| read(crate::proc::pressure::parse(t)));
     }
     /// `/proc/net/softnet_stat`.
@@ -585,10 +587,9 @@ kinds! {
     }
     /// `/proc/sys/kernel/tainted`.
     Taint(crate::kernel::taint::Taint) {
-        /// `/proc/sys/kernel/tainted`.
+        /// `/proc/sys/kernel/tainted`. Known by its place only: its content is one integer.
         TAINTED = KindSpec::new("tainted", "`/proc/sys/kernel/tainted`")
             .collected()
-            .sniff(crate::kernel::taint::sniff_tainted)
             .parse(|t| read(crate::kernel::taint::parse_tainted(t)));
     }
     /// `modinfo`.
@@ -641,10 +642,10 @@ kinds! {
     }
     /// `vmware-toolbox-cmd timesync status`.
     VmwareTimesync(crate::time::vmware_timesync::VmwareTimesync) {
-        /// `vmware-toolbox-cmd timesync status`.
+        /// `vmware-toolbox-cmd timesync status`. Known by its place only: its content is one
+        /// word.
         VMWARE_TIMESYNC = KindSpec::new("vmware-timesync", "`vmware-toolbox-cmd timesync status`")
             .collected()
-            .sniff(crate::time::vmware_timesync::sniff_vmware_timesync)
             .parse(|t| read(crate::time::vmware_timesync::parse_vmware_timesync(t)));
     }
     /// `dmidecode`.
@@ -657,10 +658,10 @@ kinds! {
     }
     /// `systemd-detect-virt`.
     DetectVirt(crate::host::detect_virt::DetectVirt) {
-        /// `systemd-detect-virt`, which exits 1 after printing `none` on bare metal.
+        /// `systemd-detect-virt`, which exits 1 after printing `none` on bare metal. Known by its
+        /// place only: its content is one word.
         DETECT_VIRT = KindSpec::new("detect-virt", "`systemd-detect-virt`")
             .collected()
-            .sniff(crate::host::detect_virt::sniff_detect_virt)
             .parse(|t| read(crate::host::detect_virt::parse_detect_virt(t)))
             .answers_with_exit(|exit, text| exit == 1 && text.trim() == "none");
     }
@@ -706,10 +707,10 @@ kinds! {
     }
     /// `vmware-toolbox-cmd stat balloon`.
     VmwareBalloon(crate::host::vmware_balloon::Balloon) {
-        /// `vmware-toolbox-cmd stat balloon`.
+        /// `vmware-toolbox-cmd stat balloon`. Known by its place only: its content is one
+        /// number.
         BALLOON = KindSpec::new("balloon", "`vmware-toolbox-cmd stat balloon`")
             .collected()
-            .sniff(crate::host::vmware_balloon::sniff_balloon)
             .parse(|t| read(crate::host::vmware_balloon::parse_balloon(t)));
     }
     /// cgroup membership and limits of one process (the collector's `cgroup.tsv`).

@@ -5,9 +5,7 @@
 //! kvm
 //! ```
 
-use crate::common::{
-    excerpt, head_lines, numbered_lines, strip_bom, Issues, ParseError, Parsed, Sniff,
-};
+use crate::common::{excerpt, numbered_lines, strip_bom, Issues, ParseError, Parsed};
 use serde::Serialize;
 
 /// What `systemd-detect-virt` found.
@@ -80,16 +78,6 @@ fn virt_kind(id: &str) -> Option<VirtKind> {
         Some(VirtKind::Container)
     } else {
         None
-    }
-}
-
-/// Is this `systemd-detect-virt` output? `Yes` for a single line holding one of systemd's
-/// identifiers; `No` otherwise.
-pub fn sniff_detect_virt(head: &str) -> Sniff {
-    let mut lines = head_lines(head).filter(|(l, _)| !l.trim().is_empty());
-    match (lines.next(), lines.next()) {
-        (Some((l, true)), None) if virt_kind(l.trim()).is_some() => Sniff::Yes,
-        _ => Sniff::No,
     }
 }
 

@@ -97,7 +97,7 @@ pub fn sniff_lscpu(head: &str) -> Sniff {
     if lines.any(|(l, _)| lscpu_kv(l).is_some_and(|(k, _)| k == "CPU(s)")) {
         Sniff::Yes
     } else {
-        Sniff::Unsure
+        Sniff::No
     }
 }
 

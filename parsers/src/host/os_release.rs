@@ -95,30 +95,31 @@ fn unquote(raw: &str) -> Option<String> {
 
 /// Is this an os-release file?
 ///
-/// `Yes` when every complete non-comment line of the head is `KEY=value` and one of the keys is
-/// `ID`, `NAME`, `PRETTY_NAME` or `VERSION_ID`; `Unsure` when the lines have the layout but none
-/// of those keys; `No` otherwise.
+/// `Yes` when every complete non-comment line of the head is `KEY=value` and the head names the
+/// distribution: a non-empty `ID=` and a `NAME=` or `PRETTY_NAME=` (the keys every os-release
+/// of the fixtures carries); `No` otherwise. `KEY=value` lines without them are other files of
+/// the same syntax (`/etc/environment`, `/etc/default/*`, `/etc/lsb-release`, an init script's
+/// variables, `blkid -o export`, systemd's `/run/systemd/users/*`).
 pub fn sniff_os_release(head: &str) -> Sniff {
-    let mut known = false;
-    let mut any = false;
+    let (mut id, mut name) = (false, false);
     for (line, complete) in head_lines(head) {
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
         match os_release_line(t) {
-            Some((key, _)) => {
-                any = true;
-                known |= matches!(key, "ID" | "NAME" | "PRETTY_NAME" | "VERSION_ID");
+            Some((key, value)) => {
+                id |= key == "ID" && !value.is_empty();
+                name |= matches!(key, "NAME" | "PRETTY_NAME");
             }
             None if complete => return Sniff::No,
             None => {}
         }
     }
-    match (any, known) {
-        (true, true) => Sniff::Yes,
-        (true, false) => Sniff::Unsure,
-        _ => Sniff::No,
+    if id && name {
+        Sniff::Yes
+    } else {
+        Sniff::No
     }
 }
 

@@ -90,7 +90,7 @@ fn is_arch(t: &str) -> bool {
 /// Is this `uname -a` output?
 ///
 /// `Yes` when the first non-blank line is `Linux <host> <release> #<n> …` (the kernel version
-/// starts with `#` and the build number); `Unsure` for `Linux <host> <release> …` without it;
+/// starts with `#` and the build number, which Ubuntu follows with `-Ubuntu`); `Unsure` for `Linux <host> <release> …` without it;
 /// `No` otherwise (the sysstat banner has `(host)` in the third place, `/proc/version` says
 /// `Linux version`).
 pub fn sniff_uname(head: &str) -> Sniff {
@@ -108,6 +108,7 @@ pub fn sniff_uname(head: &str) -> Sniff {
             let build = rest
                 .first()
                 .and_then(|v| v.strip_prefix('#'))
+                .map(|n| n.split_once('-').map_or(n, |(number, _)| number))
                 .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
             if build {
                 Sniff::Yes

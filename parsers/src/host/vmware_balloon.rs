@@ -8,7 +8,7 @@
 //! Errors such as `Could not get balloon size` or `Unable to get ...` come from a guest where
 //! the query failed.
 
-use crate::common::{excerpt, numbered_lines, strip_bom, ParseError, Parsed, Sniff};
+use crate::common::{excerpt, numbered_lines, strip_bom, ParseError, Parsed};
 use serde::Serialize;
 
 /// Memory held by the VMware balloon driver.
@@ -25,15 +25,6 @@ fn read(line: &str) -> Option<u64> {
     let n = t.next()?.parse::<u64>().ok()?;
     matches!(t.next(), Some("MB" | "MiB")).then_some(n)?;
     t.next().is_none().then_some(n)
-}
-
-/// Is this a balloon size line (`N MB`)?
-pub fn sniff_balloon(head: &str) -> Sniff {
-    let mut lines = head.lines().filter(|l| !l.trim().is_empty());
-    match (lines.next(), lines.next()) {
-        (Some(l), None) if read(l).is_some() => Sniff::Unsure,
-        _ => Sniff::No,
-    }
 }
 
 /// Parses `vmware-toolbox-cmd stat balloon`. Errors: no `N MB` line.
@@ -70,7 +61,5 @@ mod tests {
         assert_eq!(parse_balloon("\n0 MB\n").unwrap().value.line, 2);
         assert!(parse_balloon("Could not get balloon size\n").is_err());
         assert!(parse_balloon("").is_err());
-        assert_eq!(sniff_balloon("0 MB\n"), Sniff::Unsure);
-        assert_eq!(sniff_balloon("12 MB\nmore\n"), Sniff::No);
     }
 }

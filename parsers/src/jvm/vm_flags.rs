@@ -86,13 +86,18 @@ fn parse_flag(tok: &str) -> Option<(String, FlagValue)> {
     Some((name.to_string(), value))
 }
 
+/// Fewest flags on the line of `jcmd VM.flags` (it prints every flag set on the command line or
+/// by ergonomics on one line: 25 on the JDK 17 capture).
+const MIN_FLAGS: usize = 3;
+
 /// `jcmd VM.flags` output?
 ///
-/// `Yes` on a complete line of `-XX:` flags only; `No` otherwise.
+/// `Yes` on a complete line of at least [`MIN_FLAGS`] `-XX:` flags and nothing else; `No`
+/// otherwise: a `jvm.options` file holds one flag per line, which is configuration, not a JVM.
 pub fn sniff_vm_flags(head: &str) -> Sniff {
     for (line, complete) in head_lines(head) {
-        let mut toks = line.split_ascii_whitespace().peekable();
-        if complete && toks.peek().is_some() && toks.all(|t| parse_flag(t).is_some()) {
+        let toks: Vec<&str> = line.split_ascii_whitespace().collect();
+        if complete && toks.len() >= MIN_FLAGS && toks.iter().all(|t| parse_flag(t).is_some()) {
             return Sniff::Yes;
         }
     }

@@ -77,20 +77,52 @@ fn separator(s: &str) -> Option<usize> {
     None
 }
 
+/// Properties that only a running JVM sets (the launcher and the VM fill them in; a
+/// `.properties` file of an application or of the JDK's `conf/` never does).
+const RUNTIME_KEYS: &[&str] = &[
+    "java.class.path",
+    "java.class.version",
+    "java.home",
+    "java.library.path",
+    "java.runtime.name",
+    "java.runtime.version",
+    "java.specification.version",
+    "java.vendor",
+    "java.version",
+    "java.vm.name",
+    "java.vm.specification.version",
+    "java.vm.vendor",
+    "java.vm.version",
+    "sun.java.command",
+];
+
+/// Fewest distinct [`RUNTIME_KEYS`] in the head of a JVM's system properties (JDK 17 prints
+/// them unsorted: the first 4 KiB hold about ten).
+const MIN_RUNTIME_KEYS: usize = 3;
+
 /// `jcmd VM.system_properties` output?
 ///
-/// `Yes` on a complete `java.…=…` line (`java.version=17.0.15`); `No` otherwise.
+/// `Yes` when complete `key=value` lines of the head set at least [`MIN_RUNTIME_KEYS`] of the
+/// properties only a running JVM has (`java.version`, `java.vm.name`, `java.home`, …); `No`
+/// otherwise: a `.properties` file with `java.…` keys (`/etc/java-17-openjdk/net.properties`'
+/// `java.net.useSystemProxies`) is configuration, not a JVM.
 pub fn sniff_system_properties(head: &str) -> Sniff {
+    let mut seen: Vec<&str> = Vec::new();
     for (line, complete) in head_lines(head) {
-        if complete && line.starts_with("java.") {
-            if let Some(i) = separator(line) {
-                if !line[..i].contains(' ') {
-                    return Sniff::Yes;
-                }
-            }
+        if !complete {
+            continue;
+        }
+        let Some(i) = separator(line) else { continue };
+        let key = &line[..i];
+        if RUNTIME_KEYS.contains(&key) && !seen.contains(&key) {
+            seen.push(key);
         }
     }
-    Sniff::No
+    if seen.len() >= MIN_RUNTIME_KEYS {
+        Sniff::Yes
+    } else {
+        Sniff::No
+    }
 }
 
 /// Parses `jcmd PID VM.system_properties`.

@@ -96,8 +96,8 @@ fn is_param_word(w: &str) -> bool {
 }
 
 /// Is this `/proc/cmdline`? `Yes` for a single line whose words are all `key[=value]` and which
-/// has `root=`, `BOOT_IMAGE=`, `console=` or `init=`/`rdinit=`; `Unsure` for other such lines
-/// with at least one `key=value`; `No` otherwise.
+/// has `root=`, `BOOT_IMAGE=`, `console=` or `init=`/`rdinit=`; `No` otherwise: other lines of
+/// `key=value` words (`id`'s `uid=… gid=…`, a shell assignment) are not a kernel command line.
 pub fn sniff_cmdline(head: &str) -> Sniff {
     let mut lines = head_lines(head).filter(|(l, _)| !l.trim().is_empty());
     let Some((line, _)) = lines.next() else {
@@ -122,7 +122,7 @@ pub fn sniff_cmdline(head: &str) -> Sniff {
     if marker {
         Sniff::Yes
     } else {
-        Sniff::Unsure
+        Sniff::No
     }
 }
 

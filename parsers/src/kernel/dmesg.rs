@@ -108,15 +108,38 @@ fn dmesg_line(line: &str, n: usize) -> DmesgLine {
     }
 }
 
-/// Is this `dmesg` output? `Yes` when a complete line of the head starts with a dmesg timestamp
-/// (`[    0.000000] `, `[Mon Nov 30 01:09:57 2026] `, optionally after `<6>`); `No` otherwise.
+/// Longest uptime a `dmesg` stamp can show, seconds: 10⁹ s is 31 years. A bracketed number of
+/// ten digits is a wall-clock time (`ping -D` prints `[1580000000.123456] 64 bytes from …`).
+const MAX_UPTIME_S: f64 = 1e9;
+
+/// The line starts with a dmesg timestamp and a space (after a `<6>` level, if any).
+fn stamped(line: &str) -> bool {
+    let rest = level_prefix(line).map_or(line, |(_, r)| r);
+    monotonic_stamp(rest).is_some_and(|(s, after)| s < MAX_UPTIME_S && after.starts_with(' '))
+        || wall_stamp(rest).is_some_and(|(_, after)| after.starts_with(' '))
+}
+
+/// Is this `dmesg` output? `Yes` when the first line of the head starts with a dmesg timestamp
+/// (`[    0.000000] `, `[Mon Nov 30 01:09:57 2026] `, optionally after `<6>`; an uptime under
+/// [`MAX_UPTIME_S`]) and so do at least half of its complete lines; `No` otherwise: a log with
+/// a stamped line here and there, or `ping -D`'s epoch stamps, is not the kernel's ring buffer.
 pub fn sniff_dmesg(head: &str) -> Sniff {
-    let stamped = head_lines(head).filter(|(_, c)| *c).any(|(l, _)| {
-        let rest = level_prefix(l).map_or(l, |(_, r)| r);
-        monotonic_stamp(rest).is_some_and(|(_, after)| after.starts_with(' '))
-            || wall_stamp(rest).is_some_and(|(_, after)| after.starts_with(' '))
-    });
-    if stamped {
+    let mut lines = head_lines(head).filter(|(l, _)| !l.trim().is_empty());
+    let Some((first, _)) = lines.next() else {
+        return Sniff::No;
+    };
+    if !stamped(first) {
+        return Sniff::No;
+    }
+    let (mut with, mut without) = (1usize, 0usize);
+    for (l, complete) in lines {
+        match (complete, stamped(l)) {
+            (false, _) => {}
+            (true, true) => with += 1,
+            (true, false) => without += 1,
+        }
+    }
+    if with >= without {
         Sniff::Yes
     } else {
         Sniff::No

@@ -244,7 +244,9 @@ fn conf_line(t: &str) -> Option<(String, &str, bool)> {
 
 /// Is this a `sysctl.conf` / `sysctl.d` file? `Yes` when it has comment lines (`#`, `;`) and
 /// every complete non-comment line of the head is `key = value`, or when a comment line itself
-/// is a commented-out `key = value`; `No` otherwise (`sysctl -a` has no comments).
+/// is a commented-out `key = value`; `No` otherwise (`sysctl -a` has no comments; comments
+/// alone, or `key=value` lines outside `/proc/sys`, are any configuration file, a Java
+/// `.properties` file among them).
 pub fn sniff_conf(head: &str) -> Sniff {
     let (mut comments, mut commented_keys, mut good, mut bad) = (0, 0, 0, 0);
     for (line, complete) in head_lines(head) {
@@ -271,7 +273,7 @@ pub fn sniff_conf(head: &str) -> Sniff {
     if good > 0 || commented_keys > 0 {
         Sniff::Yes
     } else {
-        Sniff::Unsure
+        Sniff::No
     }
 }
 

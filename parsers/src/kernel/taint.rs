@@ -7,9 +7,7 @@
 //! 4097
 //! ```
 
-use crate::common::{
-    excerpt, head_lines, numbered_lines, strip_bom, Issues, ParseError, Parsed, Sniff,
-};
+use crate::common::{excerpt, numbered_lines, strip_bom, Issues, ParseError, Parsed};
 use serde::Serialize;
 
 /// One taint bit that is set.
@@ -82,17 +80,6 @@ pub fn decode_taint(value: u64) -> Vec<TaintFlag> {
             }
         })
         .collect()
-}
-
-/// Is this `/proc/sys/kernel/tainted`? A lone integer cannot be told apart from other
-/// one-number files (`/proc/sys/vm/swappiness`), so the answer is at best `Unsure`; the
-/// artifact's path must decide. `No` for anything but one unsigned integer.
-pub fn sniff_tainted(head: &str) -> Sniff {
-    let mut lines = head_lines(head).filter(|(l, _)| !l.trim().is_empty());
-    match (lines.next(), lines.next()) {
-        (Some((l, _)), None) if l.trim().parse::<u64>().is_ok() => Sniff::Unsure,
-        _ => Sniff::No,
-    }
 }
 
 /// Parses `/proc/sys/kernel/tainted`. Errors: [`ParseError::Unusable`] unless the first

@@ -176,7 +176,9 @@ fn link_header(line: &str, n: usize) -> Option<Result<Link, String>> {
 /// Is this `ip link` / `ip -s link` output?
 ///
 /// `Yes` when the first non-blank line is `1: lo: <…> mtu …` (an interface line with flags and
-/// `mtu`) and the next line is indented `link/…`; `No` otherwise.
+/// `mtu`), the next line is indented `link/…` and no indented `inet`/`inet6` address line
+/// follows in the head; `No` otherwise: `ip address` prints the same interface lines with the
+/// addresses under them, and is another kind (`ip-addr`).
 pub fn sniff(head: &str) -> Sniff {
     let mut lines = head_lines(head).filter(|(l, _)| !l.trim().is_empty());
     let Some((first, true)) = lines.next() else {
@@ -187,11 +189,20 @@ pub fn sniff(head: &str) -> Sniff {
         _ => return Sniff::No,
     }
     match lines.next() {
-        Some((l, _)) if l.starts_with([' ', '\t']) && l.trim_start().starts_with("link/") => {
-            Sniff::Yes
+        Some((l, _)) if l.starts_with([' ', '\t']) && l.trim_start().starts_with("link/") => {}
+        Some(_) => return Sniff::No,
+        None => return Sniff::Unsure,
+    }
+    let address = lines.any(|(l, _)| {
+        l.starts_with([' ', '\t']) && {
+            let t = l.trim_start();
+            t.starts_with("inet ") || t.starts_with("inet6 ")
         }
-        Some(_) => Sniff::No,
-        None => Sniff::Unsure,
+    });
+    if address {
+        Sniff::No
+    } else {
+        Sniff::Yes
     }
 }
 

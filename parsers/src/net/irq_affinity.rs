@@ -152,28 +152,33 @@ fn entry(line: &str, n: usize) -> Result<IrqEntry, String> {
 }
 
 /// Is this the IRQ affinity listing? `Yes` when every complete non-blank line of the head is
-/// `N<TAB>CPU-list<TAB>name` with a valid CPU list; `No` otherwise.
+/// `N<TAB>CPU-list<TAB>name` with a valid CPU list and an action name that is not a number, and
+/// one name at least is there; `No` otherwise: tab-separated numbers alone
+/// (`/proc/sys/net/ipv4/tcp_rmem`, `/proc/sys/kernel/printk`, `/proc/sys/fs/file-nr`) are other
+/// files.
 pub fn sniff(head: &str) -> Sniff {
-    let mut good = 0;
+    let mut named_lines = 0;
     for (line, complete) in head_lines(head) {
         if line.trim().is_empty() {
             continue;
         }
-        let ok = line.contains('\t')
-            && entry(line, 0).is_ok_and(|e| {
-                e.cpu_list == "?"
-                    || (!e.cpu_list.is_empty()
-                        && e.cpu_list
-                            .bytes()
-                            .all(|b| b.is_ascii_digit() || matches!(b, b',' | b'-' | b':' | b'/')))
-            });
-        match (ok, complete) {
-            (true, _) => good += 1,
-            (false, true) => return Sniff::No,
-            (false, false) => {}
+        let valid_list = |l: &str| {
+            l == "?"
+                || (!l.is_empty()
+                    && l.bytes()
+                        .all(|b| b.is_ascii_digit() || matches!(b, b',' | b'-' | b':' | b'/')))
+        };
+        let e = entry(line, 0)
+            .ok()
+            .filter(|e| line.matches('\t').count() == 2 && valid_list(&e.cpu_list));
+        match e {
+            Some(e) if e.name.bytes().any(|b| !b.is_ascii_digit()) => named_lines += 1,
+            Some(e) if e.name.is_empty() => {}
+            _ if complete => return Sniff::No,
+            _ => {}
         }
     }
-    if good > 0 {
+    if named_lines > 0 {
         Sniff::Yes
     } else {
         Sniff::No

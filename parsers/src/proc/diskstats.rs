@@ -260,10 +260,22 @@ fn parse_line(line: &str, n: usize) -> Result<DiskCounters, String> {
     Ok(d)
 }
 
+/// How the kernel prints a device number in `/proc/diskstats` (`%4d %7d`): decimal, without
+/// leading zeros.
+fn plain_decimal(tok: &str) -> bool {
+    tok == "0"
+        || (tok
+            .as_bytes()
+            .first()
+            .is_some_and(|b| (b'1'..=b'9').contains(b))
+            && tok.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// `/proc/diskstats`?
 ///
-/// `Yes` when the lines of the head are `major minor name` followed by 4, 11, 15 or 17
-/// counters; `No` otherwise.
+/// `Yes` when the lines of the head are `major minor name` (decimal device numbers, a name
+/// starting with a letter) followed by 4, 11, 15 or 17 counters; `No` otherwise (the hex
+/// words of `/proc/net/rt6_stats`, `0008 0006 001e …`, are no device line).
 pub fn sniff(head: &str) -> Sniff {
     let mut any = false;
     for (line, complete) in head_lines(head) {
@@ -273,7 +285,15 @@ pub fn sniff(head: &str) -> Sniff {
         if !complete {
             break;
         }
-        if parse_line(line, 0).is_err() {
+        let mut toks = line.split_ascii_whitespace();
+        let shaped = matches!(
+            (toks.next(), toks.next(), toks.next()),
+            (Some(major), Some(minor), Some(name))
+                if plain_decimal(major)
+                    && plain_decimal(minor)
+                    && name.as_bytes()[0].is_ascii_alphabetic()
+        );
+        if !shaped || parse_line(line, 0).is_err() {
             return Sniff::No;
         }
         any = true;

@@ -128,16 +128,21 @@ fn split6(name: &str) -> Option<(&str, &str)> {
 
 /// `/proc/net/snmp`, `/proc/net/netstat` or `/proc/net/snmp6`?
 ///
-/// `Yes` when the head starts with a `Group: Name Name …` line followed by `Group: 1 2 …` with
-/// the same group, or with `Ip6…`/`Icmp6…`/`Udp6…` name-value lines; `No` otherwise (`nstat`
-/// output is [`sniff_nstat`]'s).
+/// `Yes` when the head starts with the first section of either file, `Ip: Name Name …`
+/// (`/proc/net/snmp`) or `TcpExt: Name Name …` (`/proc/net/netstat`), followed by the same
+/// group's `Group: 1 2 …` line, or with `Ip6…`/`Icmp6…`/`Udp6…` name-value lines; `Unsure`
+/// when the head ends inside that first line; `No` otherwise: one `Word: words` line (`Status:
+/// active`, `Mitigation: PTI`) is no counter table (`nstat` output is [`sniff_nstat`]'s).
 pub fn sniff(head: &str) -> Sniff {
     let mut lines = head_lines(head).filter(|(l, _)| !l.trim().is_empty());
     let Some((first, first_complete)) = lines.next() else {
         return Sniff::No;
     };
     if let Some((group, names)) = group_prefix(first) {
-        if !names.split_ascii_whitespace().all(is_counter_name) {
+        if !matches!(group, "Ip" | "TcpExt")
+            || names.split_ascii_whitespace().count() < 2
+            || !names.split_ascii_whitespace().all(is_counter_name)
+        {
             return Sniff::No;
         }
         return match lines.next() {
@@ -153,7 +158,7 @@ pub fn sniff(head: &str) -> Sniff {
                 _ => Sniff::No,
             },
             None if !first_complete => Sniff::Unsure,
-            None => Sniff::Unsure,
+            None => Sniff::No,
         };
     }
     let mut toks = first.split_ascii_whitespace();

@@ -75,7 +75,8 @@ fn is_name(s: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 
-/// Names every kernel since 2.6 prints, at least one of which is near the top of the file.
+/// `nr_` counters every kernel since 2.6 prints near the top of the file, at least one of which
+/// is there. (`pgpgin` and `pgfault` are in a cgroup's `memory.stat` too.)
 const KNOWN: &[&str] = &[
     "nr_free_pages",
     "nr_alloc_batch",
@@ -84,17 +85,20 @@ const KNOWN: &[&str] = &[
     "nr_zone_inactive_anon",
     "nr_dirty",
     "nr_mapped",
-    "pgpgin",
-    "pgfault",
 ];
+
+/// Fewest `nr_…` lines in the head of `/proc/vmstat` (it opens with a few dozen).
+const MIN_NR_LINES: usize = 3;
 
 /// `/proc/vmstat`?
 ///
 /// `Yes` when every line of the head is `name value` with a lower-case name and a whole number,
-/// and one of the names is a well-known counter (`nr_free_pages`, `pgfault`, …); `No` otherwise.
+/// at least [`MIN_NR_LINES`] names are `nr_…` page counts and one of them is a well-known one
+/// (`nr_free_pages`, …); `No` otherwise: a cgroup's `memory.stat` (`cache`, `rss`, `pgfault`,
+/// no `nr_` names) has the same layout.
 pub fn sniff(head: &str) -> Sniff {
     let mut known = false;
-    let mut any = false;
+    let mut nr_lines = 0;
     for (line, complete) in head_lines(head) {
         let mut toks = line.split_ascii_whitespace();
         let (Some(name), value, extra) = (toks.next(), toks.next(), toks.next()) else {
@@ -109,10 +113,10 @@ pub fn sniff(head: &str) -> Sniff {
         if !ok {
             return Sniff::No;
         }
-        any = true;
+        nr_lines += usize::from(name.starts_with("nr_"));
         known |= KNOWN.contains(&name);
     }
-    if any && known {
+    if nr_lines >= MIN_NR_LINES && known {
         Sniff::Yes
     } else {
         Sniff::No

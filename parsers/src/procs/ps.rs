@@ -185,6 +185,26 @@ fn ps_header(line: &str) -> Option<Vec<(String, usize)>> {
     (has_pid && has_cmd && !top_like && cols.len() >= 2).then_some(cols)
 }
 
+/// Every column header `ps` prints: the headers of procps-ng 4.0.2's format specifiers (`ps L`,
+/// then `ps -o SPEC -p 1` for each, on Debian 12) and `ADDR`, `TMOUT` and `ALARM`, printed by
+/// `ps -l` and `ps X`. A header with any other name (`lslocks`' `TYPE … PATH`,
+/// `systemd-inhibit --list`'s `WHO … WHY`) is another tool's table.
+const PS_HEADERS: &[&str] = &[
+    "%CPU", "%CUC", "%CUU", "%MEM", "ADDR", "AGID", "AGNI", "ALARM", "BLOCKED", "C", "CATCHED",
+    "CAUGHT", "CGNAME", "CGROUP", "CGROUPNS", "CLS", "CMD", "COMMAND", "CONTEXT", "CP", "CPUID",
+    "DRS", "DSIZ", "EGID", "EGROUP", "EIP", "ELAPSED", "ESP", "EUID", "EUSER", "EXE", "F", "FGID",
+    "FGROUP", "FSGID", "FSGROUP", "FSUID", "FSUSER", "FUID", "FUSER", "GID", "GROUP", "IGNORED",
+    "IPCNS", "LABEL", "LIM", "LUID", "LWP", "LXC", "MACHINE", "MAJFL", "MAJFLT", "MINFL", "MINFLT",
+    "MNTNS", "NETNS", "NI", "NLWP", "NUMA", "OOM", "OOMADJ", "OWNER", "P", "PAGEIN", "PENDING",
+    "PGID", "PGRP", "PID", "PIDNS", "POL", "PPID", "PRI", "PSR", "PSS", "RBYTES", "RCHARS", "RGID",
+    "RGROUP", "ROPS", "RSS", "RSZ", "RTPRIO", "RUID", "RUSER", "S", "SCH", "SEAT", "SESS",
+    "SESSION", "SGID", "SGROUP", "SID", "SIGNAL", "SIZE", "SLICE", "SPID", "STACKP", "START",
+    "STARTED", "STAT", "STIME", "SUID", "SUPGID", "SUPGRP", "SUSER", "SVGID", "SVGROUP", "SVUID",
+    "SVUSER", "SZ", "TGID", "THCNT", "TID", "TIME", "TIMENS", "TMOUT", "TPGID", "TRS", "TRSS",
+    "TSIZ", "TT", "TTY", "UID", "UNIT", "USER", "USERNS", "USS", "UTSNS", "UUNIT", "VSZ", "WBYTES",
+    "WCBYTES", "WCHAN", "WCHARS", "WOPS", "ZONE",
+];
+
 /// One ps row against the header columns.
 fn ps_row(line: &str, cols: &[(String, usize)], n: usize) -> Result<Process, String> {
     let mut p = Process {
@@ -306,8 +326,8 @@ fn ps_row(line: &str, cols: &[(String, usize)], n: usize) -> Result<Process, Str
 }
 
 /// Is this `ps` output? `Yes` when the first non-blank line is a ps header (upper-case column
-/// names with `PID` and a `COMMAND`/`CMD` column, and not top's `PR … VIRT` header) and the
-/// next complete line reads as a row; `No` otherwise.
+/// names with `PID` and a `COMMAND`/`CMD` column, every name one `ps` prints, and not top's
+/// `PR … VIRT` header) and the next complete line reads as a row; `No` otherwise.
 pub fn sniff_ps(head: &str) -> Sniff {
     let mut lines = head_lines(head).filter(|(l, _)| !l.trim().is_empty());
     let Some((first, true)) = lines.next() else {
@@ -316,6 +336,9 @@ pub fn sniff_ps(head: &str) -> Sniff {
     let Some(cols) = ps_header(first) else {
         return Sniff::No;
     };
+    if !cols.iter().all(|(c, _)| PS_HEADERS.contains(&c.as_str())) {
+        return Sniff::No;
+    }
     match lines.next() {
         Some((l, true)) => match ps_row(l, &cols, 0) {
             Ok(p) if p.pid.is_some() => Sniff::Yes,

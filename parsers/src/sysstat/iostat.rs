@@ -205,7 +205,7 @@ pub fn sniff(head: &str) -> Sniff {
         if is_device_header(line) {
             return Sniff::Yes;
         }
-        if first == "Linux" && parse_sysstat_header(line, 0).is_some() {
+        if first == "Linux" && parse_sysstat_header(line, 0).is_some_and(|h| h.date.is_some()) {
             banner = true;
         } else if complete {
             other = true;

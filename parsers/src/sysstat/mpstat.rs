@@ -129,7 +129,7 @@ pub fn sniff(head: &str) -> Sniff {
                 return Sniff::Yes;
             }
         }
-        if toks[0] == "Linux" && parse_sysstat_header(line, 0).is_some() {
+        if toks[0] == "Linux" && parse_sysstat_header(line, 0).is_some_and(|h| h.date.is_some()) {
             banner = true;
         } else if complete {
             other = true;

@@ -276,7 +276,7 @@ pub fn sniff(head: &str) -> Sniff {
         if toks.is_empty() {
             continue;
         }
-        if toks[0] == "Linux" && parse_sysstat_header(line, 0).is_some() {
+        if toks[0] == "Linux" && parse_sysstat_header(line, 0).is_some_and(|h| h.date.is_some()) {
             banner = true;
             continue;
         }

@@ -6,9 +6,7 @@
 //! Disabled
 //! ```
 
-use crate::common::{
-    excerpt, head_lines, numbered_lines, strip_bom, Issues, ParseError, Parsed, Sniff,
-};
+use crate::common::{excerpt, numbered_lines, strip_bom, Issues, ParseError, Parsed};
 use serde::Serialize;
 
 /// Parsed `vmware-toolbox-cmd timesync status`: whether VMware Tools periodically sets the
@@ -26,16 +24,6 @@ fn vmware_word(t: &str) -> Option<bool> {
         "Enabled" => Some(true),
         "Disabled" => Some(false),
         _ => None,
-    }
-}
-
-/// Is this `vmware-toolbox-cmd timesync status`? `Yes` for a single line `Enabled` or
-/// `Disabled`; `No` otherwise.
-pub fn sniff_vmware_timesync(head: &str) -> Sniff {
-    let mut lines = head_lines(head).filter(|(l, _)| !l.trim().is_empty());
-    match (lines.next(), lines.next()) {
-        (Some((l, true)), None) if vmware_word(l).is_some() => Sniff::Yes,
-        _ => Sniff::No,
     }
 }
 

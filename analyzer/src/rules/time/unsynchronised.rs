@@ -59,7 +59,14 @@ pub fn check(f: &HostFacts) -> Check {
             evidence: vec![s.evidence("sync status")],
         }]);
     }
-    if t.daemons.is_empty() && t.synchronised.is_none() && !f.processes.list.is_empty() {
+    if t.daemons.is_empty() && t.synchronised.is_none() {
+        if !t.daemons_complete {
+            return Check::NotEvaluated(
+                "no sync status, and no complete process list (one showing PID 1) to tell \
+                 whether a time-sync daemon runs"
+                    .into(),
+            );
+        }
         return Check::Found(vec![Finding {
             rule_id: META.id,
             explains: Vec::new(),
@@ -93,8 +100,17 @@ mod tests {
         let mut f = off(0.0);
         f.timesync.synchronised = Some(c(false));
         assert!(found(check(&f))[0].title.contains("not synchronised"));
-        let g = with_process(HostFacts::default(), "sshd");
+        let mut g = with_process(HostFacts::default(), "sshd");
+        g.timesync.daemons_complete = true;
         assert!(found(check(&g))[0].title.contains("No time-sync daemon"));
+    }
+
+    #[test]
+    fn not_evaluated_without_a_complete_process_list() {
+        // Some processes, none a sync daemon, but not the whole list: whether one runs is
+        // unknown.
+        let g = with_process(HostFacts::default(), "sshd");
+        assert!(is_not_evaluated(&check(&g)));
     }
 
     #[test]
