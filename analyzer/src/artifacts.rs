@@ -55,6 +55,11 @@ pub enum Outcome {
         /// The limit, bytes.
         limit: u64,
     },
+    /// A symbolic or hard link inside the bundle: its file is read once, at the target's path.
+    Link {
+        /// The bundle path the link leads to (after following links to links).
+        target: String,
+    },
     /// The parser panicked: a defect in rca, not in the input.
     ParserBug {
         /// The panic message.
@@ -72,6 +77,7 @@ impl Outcome {
             Outcome::Unrecognised { .. } => "unrecognised",
             Outcome::NotCollected { .. } => "not-collected",
             Outcome::TooLarge { .. } => "too-large",
+            Outcome::Link { .. } => "link",
             Outcome::ParserBug { .. } => "parser-bug",
         }
     }
@@ -175,7 +181,8 @@ pub fn collect(path: &Path, limits: &Limits) -> Result<Collected, bundle::Bundle
     let results: Mutex<Vec<Artifact>> = Mutex::new(Vec::new());
     let manifest: Mutex<Option<(String, String)>> = Mutex::new(None);
     let manifests: Mutex<Vec<String>> = Mutex::new(Vec::new());
-    let summary = rayon::scope(|s| {
+    let links: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
+    let mut summary = rayon::scope(|s| {
         bundle::read(path, limits, &stream_for, |entry: RawEntry| {
             let is_manifest = entry.path == manifest::FILE_NAME
                 || entry.path.ends_with(&format!("/{}", manifest::FILE_NAME));
@@ -198,6 +205,13 @@ pub fn collect(path: &Path, limits: &Limits) -> Result<Collected, bundle::Bundle
                     }
                 }
             }
+            if let EntryContent::Link { target } = entry.content {
+                links
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((entry.path, target));
+                return;
+            }
             let results = &results;
             s.spawn(move |_| {
                 let a = process(entry, None);
@@ -213,6 +227,11 @@ pub fn collect(path: &Path, limits: &Limits) -> Result<Collected, bundle::Bundle
     }
     let mut artifacts = results.into_inner().unwrap_or_else(|e| e.into_inner());
     let manifest = manifest.into_inner().unwrap_or_else(|e| e.into_inner());
+    resolve_links(
+        &mut artifacts,
+        links.into_inner().unwrap_or_else(|e| e.into_inner()),
+        &mut summary.refused,
+    );
     let detected = layout::detect(
         artifacts
             .iter()
@@ -262,6 +281,119 @@ pub fn collect(path: &Path, limits: &Limits) -> Result<Collected, bundle::Bundle
     })
 }
 
+/// Most links followed from one link before it counts as a loop.
+const MAX_LINK_HOPS: usize = 16;
+
+/// Turns the bundle's links (`(link path, target path)`, both normalised bundle paths) into
+/// artifacts of outcome [`Outcome::Link`], each naming the file (or folder) it finally leads to,
+/// after links to links. The target is read once, under its own path; when the link's place
+/// names a kind and the target's does not (a sosreport's `etc/os-release` pointing at
+/// `usr/lib/os-release` elsewhere), the target is parsed as the link's kind. A link that leads
+/// nowhere in the bundle (dangling) or round in a loop is refused and listed in `refused`.
+fn resolve_links(
+    artifacts: &mut Vec<Artifact>,
+    links: Vec<(String, String)>,
+    refused: &mut Vec<bundle::Refused>,
+) {
+    if links.is_empty() {
+        return;
+    }
+    let to: HashMap<&str, &str> = links
+        .iter()
+        .map(|(l, t)| (l.as_str(), t.as_str()))
+        .collect();
+    let mut index: HashMap<String, usize> = artifacts
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (a.path.clone(), i))
+        .collect();
+    let mut folders: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for a in artifacts.iter() {
+        let mut p = a.path.as_str();
+        while let Some((parent, _)) = p.rsplit_once('/') {
+            folders.insert(parent);
+            p = parent;
+        }
+    }
+    let folders: std::collections::HashSet<String> =
+        folders.into_iter().map(str::to_string).collect();
+    let mut made = Vec::new();
+    for (link, first) in &links {
+        let mut target = first.as_str();
+        let mut hops = 0;
+        while let Some(next) = to.get(target) {
+            hops += 1;
+            if hops > MAX_LINK_HOPS || *next == link.as_str() {
+                break;
+            }
+            target = next;
+        }
+        if to.contains_key(target) {
+            refused.push(bundle::Refused {
+                path: link.clone(),
+                reason: format!("link loop: following `{first}` comes back round"),
+            });
+            continue;
+        }
+        let Some(&i) = index.get(target) else {
+            if !folders.contains(target) {
+                refused.push(bundle::Refused {
+                    path: link.clone(),
+                    reason: format!(
+                        "link to `{target}`, which is not in the bundle (a dangling link)"
+                    ),
+                });
+                continue;
+            }
+            made.push(link_artifact(link, target));
+            continue;
+        };
+        // The target's own place says nothing, the link's does: read the target as that kind.
+        if let (Some(spec), None) = (layout::by_path(link), layout::by_path(target)) {
+            let t = &artifacts[i];
+            if !t.is(spec) && t.kept_lines.is_none() && !read_failed(t) && t.origin.is_none() {
+                let mut redone =
+                    parse_with(spec, KindSource::Path, &t.path, t.text.clone(), t.bytes);
+                redone.issues.insert(
+                    0,
+                    LineIssue::of(
+                        IssueKind::Kind,
+                        0,
+                        format!("read as `{}` because `{link}` links to it", spec.name),
+                    ),
+                );
+                if redone.outcome == Outcome::Parsed {
+                    redone.outcome = Outcome::Partial;
+                }
+                artifacts[i] = redone;
+            }
+        }
+        made.push(link_artifact(link, target));
+    }
+    for a in made {
+        index.insert(a.path.clone(), artifacts.len());
+        artifacts.push(a);
+    }
+}
+
+fn link_artifact(link: &str, target: &str) -> Artifact {
+    Artifact {
+        path: link.to_string(),
+        kind: None,
+        kind_source: None,
+        bytes: 0,
+        outcome: Outcome::Link {
+            target: target.to_string(),
+        },
+        issues: Vec::new(),
+        record: None,
+        text: Arc::from(""),
+        kept_lines: None,
+        data: None,
+        origin: None,
+    }
+}
+
 /// Applies the bundle's layout to kinds that were decided before it was known: a path the
 /// layout names is read as its kind (parsed again where the first guess differed), and content
 /// that was sniffed where the layout says what the file is, and that rca does not read, is
@@ -269,6 +401,9 @@ pub fn collect(path: &Path, limits: &Limits) -> Result<Collected, bundle::Bundle
 fn place_in_layout(artifacts: &mut [Artifact], d: &layout::Detected) {
     use rayon::prelude::*;
     artifacts.par_iter_mut().for_each(|a| {
+        if matches!(a.outcome, Outcome::Link { .. }) {
+            return;
+        }
         let reparse = |a: &Artifact, spec| {
             let mut redone = parse_with(spec, KindSource::Path, &a.path, a.text.clone(), a.bytes);
             redone.issues.splice(
@@ -589,15 +724,22 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
             }
         }
         EntryContent::Streamed { bytes, result } => return streamed(path, bytes, *result),
+        // Links are resolved once the whole bundle is read (`resolve_links`); one reaching
+        // here (a caller of `process` alone) has no bundle to resolve it in.
         EntryContent::Link { target } => {
-            return process(
-                RawEntry {
-                    path,
-                    content: EntryContent::ReadError(format!("a link to `{target}`, not resolved")),
-                    compression: None,
-                },
-                forced,
-            )
+            return Artifact {
+                kind: None,
+                kind_source: None,
+                path,
+                bytes: 0,
+                outcome: Outcome::Link { target },
+                issues: Vec::new(),
+                record: None,
+                text: Arc::from(""),
+                kept_lines: None,
+                data: None,
+                origin: None,
+            }
         }
         EntryContent::ReadError(e) => {
             return Artifact {

@@ -218,8 +218,16 @@ static PATH_SET: LazyLock<RegexSet> = LazyLock::new(|| {
 });
 
 /// The kind of the artifact at bundle path `path`, from the path table.
+/// A compressed member (`sar15.xz`, `messages-20240101.gz`) is matched by its name without the
+/// compression's suffix, since the bundle reader delivers it decompressed.
 pub fn by_path(path: &str) -> Option<&'static KindSpec> {
-    PATH_SET.matches(path).iter().next().map(|i| PATHS[i].1)
+    let first = |p: &str| PATH_SET.matches(p).iter().next().map(|i| PATHS[i].1);
+    first(path).or_else(|| {
+        [".gz", ".xz", ".bz2", ".zst"]
+            .iter()
+            .find_map(|sfx| path.strip_suffix(sfx))
+            .and_then(first)
+    })
 }
 
 /// Which tool wrote a bundle.

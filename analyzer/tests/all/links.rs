@@ -257,3 +257,73 @@ fn a_link_to_a_file_outside_is_refused_in_the_analysis_too() {
         .any(|x| x.path == "passwd" && x.reason.contains("escapes the bundle")));
     assert!(!r.artifacts.iter().any(|a| a.path == "passwd"));
 }
+
+/// A sosreport keeps `etc/os-release` as a link to `../usr/lib/os-release`: the host's OS is
+/// read through it; a link to a folder is kept as a link; dangling links and loops are refused,
+/// each saying which it is.
+#[test]
+fn links_in_the_analysis_lead_to_their_file_and_dangling_or_looping_ones_are_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().join("sosreport-h");
+    for dir in ["etc", "usr/lib", "sos_commands/kernel", "proc/1/net"] {
+        std::fs::create_dir_all(root.join(dir)).unwrap();
+    }
+    // A file whose own name says nothing, reached only through a link named `os-release`.
+    std::fs::write(
+        root.join("usr/lib/release-info"),
+        crate::common::fixture("captured/os-release.txt"),
+    )
+    .unwrap();
+    symlink("../usr/lib/release-info", root.join("etc/os-release")).unwrap();
+    std::fs::write(root.join("proc/1/net/dev"), "x\n").unwrap();
+    symlink("1/net", root.join("proc/net")).unwrap();
+    symlink("../../nowhere", root.join("sos_commands/kernel/gone")).unwrap();
+    symlink("b", root.join("sos_commands/kernel/a")).unwrap();
+    symlink("a", root.join("sos_commands/kernel/b")).unwrap();
+    let c = rca::artifacts::collect(&root, &Limits::default()).unwrap();
+    let by = |p: &str| c.artifacts.iter().find(|a| a.path == p);
+    let link = by("etc/os-release").expect("the link is an artifact");
+    assert_eq!(
+        link.outcome,
+        rca::artifacts::Outcome::Link {
+            target: "usr/lib/release-info".into()
+        }
+    );
+    let target = by("usr/lib/release-info").unwrap();
+    assert_eq!(target.kind_name(), Some("os-release"));
+    let facts = rca::facts::HostFacts::from_collected(&c);
+    assert!(
+        facts
+            .identity
+            .os
+            .as_deref()
+            .is_some_and(|os| os.contains("Debian")),
+        "{:?}",
+        facts.identity.os
+    );
+    assert_eq!(
+        by("proc/net").unwrap().outcome,
+        rca::artifacts::Outcome::Link {
+            target: "proc/1/net".into()
+        }
+    );
+    let refused = |p: &str| {
+        c.summary
+            .refused
+            .iter()
+            .find(|r| r.path == p)
+            .map(|r| r.reason.clone())
+            .unwrap_or_default()
+    };
+    assert!(
+        refused("sos_commands/kernel/gone").contains("dangling"),
+        "{:?}",
+        c.summary.refused
+    );
+    assert!(
+        refused("sos_commands/kernel/a").contains("loop"),
+        "{:?}",
+        c.summary.refused
+    );
+    assert!(refused("sos_commands/kernel/b").contains("loop"));
+}
