@@ -50,6 +50,9 @@ pub struct SideSummary {
     pub cpus: Option<u32>,
     /// Bundle format (`tar-gz`, `directory`, …).
     pub format: Option<String>,
+    /// The tool that wrote the bundle (`rca-collector`, `sosreport`, …): sides of different
+    /// layouts are compared by their facts all the same.
+    pub layout: &'static str,
     /// Entries read.
     pub entries: usize,
     /// Artifacts per outcome (`parsed`, `partial`, …).
@@ -104,6 +107,7 @@ pub fn load(path: &Path, limits: &Limits, keep_text: bool) -> Result<Side, Bundl
         HashMap::new()
     };
     let format = report.bundle.format.map(|f| f.label().to_string());
+    let layout = report.bundle.layout.layout.name();
     let summary = SideSummary {
         path: path.display().to_string(),
         hostname: facts.identity.hostname.clone(),
@@ -111,6 +115,7 @@ pub fn load(path: &Path, limits: &Limits, keep_text: bool) -> Result<Side, Bundl
         os: facts.identity.os.clone(),
         cpus: facts.identity.cpus,
         format,
+        layout,
         entries: report.bundle.entries,
         outcome_counts: report.outcome_counts,
         unanalyzable,
@@ -135,6 +140,7 @@ impl Side {
                 os: facts.identity.os.clone(),
                 cpus: facts.identity.cpus,
                 format: None,
+                layout: crate::layout::Layout::Loose.name(),
                 entries: 0,
                 outcome_counts: BTreeMap::new(),
                 unanalyzable: None,

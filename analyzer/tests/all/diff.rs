@@ -784,3 +784,37 @@ fn configuration_files_are_compared_key_by_key() {
     let r = run_diff(&b, &b);
     assert!(r.differences.iter().all(|x| x.kind != "config-key"));
 }
+
+/// A sosreport baseline against an rca-collector suspect: both sides are analyzed by their own
+/// layout and compared by their facts.
+#[test]
+fn a_sosreport_and_a_collector_bundle_are_compared_across_layouts() {
+    let repo = crate::common::repo();
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("d.json");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_rca"))
+        .arg("diff")
+        .arg(repo.join("analyzer/tests/fixtures/sosreport/debian12-sos4.12"))
+        .arg(crate::common::healthy_sample())
+        .args(["-q", "--json"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(
+        matches!(o.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let d: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(d["baseline"]["layout"], "sosreport");
+    assert_eq!(d["suspect"]["layout"], "rca-collector");
+    let subjects: Vec<&str> = d["differences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["subject"].as_str().unwrap())
+        .collect();
+    // The two kernels differ, and the comparison says so from each side's own files.
+    assert!(subjects.contains(&"kernel release"), "{subjects:?}");
+}

@@ -3,7 +3,9 @@
 //! has no finding above info that the machine itself does not confirm.
 //!
 //! sos runs a few plugins (kernel, memory, process, processor, release, date, host: about 5 s)
-//! and packs with gzip (`-z gzip`), so that the archive is read as well as the unpacked tree.
+//! and packs with xz (`-z xz`, sos's default), so that the `.tar.xz` is read as well as the
+//! unpacked tree. `collector.sh` collects the same machine at the same time: every rule that can
+//! judge both bundles reaches the same verdict on both.
 //! Needs root and sosreport; runs only with `RCA_HOST_TESTS=1` (CI, which installs sosreport),
 //! where their absence fails it.
 
@@ -25,7 +27,7 @@ fn have(cmd: &str) -> bool {
 /// Runs `sos report` into `out` and returns the archive it wrote.
 fn sos_report(out: &Path) -> PathBuf {
     let o = Command::new("sos")
-        .args(["report", "--batch", "--quiet", "-z", "gzip", "-o", PLUGINS])
+        .args(["report", "--batch", "--quiet", "-z", "xz", "-o", PLUGINS])
         .arg("--tmp-dir")
         .arg(out)
         .output()
@@ -41,9 +43,9 @@ fn sos_report(out: &Path) -> PathBuf {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .find(|p| {
             let n = p.file_name().unwrap().to_string_lossy().into_owned();
-            n.starts_with("sosreport-") && n.ends_with(".tar.gz")
+            n.starts_with("sosreport-") && n.ends_with(".tar.xz")
         })
-        .expect("sos wrote a .tar.gz")
+        .expect("sos wrote a .tar.xz")
 }
 
 /// `rca analyze <bundle> --json`: the document. Exit 0 (no finding), 1 (findings) or 2 when no
@@ -147,13 +149,25 @@ fn sos_report_of_this_machine_reads_as_the_machine() {
     );
     let _machine = crate::exclusive();
     let d = tempfile::tempdir().unwrap();
+    // The collector runs while sos does: the same machine at the same time.
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let collector_out = d.path().join("rca");
+    std::fs::create_dir_all(&collector_out).unwrap();
+    let collector = Command::new("sh")
+        .arg(repo.join("collector.sh"))
+        .args(["--duration", "5", "--interval", "1", "--output"])
+        .arg(&collector_out)
+        .spawn()
+        .expect("the collector starts");
     let tarball = sos_report(d.path());
+    let collected = collector.wait_with_output().unwrap();
+    assert!(collected.status.success(), "collector.sh failed");
 
     // The archive, and the tree it unpacks to (one top folder, as sos packs it).
     let from_tgz = analyze(&tarball, &d.path().join("tgz.json"));
     let unpacked = d.path().join("unpacked");
-    let gz = flate2::read::GzDecoder::new(std::fs::File::open(&tarball).unwrap());
-    tar::Archive::new(gz).unpack(&unpacked).unwrap();
+    let xz = liblzma::read::XzDecoder::new(std::fs::File::open(&tarball).unwrap());
+    tar::Archive::new(xz).unpack(&unpacked).unwrap();
     let tree = std::fs::read_dir(&unpacked)
         .unwrap()
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -229,6 +243,42 @@ fn sos_report_of_this_machine_reads_as_the_machine() {
     }
     assert!(given >= 20, "{given} artifacts with a kind");
     eprintln!("sosreport of this machine: {given} artifacts given a kind, all of the kind their file holds");
+
+    // The rca collector's bundle of the same moment: every rule that judged both bundles
+    // (neither "not evaluated") found the same thing on both, at warning or above.
+    let bundle = std::fs::read_dir(&collector_out)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.to_string_lossy().ends_with(".tar.gz"))
+        .expect("the collector wrote a bundle");
+    let ours = analyze(&bundle, &d.path().join("rca.json"));
+    let verdicts = |doc: &Value| -> std::collections::BTreeMap<String, Option<bool>> {
+        doc["rules"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let id = r["id"].as_str().unwrap().to_string();
+                let judged = r["result"]["status"] != "not-evaluated";
+                let warns = doc["findings"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|f| f["rule_id"] == r["id"] && f["severity"] != "info");
+                (id, judged.then_some(warns))
+            })
+            .collect()
+    };
+    let (sos_v, rca_v) = (verdicts(&doc), verdicts(&ours));
+    let mut both = 0;
+    for (id, s) in &sos_v {
+        if let (Some(s), Some(Some(r))) = (s, rca_v.get(id)) {
+            both += 1;
+            assert_eq!(s, r, "`{id}`: sosreport and collector bundle disagree");
+        }
+    }
+    assert!(both >= 5, "{both} rules judged both bundles");
+    eprintln!("sosreport and collector bundle of the same moment: {both} rules judged both, same verdicts");
 
     // Nothing above info, unless the machine confirms it.
     for f in doc["findings"].as_array().unwrap() {
