@@ -2,8 +2,8 @@
 //! the report's own files show, every file given a kind holds that kind, and this quiet machine
 //! has no finding above info that the machine itself does not confirm.
 //!
-//! sos runs a few plugins (kernel, memory, process, processor, release, date, host: about 5 s)
-//! and packs with xz (`-z xz`, sos's default), so that the `.tar.xz` is read as well as the
+//! sos runs a few plugins (kernel, memory, process, processor, release, date, host, networking:
+//! about 8 s) and packs with xz (`-z xz`, sos's default), so that the `.tar.xz` is read as well as the
 //! unpacked tree. `collector.sh` collects the same machine at the same time: every rule that can
 //! judge both bundles reaches the same verdict on both.
 //! Needs root and sosreport; runs only with `RCA_HOST_TESTS=1` (CI, which installs sosreport),
@@ -14,7 +14,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const PLUGINS: &str = "kernel,memory,process,processor,release,date,host";
+const PLUGINS: &str = "kernel,memory,process,processor,release,date,host,networking";
 
 fn have(cmd: &str) -> bool {
     Command::new("sh")
@@ -116,6 +116,21 @@ fn expected_kind(path: &str) -> Option<&'static str> {
         (r"^sos_commands/host/uptime$", "uptime"),
         (r"^proc/uptime$", "proc-uptime"),
         (r"^proc/([0-9]+/)?net/softnet_stat$", "softnet-stat"),
+        (r"^proc/([0-9]+/)?net/dev$", "net-dev"),
+        (r"^proc/([0-9]+/)?net/(netstat|snmp|snmp6)$", "net-snmp"),
+        (r"^sos_commands/networking/ethtool_-S_", "ethtool-S"),
+        (r"^sos_commands/networking/ethtool_-c_", "ethtool-c"),
+        (r"^sos_commands/networking/ethtool_-g_", "ethtool-g"),
+        (r"^sos_commands/networking/ethtool_-i_", "ethtool-i"),
+        (r"^sos_commands/networking/ethtool_-k_", "ethtool-k"),
+        (r"^sos_commands/networking/ethtool_-l_", "ethtool-l"),
+        (r"^sos_commands/networking/ip_-d_address$", "ip-addr"),
+        (r"^sos_commands/networking/ip_-s_-d_link$", "ip-link"),
+        (
+            r"^sos_commands/networking/netstat_-W_-neopa$",
+            "netstat-tanp",
+        ),
+        (r"^sos_commands/networking/netstat_-s$", "netstat-s"),
     ];
     table
         .iter()
@@ -277,7 +292,7 @@ fn sos_report_of_this_machine_reads_as_the_machine() {
             assert_eq!(s, r, "`{id}`: sosreport and collector bundle disagree");
         }
     }
-    assert!(both >= 5, "{both} rules judged both bundles");
+    assert!(both >= 8, "{both} rules judged both bundles");
     eprintln!("sosreport and collector bundle of the same moment: {both} rules judged both, same verdicts");
 
     // Nothing above info, unless the machine confirms it.
