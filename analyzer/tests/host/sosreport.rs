@@ -2,11 +2,14 @@
 //! the report's own files show, every file given a kind holds that kind, and this quiet machine
 //! has no finding above info that the machine itself does not confirm.
 //!
-//! sos runs a few plugins (kernel, memory, process, processor, release, date, host, networking:
-//! about 8 s) and packs with xz (`-z xz`, sos's default), so that the `.tar.xz` is read as well as the
+//! sos runs a few plugins (kernel, memory, process, processor, release, date, host, networking,
+//! sar: about 8 s) and packs with xz (`-z xz`, sos's default), so that the `.tar.xz` is read as well as the
 //! unpacked tree. `collector.sh` collects the same machine at the same time: every rule that can
 //! judge both bundles reaches the same verdict on both.
-//! Needs root and sosreport; runs only with `RCA_HOST_TESTS=1` (CI, which installs sosreport),
+//! Before sos runs, sysstat's `sadc` records five one-second samples into today's daily file
+//! (`/var/log/sysstat/saDD`, appended to when sysstat's own collection already writes it), so
+//! that sos's sar plugin has data to print as `sar -A` text for the timeline.
+//! Needs root, sysstat and sosreport; runs only with `RCA_HOST_TESTS=1` (CI, which installs sosreport),
 //! where their absence fails it.
 
 use regex::Regex;
@@ -14,7 +17,7 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const PLUGINS: &str = "kernel,memory,process,processor,release,date,host,networking";
+const PLUGINS: &str = "kernel,memory,process,processor,release,date,host,networking,sar";
 
 fn have(cmd: &str) -> bool {
     Command::new("sh")
@@ -116,6 +119,7 @@ fn expected_kind(path: &str) -> Option<&'static str> {
         (r"^sos_commands/host/uptime$", "uptime"),
         (r"^proc/uptime$", "proc-uptime"),
         (r"^proc/([0-9]+/)?net/softnet_stat$", "softnet-stat"),
+        (r"^sos_commands/sar/sar[0-9]+$", "sar"),
         (r"^proc/([0-9]+/)?net/dev$", "net-dev"),
         (r"^proc/([0-9]+/)?net/(netstat|snmp|snmp6)$", "net-snmp"),
         (r"^sos_commands/networking/ethtool_-S_", "ethtool-S"),
@@ -174,6 +178,15 @@ fn sos_report_of_this_machine_reads_as_the_machine() {
         .arg(&collector_out)
         .spawn()
         .expect("the collector starts");
+    let day = Command::new("date").arg("+%d").output().unwrap();
+    let day = String::from_utf8_lossy(&day.stdout).trim().to_string();
+    std::fs::create_dir_all("/var/log/sysstat").unwrap();
+    let sadc = Command::new("/usr/lib/sysstat/sadc")
+        .args(["-S", "XALL", "1", "5"])
+        .arg(format!("/var/log/sysstat/sa{day}"))
+        .status()
+        .expect("sysstat's sadc runs (apt-get install sysstat)");
+    assert!(sadc.success(), "sadc failed");
     let tarball = sos_report(d.path());
     let collected = collector.wait_with_output().unwrap();
     assert!(collected.status.success(), "collector.sh failed");
@@ -235,6 +248,19 @@ fn sos_report_of_this_machine_reads_as_the_machine() {
         .parse()
         .unwrap();
     assert_eq!(platform["taint"]["value"][0], tainted);
+
+    // The timeline comes from the sar text sos printed from the daily file.
+    let cpu = &doc["charts"]["cpu"];
+    assert!(
+        cpu["artifact"]
+            .as_str()
+            .is_some_and(|a| a.starts_with("sos_commands/sar/sar")),
+        "{cpu}"
+    );
+    assert!(
+        cpu["times"].as_array().is_some_and(|t| t.len() >= 4),
+        "{cpu}"
+    );
 
     // The run is dated: sos's manifest and `date --utc`.
     assert!(doc["window"]["start_utc"].is_string(), "{}", doc["window"]);
