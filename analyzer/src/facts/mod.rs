@@ -34,7 +34,9 @@ pub use identity::Identity;
 pub use jvm::Jvm;
 pub use kernel::{Kernel, ModuleInfo};
 pub use memory::Memory;
-pub use net::{Channels, CounterChange, ListenQueue, NetStack, Nic, NicIrq, NicRates, Rings};
+pub use net::{
+    Channels, CounterChange, ListenQueue, NetStack, Nic, NicIrq, NicRates, NicTotals, Rings,
+};
 pub use process::{ConnectionCount, ProcessInfo, Processes};
 pub use softirq::SoftirqFacts;
 pub use timesync::TimeSync;

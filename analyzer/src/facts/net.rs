@@ -33,6 +33,9 @@ pub struct Nic {
     pub slaves: Vec<String>,
     /// Packet, drop and error rates over the window.
     pub rates: Option<NicRates>,
+    /// Receive counters since boot, from one `/proc/net/dev` snapshot, when there is no pair
+    /// of snapshots to give `rates`.
+    pub since_boot: Option<Cited<NicTotals>>,
     /// Interrupts of this NIC's queues.
     pub irqs: Vec<NicIrq>,
 }
@@ -80,6 +83,15 @@ pub struct NicRates {
     pub tx_drop_per_s: f64,
     /// The two snapshot rows.
     pub evidence: Vec<Cited<()>>,
+}
+
+/// Receive counters since boot (`/proc/net/dev`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct NicTotals {
+    /// Packets received.
+    pub rx_packets: u64,
+    /// Receive drops (`drop`) + FIFO overruns (`fifo`) + errors (`errs`).
+    pub rx_bad: u64,
 }
 
 /// One interrupt line of a NIC and where it fires.
@@ -376,6 +388,22 @@ pub fn build(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> (Vec<Ni
                     Cited::lines((), &p.last.0.path, vec![1, 2, i1.line]),
                 ],
             });
+        }
+    }
+    // One snapshot (a sosreport, a loose file): the counters since boot.
+    if nics.values().all(|n| n.rates.is_none()) {
+        if let Some((a, d)) = super::snapshots::latest(c, &kind::NET_DEV, |x: &NetDev| Some(x)) {
+            for i in &d.interfaces {
+                let bad = [i.rx_drop, i.rx_fifo, i.rx_errs].iter().flatten().sum();
+                nic(&mut nics, &i.name).since_boot = Some(Cited::lines(
+                    NicTotals {
+                        rx_packets: i.rx_packets.unwrap_or(0),
+                        rx_bad: bad,
+                    },
+                    &a.path,
+                    vec![1, 2, i.line],
+                ));
+            }
         }
     }
     attach_irqs(c, &mut nics);

@@ -1,7 +1,8 @@
 //! `net.rx-drops`: packets dropped on receive during the window.
 //!
 //! Reads each interface's receive counters between the two `/proc/net/dev` snapshots of the
-//! window: drops, FIFO overruns and errors per second.
+//! window: drops, FIFO overruns and errors per second; with one snapshot only, the counters since
+//! boot.
 
 use crate::evidence::Evidence;
 use crate::facts::{Fact, HostFacts, Nic};
@@ -30,7 +31,8 @@ pub static META: RuleMeta = RuleMeta {
             value: Limit::Num(DROPS_WARN_PER_S),
             unit: "/s",
             meaning: "at or above, on average over the window: a warning (any steadily growing \
-                      drop counter needs attention)",
+                      drop counter needs attention); counted since boot only (one snapshot): \
+                      information, with the rate per hour of uptime",
             sources: &[REDHAT_NETWORK_TUNING, Source::Case(1)],
         },
         Threshold {
@@ -72,9 +74,7 @@ pub fn check(f: &HostFacts) -> Check {
         .filter(|n| n.rates.is_some() && n.name != "lo")
         .collect();
     if measured.is_empty() {
-        return Check::NotEvaluated(
-            "no two `/proc/net/dev` snapshots to measure drops over the window".into(),
-        );
+        return since_boot(f);
     }
     let mut out = Vec::new();
     for n in &measured {
@@ -128,6 +128,66 @@ pub fn check(f: &HostFacts) -> Check {
     }
 }
 
+/// One `/proc/net/dev` snapshot: drops counted since boot, as information with the rate per hour
+/// of uptime (they date nothing).
+fn since_boot(f: &HostFacts) -> Check {
+    let read: Vec<&Nic> = f
+        .nics
+        .iter()
+        .filter(|n| n.since_boot.is_some() && n.name != "lo")
+        .collect();
+    if read.is_empty() {
+        return Check::NotEvaluated(
+            "no `/proc/net/dev` snapshot to read receive drops from".into(),
+        );
+    }
+    let mut out = Vec::new();
+    for n in &read {
+        let Some(t) = n.since_boot.as_ref().filter(|t| t.value.rx_bad > 0) else {
+            continue;
+        };
+        let change = crate::facts::CounterChange {
+            delta: t.value.rx_bad,
+            seconds: None,
+        };
+        let w = crate::rules::common::counter_words(
+            &change,
+            f.platform.uptime_s.as_ref(),
+            Confidence::High,
+        );
+        let share = if t.value.rx_packets > 0 {
+            format!(
+                " ({:.3} % of received packets)",
+                100.0 * t.value.rx_bad as f64 / (t.value.rx_packets + t.value.rx_bad) as f64
+            )
+        } else {
+            String::new()
+        };
+        let mut ev = vec![t.evidence(format!("{} counters", n.name))];
+        ev.extend(w.uptime);
+        out.push(finding(
+            &META,
+            w.severity,
+            w.confidence,
+            format!("{} dropped {} received packets {}", n.name, t.value.rx_bad, w.when),
+            format!(
+                "`/proc/net/dev` counts {} receive drops, FIFO overruns and errors on {}{share}, {}.",
+                t.value.rx_bad, n.name, w.when
+            ),
+            ev,
+            1.0,
+        ));
+    }
+    if out.is_empty() {
+        Check::Clear(format!(
+            "no receive drop since boot on {} interface(s) (one snapshot)",
+            read.len()
+        ))
+    } else {
+        Check::Found(out)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,5 +229,34 @@ mod tests {
         };
         assert!(is_clear(&check(&rate(0.5))));
         assert!(is_not_evaluated(&check(&host(4, vec![nic("eth0")]))));
+    }
+
+    #[test]
+    fn fires_as_information_since_boot_and_clear_without_drops() {
+        let boot = |bad: u64| {
+            let mut n = nic("eth0");
+            n.since_boot = Some(crate::rules::testkit::c(crate::facts::NicTotals {
+                rx_packets: 1_000_000,
+                rx_bad: bad,
+            }));
+            host(4, vec![n])
+        };
+        let mut f = boot(500);
+        f.platform.uptime_s = Some(crate::rules::testkit::c(10.0 * 3600.0));
+        let v = found(check(&f));
+        assert_eq!(
+            (v[0].severity, v[0].confidence),
+            (Severity::Info, Confidence::Low)
+        );
+        assert_eq!(
+            v[0].title,
+            "eth0 dropped 500 received packets since boot (50.0 per hour over 10.0 h of uptime)"
+        );
+        assert!(
+            v[0].why.contains("(0.050 % of received packets)"),
+            "{}",
+            v[0].why
+        );
+        assert!(is_clear(&check(&boot(0))));
     }
 }
