@@ -164,6 +164,8 @@ pub enum KindSource {
     Path,
     /// From the content.
     Content,
+    /// From the path of a link that leads to it (`etc/os-release` → `usr/lib/…`).
+    Link,
 }
 
 fn kind_name<S: serde::Serializer>(k: &Option<&'static KindSpec>, s: S) -> Result<S::Ok, S::Error> {
@@ -286,10 +288,11 @@ const MAX_LINK_HOPS: usize = 16;
 
 /// Turns the bundle's links (`(link path, target path)`, both normalised bundle paths) into
 /// artifacts of outcome [`Outcome::Link`], each naming the file (or folder) it finally leads to,
-/// after links to links. The target is read once, under its own path; when the link's place
-/// names a kind and the target's does not (a sosreport's `etc/os-release` pointing at
-/// `usr/lib/os-release` elsewhere), the target is parsed as the link's kind. A link that leads
-/// nowhere in the bundle (dangling) or round in a loop is refused and listed in `refused`.
+/// after links to links and links among its folders. The target is read once, under its own
+/// path; when the link's place names a kind and the target's does not (a sosreport's
+/// `etc/os-release` pointing at `usr/lib/os-release` elsewhere), the target is parsed as the
+/// link's kind. A link that leads to no file (dangling, or to an empty folder, which archives
+/// do not list) is an unusable artifact saying so; a loop is refused and listed in `refused`.
 fn resolve_links(
     artifacts: &mut Vec<Artifact>,
     links: Vec<(String, String)>,
@@ -319,41 +322,39 @@ fn resolve_links(
         folders.into_iter().map(str::to_string).collect();
     let mut made = Vec::new();
     for (link, first) in &links {
-        let mut target = first.as_str();
-        let mut hops = 0;
-        while let Some(next) = to.get(target) {
-            hops += 1;
-            if hops > MAX_LINK_HOPS || *next == link.as_str() {
-                break;
-            }
-            target = next;
-        }
-        if to.contains_key(target) {
+        let Some(target) = follow(first, &to) else {
             refused.push(bundle::Refused {
                 path: link.clone(),
                 reason: format!("link loop: following `{first}` comes back round"),
             });
             continue;
-        }
+        };
+        let target = target.as_str();
         let Some(&i) = index.get(target) else {
-            if !folders.contains(target) {
-                refused.push(bundle::Refused {
-                    path: link.clone(),
+            if folders.contains(target) {
+                made.push(link_artifact(link, target));
+            } else {
+                let mut a = link_artifact(link, target);
+                a.outcome = Outcome::Unusable {
                     reason: format!(
-                        "link to `{target}`, which is not in the bundle (a dangling link)"
+                        "a link to `{target}`, which leads to no file in the bundle (dangling, \
+                         or an empty folder)"
                     ),
-                });
-                continue;
+                };
+                made.push(a);
             }
-            made.push(link_artifact(link, target));
             continue;
         };
         // The target's own place says nothing, the link's does: read the target as that kind.
         if let (Some(spec), None) = (layout::by_path(link), layout::by_path(target)) {
+            if artifacts[i].is(spec) {
+                // Sniffed as the same kind: its kind now rests on the link's place.
+                artifacts[i].kind_source = Some(KindSource::Link);
+            }
             let t = &artifacts[i];
             if !t.is(spec) && t.kept_lines.is_none() && !read_failed(t) && t.origin.is_none() {
                 let mut redone =
-                    parse_with(spec, KindSource::Path, &t.path, t.text.clone(), t.bytes);
+                    parse_with(spec, KindSource::Link, &t.path, t.text.clone(), t.bytes);
                 redone.issues.insert(
                     0,
                     LineIssue::of(
@@ -374,6 +375,27 @@ fn resolve_links(
         index.insert(a.path.clone(), artifacts.len());
         artifacts.push(a);
     }
+}
+
+/// Where `path` leads once every link among its leading folders (and itself) is followed, from
+/// the top down (`proc/net/dev` with `proc/net → proc/self/net` and `proc/self → proc/4813`:
+/// `proc/4813/net/dev`). `None` after [`MAX_LINK_HOPS`] links: a loop.
+fn follow(path: &str, to: &HashMap<&str, &str>) -> Option<String> {
+    let mut path = path.to_string();
+    for _ in 0..MAX_LINK_HOPS {
+        let ends = path
+            .match_indices('/')
+            .map(|(i, _)| i)
+            .chain(std::iter::once(path.len()));
+        let hit = ends
+            .filter_map(|i| to.get(&path[..i]).map(|t| (i, *t)))
+            .next();
+        match hit {
+            None => return Some(path),
+            Some((i, t)) => path = format!("{t}{}", &path[i..]),
+        }
+    }
+    None
 }
 
 fn link_artifact(link: &str, target: &str) -> Artifact {

@@ -45,6 +45,46 @@ use parsers::procs::free::{Free, FreeRow};
 use parsers::procs::vmstat::Vmstat;
 use std::collections::BTreeMap;
 
+/// KiB per unit of a `free` output, from its command line: `free` prints no unit, so the
+/// numbers are KiB (procps' default, `-k`) only when the command says so — the collector's
+/// manifest, or a file name that carries the command (`free`, `free_-m`, `free-g.txt`,
+/// `memory.txt#free -k`). `None` for a human-readable output (`-h`) or a name that does not say
+/// (`mem.txt` sniffed as `free`): such a file gives no sizes.
+fn free_unit_kib(a: &crate::artifacts::Artifact) -> Option<f64> {
+    let words: Vec<String> = match a.record.as_ref().filter(|r| !r.argv.is_empty()) {
+        Some(r) => r
+            .argv
+            .iter()
+            .skip(1)
+            .map(|w| w.trim_start_matches('-').to_string())
+            .collect(),
+        None => {
+            let name = a
+                .path
+                .rsplit('/')
+                .next()
+                .unwrap_or(&a.path)
+                .to_ascii_lowercase();
+            let (_, rest) = name.split_once("free")?;
+            rest.split(|ch: char| !ch.is_ascii_alphanumeric())
+                .filter(|w| !w.is_empty() && !matches!(*w, "txt" | "out" | "log"))
+                .map(str::to_string)
+                .collect()
+        }
+    };
+    let mut unit = 1.0;
+    for w in &words {
+        match w.as_str() {
+            "m" | "mega" | "mebi" => unit = 1024.0,
+            "g" | "giga" | "gibi" => unit = 1024.0 * 1024.0,
+            "b" | "bytes" => unit = 1.0 / 1024.0,
+            "k" | "kilo" | "kibi" | "w" | "wide" | "t" | "total" | "l" | "lohi" => {}
+            _ => return None,
+        }
+    }
+    Some(unit)
+}
+
 /// Builds memory facts. `sysctl` supplies `vm.swappiness`, `modules` the balloon driver.
 ///
 /// Sizes come from `/proc/meminfo`, else from `free` (its `Mem:` and `Swap:` rows); when both
@@ -57,11 +97,13 @@ pub fn build(
     conflicts: &mut Vec<super::conflicts::Conflict>,
 ) -> Memory {
     let mut m = Memory::default();
-    let free = c.records::<Free>().next();
-    if let Some((a, f)) = free {
+    let free = c
+        .records::<Free>()
+        .find_map(|(a, f)| free_unit_kib(a).map(|k| (a, f, k)));
+    if let Some((a, f, unit)) = free {
         let kib = |row: &Option<FreeRow>, pick: fn(&FreeRow) -> Option<f64>| {
             row.as_ref()
-                .and_then(|r| pick(r).map(|v| (v.round() as u64, r.line)))
+                .and_then(|r| pick(r).map(|v| ((v * unit).round() as u64, r.line)))
         };
         m.mem_total_kib = kib(&f.mem, |r| r.total_kib).map(|(v, l)| Cited::new(v, &a.path, l));
         m.mem_available_kib =

@@ -173,6 +173,8 @@ pub struct NetStack {
     pub netdev_max_backlog: Option<Cited<u64>>,
     /// `net.core.netdev_budget`.
     pub netdev_budget: Option<Cited<u64>>,
+    /// Listening sockets read with their queues (`ss`), full or not.
+    pub listeners_read: usize,
     /// Listening sockets whose accept queue was full (`Recv-Q` ≥ `Send-Q` in `ss -ltn`).
     pub full_listeners: Vec<Cited<ListenQueue>>,
 }
@@ -556,46 +558,49 @@ fn stack(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> NetStack {
                 ));
             }
         }
-        // One snapshot (a sosreport, a loose `netstat -s`): the counter since boot.
-        if let Some((a, x)) = super::snapshots::latest(c, &kind::NETSTAT_S, |x: &NetstatS| Some(x))
-        {
-            if let Some(v) = x.get("TcpExt", key) {
-                let line = x
-                    .section("TcpExt")
-                    .and_then(|s| s.entries.iter().find(|e| e.key.as_deref() == Some(key)))
-                    .map_or(1, |e| e.line);
+        // One snapshot (a sosreport, a loose `netstat -s`): the counter since boot. net-tools
+        // prints no line for a counter that is zero: a `TcpExt` section without it reads 0.
+        if let Some((a, x)) = super::snapshots::latest(c, &kind::NETSTAT_S, |x: &NetstatS| {
+            x.section("TcpExt").map(|_| x)
+        }) {
+            let entry = x
+                .section("TcpExt")
+                .and_then(|s| s.entries.iter().find(|e| e.key.as_deref() == Some(key)));
+            let line = entry
+                .map(|e| e.line)
+                .or_else(|| x.section("TcpExt").map(|s| s.line))
+                .unwrap_or(1);
+            let v = x.get("TcpExt", key).unwrap_or(0);
+            return Some(Cited::new(
+                CounterChange {
+                    delta: v,
+                    seconds: None,
+                },
+                &a.path,
+                line,
+            ));
+        }
+        // `nstat` and `/proc/net/netstat` (a sosreport holds `snmp`, `netstat` and `snmp6` of
+        // the same kind): the latest that carries the counter.
+        for of in [&kind::NSTAT, &kind::NET_SNMP] {
+            let found = c
+                .records_of::<Snmp>(of)
+                .filter_map(|(a, x)| {
+                    let g = x.groups.iter().filter(|g| g.name == "TcpExt");
+                    let counter = g.flat_map(|g| g.counters.iter()).find(|x| x.name == key)?;
+                    Some((a, counter.value, counter.line))
+                })
+                .last();
+            if let Some((a, v, line)) = found {
                 return Some(Cited::new(
                     CounterChange {
-                        delta: v,
+                        delta: v.max(0) as u64,
                         seconds: None,
                     },
                     &a.path,
                     line,
                 ));
             }
-        }
-        for of in [&kind::NSTAT, &kind::NET_SNMP] {
-            let Some((a, x)) = super::snapshots::latest(c, of, |x: &Snmp| Some(x)) else {
-                continue;
-            };
-            let Some(v) = x.get("TcpExt", key) else {
-                continue;
-            };
-            let line = x
-                .groups
-                .iter()
-                .filter(|g| g.name == "TcpExt")
-                .flat_map(|g| g.counters.iter())
-                .find(|x| x.name == key)
-                .map_or(1, |x| x.line);
-            return Some(Cited::new(
-                CounterChange {
-                    delta: v.max(0) as u64,
-                    seconds: None,
-                },
-                &a.path,
-                line,
-            ));
         }
         None
     };
@@ -628,6 +633,7 @@ fn stack(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> NetStack {
     for (a, t) in c.records::<SsTable>() {
         for s in t.sockets.iter().filter(|s| s.state == "LISTEN") {
             if let (Some(q), Some(b)) = (s.recv_q, s.send_q) {
+                net.listeners_read += 1;
                 if b > 0 && q >= b {
                     net.full_listeners.push(Cited::new(
                         ListenQueue {

@@ -56,6 +56,7 @@ const FREE_MIB: &str =
     "`free -m` prints MiB, which the free reader would take for KiB; `free` beside it is read";
 const PIDSTAT_HUMAN: &str = "printed with human-readable units (`--human`: `0.0%`, `36.8M`), which the pidstat reader does not take; `pidstat -tl` beside it is read";
 const PS_LSTART: &str = "its `lstart` column holds spaces (`Wed Dec  2 04:11:07 2026`), which the ps reader would split into other columns; `ps auxwww` beside it is read";
+const PS_THREADS: &str = "one line per thread (`ps -elfL`, `ps auxwwwm`): read as a process list it would count every thread as a process; `ps auxwww` beside it is read";
 const NETSTAT_IPV6: &str = "IPv6 counters only (`netstat -s -6`): read as `netstat -s` they would be taken for a second snapshot of the IPv4 counters";
 const SS_SUMMARY: &str =
     "`ss -s` prints socket counts by family, not the socket table the ss reader reads";
@@ -112,7 +113,11 @@ pub static PATHS: &[(&str, Place)] = &[
         Place::NotRead(PS_LSTART),
     ),
     (
-        r"^sos_commands/process/ps_(aux|auxww|auxwww|auxwwwm|auxfwww|auxcww|alxwww|-elfL|-ef|-elf)$",
+        r"^sos_commands/process/ps_(-elfL|auxwwwm)$",
+        Place::NotRead(PS_THREADS),
+    ),
+    (
+        r"^sos_commands/process/ps_(aux|auxww|auxwww|auxfwww|auxcww|alxwww|-ef|-elf)$",
         Place::Kind(&kind::PS),
     ),
     (
@@ -518,8 +523,8 @@ mod tests {
             ("sos_commands/memory/free_-m", "-"),
             ("sos_commands/memory/swapon_--bytes_--show", "swapon"),
             ("sos_commands/memory/swapon_--summary_--verbose", "swapon"),
-            ("sos_commands/process/ps_auxwwwm", "ps"),
-            ("sos_commands/process/ps_-elfL", "ps"),
+            ("sos_commands/process/ps_auxwwwm", "-"),
+            ("sos_commands/process/ps_-elfL", "-"),
             (
                 "sos_commands/process/ps_axo_flags_state_uid_pid_ppid_pgid_sid_cls_pri_psr_addr_sz_wchan_20_lstart_tty_time_cmd",
                 "-",

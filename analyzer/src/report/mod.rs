@@ -53,7 +53,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 ///   (low|medium|high), why, details[], score, time_range [first, last], evidence: [{artifact,
 ///   lines[], note, excerpt: [{line, text}]}]}`; an excerpt line 0 marks an elision.
 /// - `rules`: every rule `{id, title, area, result: {status: findings|clear|not-evaluated, ...}}`.
-/// - `artifacts`: every file `{path, kind, kind_source (manifest|path|content), bytes, outcome:
+/// - `artifacts`: every file `{path, kind, kind_source (manifest|path|content|link), bytes, outcome:
 ///   {status: parsed|partial|unusable|unrecognised|not-collected|too-large|parser-bug, ...},
 ///   issues: [{line, message}], record}` where `record` is the collector's manifest entry.
 /// - `outcome_counts`: number of artifacts per outcome label.

@@ -423,8 +423,11 @@ fn rca(args: &[&std::ffi::OsStr]) -> std::process::Output {
         .arg("-q")
         .output()
         .unwrap();
+    // 2 only with a page: a bundle too thin to call its host healthy (the generated trees).
+    let thin = o.status.code() == Some(2)
+        && String::from_utf8_lossy(&o.stderr).contains("too little evidence");
     assert!(
-        matches!(o.status.code(), Some(0 | 1)),
+        matches!(o.status.code(), Some(0 | 1)) || thin,
         "rca {:?}: exit {:?}\n{}",
         args,
         o.status,

@@ -90,6 +90,20 @@ pub fn check(f: &HostFacts) -> Check {
         })
         .collect();
     if third_party.is_empty() {
+        if let Some(t) = k.taint.as_ref().filter(|t| {
+            t.value
+                .1
+                .chars()
+                .any(|c| THIRD_PARTY_LETTERS.iter().any(|l| l.starts_with(c)))
+        }) {
+            if f.modules.get().is_none_or(|m| m.is_empty()) {
+                return Check::NotEvaluated(format!(
+                    "kernel tainted {} ({}), but no module list (`/proc/modules`, `lsmod`) to \
+                     name the module",
+                    t.value.0, t.value.1
+                ));
+            }
+        }
         return match &k.taint {
             Some(t) if t.value.0 != 0 => Check::Clear(format!(
                 "kernel tainted {} ({}) but no O/E/P module",

@@ -54,7 +54,7 @@ pub static META: RuleMeta = RuleMeta {
 /// Listen-queue overflow counters over the window, and full accept queues.
 pub fn check(f: &HostFacts) -> Check {
     let n = &f.net;
-    if n.listen_overflows.is_none() && n.listen_drops.is_none() && n.full_listeners.is_empty() {
+    if n.listen_overflows.is_none() && n.listen_drops.is_none() && n.listeners_read == 0 {
         return Check::NotEvaluated(
             "no `netstat -s`/`nstat` counters or listening-socket queues in the bundle".into(),
         );
