@@ -423,9 +423,11 @@ fn rca(args: &[&std::ffi::OsStr]) -> std::process::Output {
         .arg("-q")
         .output()
         .unwrap();
-    // 2 only with a page: a bundle too thin to call its host healthy (the generated trees).
+    // 2 only for the generated trees, whose few loose files are too thin to judge the host
+    // (the page is still written and is what these tests open).
+    let err = String::from_utf8_lossy(&o.stderr);
     let thin = o.status.code() == Some(2)
-        && String::from_utf8_lossy(&o.stderr).contains("too little evidence");
+        && (err.contains("too little evidence") || err.contains("no rule could be evaluated"));
     assert!(
         matches!(o.status.code(), Some(0 | 1)) || thin,
         "rca {:?}: exit {:?}\n{}",
