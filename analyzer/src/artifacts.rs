@@ -399,21 +399,12 @@ fn follow(path: &str, to: &HashMap<&str, &str>) -> Option<String> {
 }
 
 fn link_artifact(link: &str, target: &str) -> Artifact {
-    Artifact {
-        path: link.to_string(),
-        kind: None,
-        kind_source: None,
-        bytes: 0,
-        outcome: Outcome::Link {
+    Artifact::bare(
+        link.to_string(),
+        Outcome::Link {
             target: target.to_string(),
         },
-        issues: Vec::new(),
-        record: None,
-        text: Arc::from(""),
-        kept_lines: None,
-        data: None,
-        origin: None,
-    }
+    )
 }
 
 /// Applies the bundle's layout to kinds that were decided before it was known: a path the
@@ -748,37 +739,14 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
         EntryContent::Streamed { bytes, result } => return streamed(path, bytes, *result),
         // Links are resolved once the whole bundle is read (`resolve_links`); one reaching
         // here (a caller of `process` alone) has no bundle to resolve it in.
-        EntryContent::Link { target } => {
-            return Artifact {
-                kind: None,
-                kind_source: None,
-                path,
-                bytes: 0,
-                outcome: Outcome::Link { target },
-                issues: Vec::new(),
-                record: None,
-                text: Arc::from(""),
-                kept_lines: None,
-                data: None,
-                origin: None,
-            }
-        }
+        EntryContent::Link { target } => return Artifact::bare(path, Outcome::Link { target }),
         EntryContent::ReadError(e) => {
-            return Artifact {
+            return Artifact::bare(
                 path,
-                kind: None,
-                kind_source: None,
-                bytes: 0,
-                outcome: Outcome::Unusable {
+                Outcome::Unusable {
                     reason: format!("{UNREADABLE}: {e}"),
                 },
-                issues: Vec::new(),
-                record: None,
-                text: Arc::from(""),
-                kept_lines: None,
-                data: None,
-                origin: None,
-            }
+            )
         }
     };
     let size = bytes.len() as u64;
@@ -918,6 +886,24 @@ impl<'a> Lines<'a> {
 }
 
 impl Artifact {
+    /// An artifact of no kind with `outcome` and no text (a link, an unreadable entry, a
+    /// command that left no file).
+    pub fn bare(path: String, outcome: Outcome) -> Artifact {
+        Artifact {
+            path,
+            kind: None,
+            kind_source: None,
+            bytes: 0,
+            outcome,
+            issues: Vec::new(),
+            record: None,
+            text: Arc::from(""),
+            kept_lines: None,
+            data: None,
+            origin: None,
+        }
+    }
+
     /// Whether its kind is `k`.
     pub fn is(&self, k: &KindSpec) -> bool {
         self.kind.is_some_and(|own| std::ptr::eq(own, k))
