@@ -15,8 +15,8 @@
 #
 # Needs: shellcheck, sysstat, tar with gzip, dash, busybox; for the real runs a JDK, the Debian
 # `zookeeper` package, netcat, perf (linux-perf), ethtool, numactl, pciutils, net-tools.
-# Missing packages are installed with apt-get when possible. With RCA_HOST_TESTS=1 a real run that cannot happen is a failure,
-# otherwise it is skipped with a note.
+# Packages come from .ci/run; this script installs nothing. With RCA_HOST_TESTS=1 a real run
+# that cannot happen is a failure, otherwise it is skipped with a note.
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -57,22 +57,8 @@ cleanup() {
 trap cleanup EXIT
 
 # --- prerequisites ---------------------------------------------------------------------------
-# apt_install PACKAGE...: install what is missing (quietly); the suite must also run where it
-# cannot (not root, no network): the checks that need a package then fail or are skipped.
-apt_install() {
-    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 || return 0
-    echo "installing $*" >&2
-    if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" \
-        >/dev/null 2>&1; then
-        # Stale package lists: refresh once and retry.
-        apt-get update -qq >/dev/null 2>&1
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" \
-            >/dev/null 2>&1 || true
-    fi
-}
-for tool in dash busybox; do
-    command -v "$tool" >/dev/null 2>&1 || apt_install "$tool"
-done
+# Packages are installed by .ci/run, never here: a missing tool fails the checks that need it,
+# or skips them (see `real_why` below).
 for tool in shellcheck dash busybox iostat mpstat tar timeout; do
     if ! command -v "$tool" >/dev/null 2>&1; then
         not_ok "prerequisite '$tool' is missing"
@@ -86,17 +72,7 @@ dash_bin=$(command -v dash)
 bash_bin=$(command -v bash)
 busybox_bin=$(command -v busybox)
 
-# For the real runs: a JDK, ZooKeeper, netcat, perf, ethtool.
-want=()
-command -v javac >/dev/null 2>&1 || want+=(default-jdk-headless)
-[ -f /usr/share/java/zookeeper.jar ] || want+=(zookeeper)
-command -v nc >/dev/null 2>&1 || want+=(netcat-openbsd)
-command -v perf >/dev/null 2>&1 || want+=(linux-perf)
-command -v ethtool >/dev/null 2>&1 || want+=(ethtool)
-command -v numactl >/dev/null 2>&1 || want+=(numactl)
-command -v lspci >/dev/null 2>&1 || want+=(pciutils)
-command -v netstat >/dev/null 2>&1 || want+=(net-tools)
-[ "${#want[@]}" -eq 0 ] || apt_install "${want[@]}"
+# For the real runs: a JDK, ZooKeeper, netcat, perf, ethtool (installed by .ci/run).
 real_why=
 command -v javac >/dev/null 2>&1 || real_why="$real_why javac"
 command -v java >/dev/null 2>&1 || real_why="$real_why java"
@@ -679,7 +655,7 @@ expected_root() {
         "configs$env_dir/cfg/app.properties" "configs$env_dir/cfg/core-site.xml" \
         "configs$env_dir/cfg/app.yaml" "configs$env_dir/zk/conf/zoo.cfg" \
         "configs$env_dir/hconf/hdfs-site.xml"
-    # Packages that a minimal system may lack (the suite installs them when it can).
+    # Packages that a minimal system may lack (.ci/run installs them).
     for t in numactl:cpu/numactl-H.txt systemd-detect-virt:system/detect-virt.txt \
         lspci:system/lspci-k.txt; do
         command -v "${t%%:*}" >/dev/null 2>&1 && echo "${t#*:}"

@@ -68,17 +68,8 @@ secs() { # secs FROM_MS [TO_MS]: elapsed seconds, one decimal
 t_all=$(now_ms)
 
 # --- prerequisites ---------------------------------------------------------------------------
-# apt_install PACKAGE...: install what is missing (quietly), when root and apt-get exist.
-apt_install() {
-    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 || return 0
-    echo "installing $*" >&2
-    if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" \
-        >/dev/null 2>&1; then
-        apt-get update -qq >/dev/null 2>&1 # stale package lists: refresh once and retry
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" \
-            >/dev/null 2>&1 || true
-    fi
-}
+# Packages (zookeeper, python3-kazoo, netcat-openbsd, a JDK) are installed by .ci/run, never
+# here: what is missing is named in `why` below.
 # The Python with kazoo: Debian's (python3-kazoo) first, whatever python3 is first on PATH.
 find_python() {
     local p
@@ -90,12 +81,6 @@ find_python() {
     done
     return 1
 }
-want=()
-[ -x "$zk_server" ] && [ -f "$zk_jar" ] || want+=(zookeeper)
-find_python >/dev/null || want+=(python3-kazoo)
-command -v nc >/dev/null 2>&1 || want+=(netcat-openbsd)
-command -v jcmd >/dev/null 2>&1 || want+=(default-jdk-headless)
-[ "${#want[@]}" -eq 0 ] || apt_install "${want[@]}"
 why=
 [ "$(id -u)" = 0 ] || why="$why (not root)"
 [ -x "$zk_server" ] && [ -f "$zk_jar" ] || why="$why zookeeper"
