@@ -19,7 +19,7 @@
 //! vda            223.00   3320.00     0.00   0.00    6.00    14.89    1.00      8.00     0.00   0.00    0.00     8.00    2.00     12.00     0.00   0.00    0.00     6.00    0.00    0.00    1.34   2.00
 //! ```
 
-use super::{plus_seconds, shifted, split, unreadable_block};
+use super::{plus_seconds, read_blocks, Block};
 use crate::common::{ParseError, Parsed};
 use crate::sysstat::iostat::{self as plain, Iostat};
 
@@ -28,26 +28,15 @@ use crate::sysstat::iostat::{self as plain, Iostat};
 /// Errors: [`ParseError::Unusable`] without a marker, or when no block holds an iostat report.
 /// A block that cannot be read, and a marker that cannot be read, are issues at their lines.
 pub fn parse(text: &str) -> Result<Parsed<Iostat>, ParseError> {
-    let s = split(text)?;
-    let mut issues = s.issues;
-    let mut out = Iostat::default();
-    for b in s.blocks {
-        let p = match plain::parse(b.text) {
-            Ok(p) => p,
-            Err(e) => {
-                issues.push(unreadable_block(&b.marker, &e));
-                continue;
-            }
-        };
-        issues.extend(p.issues.into_iter().map(|i| shifted(i, b.offset)));
+    let take = |out: &mut Iostat, v: Iostat, b: &Block<'_>| {
         if out.header.is_none() {
-            out.header = p.value.header.map(|mut h| {
+            out.header = v.header.map(|mut h| {
                 h.line += b.offset;
                 h
             });
         }
-        let n = p.value.reports.len();
-        for (k, mut r) in p.value.reports.into_iter().enumerate() {
+        let n = v.reports.len();
+        for (k, mut r) in v.reports.into_iter().enumerate() {
             r.line += b.offset;
             for d in &mut r.devices {
                 d.line += b.offset;
@@ -58,15 +47,14 @@ pub fn parse(text: &str) -> Result<Parsed<Iostat>, ParseError> {
             }
             out.reports.push(r);
         }
-    }
-    issues.sort_by_key(|i| i.line);
-    if out.reports.is_empty() {
-        return Err(ParseError::unusable(
-            None,
-            "no iostat report after any OSWatcher marker",
-        ));
-    }
-    Ok(Parsed { value: out, issues })
+    };
+    read_blocks(
+        text,
+        plain::parse,
+        take,
+        |o| o.reports.is_empty(),
+        "no iostat report after any OSWatcher marker",
+    )
 }
 
 #[cfg(test)]

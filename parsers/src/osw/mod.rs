@@ -196,7 +196,7 @@ pub(crate) fn split(text: &str) -> Result<Split<'_>, ParseError> {
 }
 
 /// `issue` of a block, with its line counted in the whole file.
-pub(crate) fn shifted(mut issue: LineIssue, offset: usize) -> LineIssue {
+fn shifted(mut issue: LineIssue, offset: usize) -> LineIssue {
     if issue.line > 0 {
         issue.line += offset;
     }
@@ -204,11 +204,45 @@ pub(crate) fn shifted(mut issue: LineIssue, offset: usize) -> LineIssue {
 }
 
 /// The issue of a block whose tool output could not be read at all.
-pub(crate) fn unreadable_block(m: &Marker, e: &ParseError) -> LineIssue {
+fn unreadable_block(m: &Marker, e: &ParseError) -> LineIssue {
     LineIssue::new(
         m.line,
         format!("the sample after this marker could not be read, skipped: {e}"),
     )
+}
+
+/// Reads every block of an OSWatcher file with its tool's parser `read`: each block's record is
+/// merged into one by `take` (given the block, for its marker and its line offset), and the
+/// block's issues are counted in the whole file's lines. `empty` tells whether anything was
+/// merged.
+///
+/// Errors: [`ParseError::Unusable`] without a marker, or with `nothing` when no block gave
+/// anything. A block that cannot be read and a marker that cannot be read are issues at their
+/// lines.
+pub(crate) fn read_blocks<T: Default>(
+    text: &str,
+    read: fn(&str) -> Result<crate::common::Parsed<T>, ParseError>,
+    mut take: impl FnMut(&mut T, T, &Block<'_>),
+    empty: fn(&T) -> bool,
+    nothing: &str,
+) -> Result<crate::common::Parsed<T>, ParseError> {
+    let s = split(text)?;
+    let mut issues = s.issues;
+    let mut out = T::default();
+    for b in &s.blocks {
+        match read(b.text) {
+            Ok(p) => {
+                issues.extend(p.issues.into_iter().map(|i| shifted(i, b.offset)));
+                take(&mut out, p.value, b);
+            }
+            Err(e) => issues.push(unreadable_block(&b.marker, &e)),
+        }
+    }
+    issues.sort_by_key(|i| i.line);
+    if empty(&out) {
+        return Err(ParseError::unusable(None, nothing));
+    }
+    Ok(crate::common::Parsed { value: out, issues })
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@
 //! 09:55:21       0    2.02    0.00    8.08    0.00    0.00    0.00    0.00    0.00    0.00   89.90
 //! ```
 
-use super::{plus_seconds, shifted, split, unreadable_block};
+use super::{plus_seconds, read_blocks, Block};
 use crate::common::{ParseError, Parsed, Timestamp};
 use crate::sysstat::mpstat::{self as plain, Mpstat};
 
@@ -30,26 +30,15 @@ use crate::sysstat::mpstat::{self as plain, Mpstat};
 /// interval. A block that cannot be read, and a marker that cannot be read, are issues at their
 /// lines.
 pub fn parse(text: &str) -> Result<Parsed<Mpstat>, ParseError> {
-    let s = split(text)?;
-    let mut issues = s.issues;
-    let mut out = Mpstat::default();
-    for b in s.blocks {
-        let p = match plain::parse(b.text) {
-            Ok(p) => p,
-            Err(e) => {
-                issues.push(unreadable_block(&b.marker, &e));
-                continue;
-            }
-        };
-        issues.extend(p.issues.into_iter().map(|i| shifted(i, b.offset)));
+    let take = |out: &mut Mpstat, v: Mpstat, b: &Block<'_>| {
         if out.header.is_none() {
-            out.header = p.value.header.map(|mut h| {
+            out.header = v.header.map(|mut h| {
                 h.line += b.offset;
                 h
             });
         }
         let m = b.marker.time;
-        for (k, mut iv) in p.value.intervals.into_iter().enumerate() {
+        for (k, mut iv) in v.intervals.into_iter().enumerate() {
             iv.line += b.offset;
             for r in &mut iv.rows {
                 r.line += b.offset;
@@ -60,15 +49,14 @@ pub fn parse(text: &str) -> Result<Parsed<Mpstat>, ParseError> {
             });
             out.intervals.push(iv);
         }
-    }
-    issues.sort_by_key(|i| i.line);
-    if out.intervals.is_empty() {
-        return Err(ParseError::unusable(
-            None,
-            "no mpstat interval after any OSWatcher marker",
-        ));
-    }
-    Ok(Parsed { value: out, issues })
+    };
+    read_blocks(
+        text,
+        plain::parse,
+        take,
+        |o| o.intervals.is_empty(),
+        "no mpstat interval after any OSWatcher marker",
+    )
 }
 
 /// The time of day `sod` on the marker's date, or on the next day when it is more than 12 hours

@@ -10,7 +10,7 @@
 //!
 //! Sample input: see [`crate::osw`].
 
-use super::{plus_seconds, shifted, split, unreadable_block};
+use super::{plus_seconds, read_blocks, Block};
 use crate::common::{ParseError, Parsed};
 use crate::procs::vmstat::{self as plain, Vmstat};
 
@@ -19,22 +19,11 @@ use crate::procs::vmstat::{self as plain, Vmstat};
 /// Errors: [`ParseError::Unusable`] without a marker, or when no block holds a vmstat sample.
 /// A block that cannot be read, and a marker that cannot be read, are issues at their lines.
 pub fn parse(text: &str) -> Result<Parsed<Vmstat>, ParseError> {
-    let s = split(text)?;
-    let mut issues = s.issues;
-    let mut out = Vmstat::default();
-    for b in s.blocks {
-        let p = match plain::parse(b.text) {
-            Ok(p) => p,
-            Err(e) => {
-                issues.push(unreadable_block(&b.marker, &e));
-                continue;
-            }
-        };
-        issues.extend(p.issues.into_iter().map(|i| shifted(i, b.offset)));
+    let take = |out: &mut Vmstat, v: Vmstat, b: &Block<'_>| {
         if out.timezone.is_none() {
             out.timezone = b.marker.zone.clone();
         }
-        for (k, mut sample) in p.value.samples.into_iter().enumerate() {
+        for (k, mut sample) in v.samples.into_iter().enumerate() {
             if k == 0 && !out.samples.is_empty() {
                 continue;
             }
@@ -44,15 +33,14 @@ pub fn parse(text: &str) -> Result<Parsed<Vmstat>, ParseError> {
             }
             out.samples.push(sample);
         }
-    }
-    issues.sort_by_key(|i| i.line);
-    if out.samples.is_empty() {
-        return Err(ParseError::unusable(
-            None,
-            "no vmstat sample after any OSWatcher marker",
-        ));
-    }
-    Ok(Parsed { value: out, issues })
+    };
+    read_blocks(
+        text,
+        plain::parse,
+        take,
+        |o| o.samples.is_empty(),
+        "no vmstat sample after any OSWatcher marker",
+    )
 }
 
 #[cfg(test)]
