@@ -50,7 +50,7 @@ const DAEMONS: &[&str] = &[
 /// Builds time-sync facts; `procs` tells which daemons run.
 pub fn build(c: &Collected, procs: &Processes) -> TimeSync {
     let mut t = TimeSync {
-        daemons_complete: procs.list.iter().any(|p| p.value.pid == 1),
+        daemons_complete: procs.listing.is_complete(),
         ..TimeSync::default()
     };
     if let Some((a, x)) = c.records::<Tracking>().next() {

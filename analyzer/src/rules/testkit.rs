@@ -17,6 +17,13 @@ pub fn with_process(mut f: HostFacts, comm: &str) -> HostFacts {
     f
 }
 
+/// `with_process`, and the list marked complete (as a `ps -e` showing PID 1 would be).
+pub fn with_complete_list(f: HostFacts, comm: &str) -> HostFacts {
+    let mut f = with_process(f, comm);
+    f.processes.listing = crate::facts::process::Listing::Complete;
+    f
+}
+
 pub fn found(check: super::Check) -> Vec<super::Finding> {
     match check {
         super::Check::Found(v) => v,

@@ -110,12 +110,11 @@ pub fn check(f: &HostFacts) -> Check {
                 .find(|p| LATENCY_SENSITIVE.contains(&p.value.comm.as_str()))
         });
     let Some(proc_) = sensitive else {
-        return if f.processes.list.is_empty() {
-            Check::NotEvaluated(
-                "no process list (`ps`) to tell whether a JVM or database runs here".into(),
-            )
-        } else {
-            Check::Clear("no JVM or database process on this host".into())
+        return match f.processes.listing.reason() {
+            Some(why) => Check::NotEvaluated(format!(
+                "no complete process list to tell whether a JVM or database runs here: {why}"
+            )),
+            None => Check::Clear("no JVM or database process on this host".into()),
         };
     };
     let si = m.swap_in_kib_per_s.as_ref().map(|c| c.value).unwrap_or(0.0);
@@ -220,7 +219,9 @@ pub fn check(f: &HostFacts) -> Check {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::testkit::{c, found, is_clear, is_not_evaluated, with_process};
+    use crate::rules::testkit::{
+        c, found, is_clear, is_not_evaluated, with_complete_list, with_process,
+    };
 
     fn mem(si: f64, so: f64, used: u64, swappiness: u64) -> HostFacts {
         let mut f = HostFacts::default();
@@ -255,10 +256,18 @@ mod tests {
             found(check(&with_process(mem(0.0, 0.0, 0, 11), "postgres")))[0].severity,
             Severity::Info
         );
-        assert!(is_clear(&check(&with_process(
+        assert!(is_clear(&check(&with_complete_list(
             mem(50.0, 0.0, 1, 60),
             "nginx"
         ))));
+        // The same process in a partial list (a top-N listing): a JVM may run unseen.
+        let mut partial = with_process(mem(50.0, 0.0, 1, 60), "nginx");
+        partial.processes.listing =
+            crate::facts::process::Listing::Partial("`top` lists 20 of 312 tasks".into());
+        let Check::NotEvaluated(why) = check(&partial) else {
+            panic!("a partial list cannot clear the rule")
+        };
+        assert!(why.contains("20 of 312"), "{why}");
         assert!(
             is_not_evaluated(&check(&mem(50.0, 0.0, 1, 60))),
             "no process list"

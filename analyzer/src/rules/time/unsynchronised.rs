@@ -61,11 +61,14 @@ pub fn check(f: &HostFacts) -> Check {
     }
     if t.daemons.is_empty() && t.synchronised.is_none() {
         if !t.daemons_complete {
-            return Check::NotEvaluated(
-                "no sync status, and no complete process list (one showing PID 1) to tell \
-                 whether a time-sync daemon runs"
-                    .into(),
-            );
+            return Check::NotEvaluated(format!(
+                "no sync status, and no complete process list to tell whether a time-sync \
+                 daemon runs: {}",
+                f.processes
+                    .listing
+                    .reason()
+                    .unwrap_or("the list is partial")
+            ));
         }
         return Check::Found(vec![Finding {
             rule_id: META.id,
