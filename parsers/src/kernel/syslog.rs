@@ -330,17 +330,20 @@ pub fn sniff(head: &str) -> Sniff {
 
 /// Parses a syslog-format log.
 ///
-/// Errors: [`ParseError::Unusable`] when no line is of the shape.
+/// Errors: [`ParseError::Unusable`] when no line is of the shape and no `journalctl` marker
+/// (`-- No entries --`) says the log is empty.
 pub fn parse(text: &str) -> Result<Parsed<Syslog>, ParseError> {
     let mut out = Syslog::default();
     let mut issues = Vec::new();
     let mut boot = 0usize;
     let mut seen_line = false;
+    let mut journal = false;
     for (n, l) in numbered_lines(strip_bom(text)) {
         if l.trim().is_empty() || l.starts_with([' ', '\t']) {
             continue;
         }
         if let Some(m) = marker(l) {
+            journal = true;
             if m.starts_with("Logs begin at") || m.starts_with("Journal begins at") {
                 out.header_date = marker_date(m).or(out.header_date);
             } else if (m.starts_with("Boot ") || m == "Reboot") && seen_line {
@@ -360,7 +363,8 @@ pub fn parse(text: &str) -> Result<Parsed<Syslog>, ParseError> {
             None => issues.push(LineIssue::new(n, "not a syslog line (time, host, program)")),
         }
     }
-    if out.lines.is_empty() {
+    // `-- No entries --` (or a header and nothing else) is journalctl's answer of no message.
+    if out.lines.is_empty() && !journal {
         return Err(ParseError::unusable(
             None,
             "no syslog line (time, host, program: message)",
@@ -467,5 +471,6 @@ mod tests {
             Sniff::No
         );
         assert!(parse("hello\nworld\n").is_err());
+        assert!(parse("-- No entries --\n").unwrap().value.lines.is_empty());
     }
 }
