@@ -14,6 +14,7 @@
 //! same metadata, so documentation and behaviour cannot drift.
 
 mod common;
+pub(crate) mod klog;
 pub mod meta;
 pub mod sources;
 #[cfg(test)]
@@ -21,6 +22,7 @@ mod testkit;
 
 /// Block devices.
 pub mod disk {
+    pub mod io_errors;
     pub mod saturation;
 }
 /// CPU time.
@@ -34,6 +36,7 @@ pub mod softirq {
 /// Network interfaces: drivers, queues, offloads, rings, MTU.
 pub mod nic {
     pub mod emulated;
+    pub mod link_flap;
     pub mod mtu_mismatch;
     pub mod offloads;
     pub mod queues;
@@ -60,6 +63,8 @@ pub mod time {
 }
 /// Kernel taint.
 pub mod kernel {
+    pub mod hung_task;
+    pub mod lockup;
     pub mod taint;
 }
 /// CPU profiles: hot kernel modules, locks, scheduling, soft-IRQ cost.
@@ -251,6 +256,7 @@ macro_rules! rule {
 /// Every rule, in evaluation order (the order of the JSON document's `rules`).
 pub static RULES: &[Rule] = &[
     rule!(disk::saturation),
+    rule!(disk::io_errors),
     rule!(cpu::iowait),
     rule!(softirq::saturation),
     rule!(nic::queues),
@@ -258,6 +264,7 @@ pub static RULES: &[Rule] = &[
     rule!(nic::offloads),
     rule!(nic::rx_ring),
     rule!(nic::mtu_mismatch),
+    rule!(nic::link_flap),
     rule!(net::rx_drops),
     rule!(net::conntrack),
     rule!(net::listen_overflow),
@@ -269,6 +276,8 @@ pub static RULES: &[Rule] = &[
     rule!(time::two_sources),
     rule!(time::unsynchronised),
     rule!(kernel::taint),
+    rule!(kernel::hung_task),
+    rule!(kernel::lockup),
     rule!(profile::module_hot_path),
     rule!(profile::lock_contention),
     rule!(profile::sched_thrash),
