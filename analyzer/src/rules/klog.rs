@@ -143,3 +143,59 @@ pub(crate) mod testkit {
         f
     }
 }
+
+/// The check of a rule that reports every event of one class: clear without any, else one
+/// finding titled `N {noun} {when}{what}` (`what` from the events: the CPUs, the commands), with
+/// `why` and the latest events' lines.
+pub(crate) fn count_rule(
+    meta: &'static super::RuleMeta,
+    f: &crate::facts::HostFacts,
+    keep: fn(&KernelEvent) -> bool,
+    severity: fn(&[&KernelEvent]) -> Severity,
+    noun: (&str, &str),
+    what: fn(&[&KernelEvent]) -> String,
+    why: &str,
+) -> super::Check {
+    let Some(log) = f.klog.get() else {
+        return super::Check::NotEvaluated("no kernel log in the bundle".into());
+    };
+    let all: Vec<&KernelEvent> = log.events.iter().filter(|e| keep(e)).collect();
+    if all.is_empty() {
+        return super::Check::Clear(format!("no {} in {}", noun.1, log.sources.join(", ")));
+    }
+    let ev = relevant(&all);
+    let v = verdict(&all, severity(&ev), log);
+    let n = ev.len();
+    super::Check::Found(vec![super::common::finding(
+        meta,
+        v.severity,
+        v.confidence,
+        format!(
+            "{n} {}{} {}",
+            if n == 1 { noun.0 } else { noun.1 },
+            what(&ev),
+            v.when
+        ),
+        format!("{why} The last at {}.", at(ev[n - 1], log)),
+        evidence(&ev, noun.1),
+        n as f64 * 10.0,
+    )])
+}
+
+/// ` on CPU 3`, ` on CPUs 0, 2`, or nothing.
+pub(crate) fn on_cpus(cpus: impl Iterator<Item = u32>) -> String {
+    let mut c: Vec<u32> = cpus.collect();
+    c.sort_unstable();
+    c.dedup();
+    match c.as_slice() {
+        [] => String::new(),
+        [x] => format!(" on CPU {x}"),
+        xs => format!(
+            " on CPUs {}",
+            xs.iter()
+                .map(|x| x.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}

@@ -28,6 +28,7 @@ pub mod disk {
 /// CPU time.
 pub mod cpu {
     pub mod iowait;
+    pub mod thermal_throttle;
 }
 /// Soft-IRQ time.
 pub mod softirq {
@@ -48,9 +49,11 @@ pub mod net {
     pub mod listen_overflow;
     pub mod rx_drops;
     pub mod softnet_backlog;
+    pub mod tcp_oom;
 }
 /// Memory: swap and the VMware balloon.
 pub mod mem {
+    pub mod alloc_failure;
     pub mod balloon;
     pub mod oom_kill;
     pub mod swap;
@@ -65,6 +68,7 @@ pub mod time {
 pub mod kernel {
     pub mod hung_task;
     pub mod lockup;
+    pub mod machine_check;
     pub mod taint;
 }
 /// CPU profiles: hot kernel modules, locks, scheduling, soft-IRQ cost.
@@ -258,6 +262,7 @@ pub static RULES: &[Rule] = &[
     rule!(disk::saturation),
     rule!(disk::io_errors),
     rule!(cpu::iowait),
+    rule!(cpu::thermal_throttle),
     rule!(softirq::saturation),
     rule!(nic::queues),
     rule!(nic::emulated),
@@ -269,15 +274,18 @@ pub static RULES: &[Rule] = &[
     rule!(net::conntrack),
     rule!(net::listen_overflow),
     rule!(net::softnet_backlog),
+    rule!(net::tcp_oom),
     rule!(mem::swap),
     rule!(mem::balloon),
     rule!(mem::oom_kill),
+    rule!(mem::alloc_failure),
     rule!(time::offset),
     rule!(time::two_sources),
     rule!(time::unsynchronised),
     rule!(kernel::taint),
     rule!(kernel::hung_task),
     rule!(kernel::lockup),
+    rule!(kernel::machine_check),
     rule!(profile::module_hot_path),
     rule!(profile::lock_contention),
     rule!(profile::sched_thrash),
