@@ -28,7 +28,7 @@ use parsers::common::Date;
 use parsers::kernel::dmesg::Dmesg;
 use parsers::kernel::syslog::{Syslog, SyslogTime};
 use serde::Serialize;
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 /// The kernel log events of one host.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -449,7 +449,7 @@ pub fn build(
         ),
     };
     let mut events = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen: HashMap<_, &str> = HashMap::new();
     for log in &logs {
         for mut e in classify(log) {
             let l = &log.lines[e.0];
@@ -469,7 +469,9 @@ pub fn build(
                 epoch.map(|t| t.round() as i64),
                 l.since_boot.map(|s| (s * 1e6).round() as i64),
             );
-            if seen.insert(key) {
+            // Within one log a repeated message is another event.
+            if seen.get(&key).is_none_or(|a| *a == log.path) {
+                seen.insert(key, log.path);
                 events.push(e.1);
             }
         }
