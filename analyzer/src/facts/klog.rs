@@ -24,7 +24,7 @@
 //! else by the window's end minus the uptime (`/proc/uptime`, as good as the window's length).
 
 use crate::artifacts::Collected;
-use parsers::common::Date;
+use parsers::common::{Date, Timestamp};
 use parsers::kernel::dmesg::Dmesg;
 use parsers::kernel::syslog::{Syslog, SyslogTime};
 use serde::Serialize;
@@ -44,7 +44,15 @@ pub struct KernelLog {
     pub reference: &'static str,
     /// Boot time, UTC epoch seconds, when known (dates raw `dmesg` stamps).
     pub boot_epoch: Option<f64>,
+    /// No window, header or dated line gave the year of the year-less lines: their epochs are
+    /// taken in [`ASSUMED_YEAR`], good for intervals between events only, and they have no
+    /// [`EventTime::host_time`].
+    pub year_assumed: bool,
 }
+
+/// The year year-less lines are read in when nothing in the bundle gives one: a leap year, so
+/// that `Feb 29` is a date.
+pub const ASSUMED_YEAR: i32 = 2000;
 
 impl KernelLog {
     /// The events of one class (`"oom-kill"`).
@@ -82,6 +90,9 @@ pub struct EventTime {
     /// Seconds from the event to [`KernelLog::reference_epoch`]: positive before it, zero or
     /// negative at or after it; `None` when either is unknown.
     pub before_reference_s: Option<f64>,
+    /// The time in the host's clock, with its date, when known (places the event on the
+    /// report's time axis).
+    pub host_time: Option<Timestamp>,
 }
 
 /// Whether an OOM kill was a memory cgroup's limit or the whole host.
@@ -410,6 +421,20 @@ pub fn build(
                     .max()
             }),
     };
+    // Nothing dates the year-less lines: read them in an assumed year, the month of the last
+    // dated line as the reference, so that intervals hold across a New Year.
+    let year_assumed = reference_ym.is_none()
+        && logs
+            .iter()
+            .flat_map(|l| &l.lines)
+            .any(|l| l.local.is_some_and(|t| t.year.is_none()));
+    let reference_ym = reference_ym.or_else(|| {
+        logs.iter()
+            .flat_map(|l| &l.lines)
+            .filter_map(|l| l.local)
+            .last()
+            .map(|t| (ASSUMED_YEAR, t.month))
+    });
     let epoch_of = |t: &Local| -> Option<f64> {
         let year = match t.year {
             Some(y) => y,
@@ -432,6 +457,17 @@ pub fn build(
         .filter_map(|l| Some(epoch_of(l.local.as_ref()?)? - l.since_boot?))
         .next_back()
         .or_else(|| Some(window?.1 - uptime_s?));
+    let host_time = |epoch: Option<f64>| -> Option<Timestamp> {
+        if year_assumed {
+            return None;
+        }
+        let local = epoch? + offset.unwrap_or(0) as f64;
+        let days = (local / 86_400.0).floor();
+        Some(Timestamp {
+            date: Some(Date::from_days_since_epoch(days as i64)),
+            seconds_of_day: (local - days * 86_400.0) as u32,
+        })
+    };
     let time_of = |l: &Line| -> Option<f64> {
         match &l.local {
             Some(t) => epoch_of(t),
@@ -462,6 +498,7 @@ pub fn build(
                     (Some(t), Some(r)) => Some(r - t),
                     _ => None,
                 },
+                host_time: host_time(epoch),
             };
             // The same message at the same second (or boot stamp) in two logs is one event.
             let key = (
@@ -488,6 +525,7 @@ pub fn build(
         reference_epoch,
         reference,
         boot_epoch,
+        year_assumed,
     })
 }
 
@@ -544,6 +582,7 @@ fn event(log: &Log, i: usize, kind: EventKind, lines: Vec<usize>) -> (usize, Ker
                 since_boot_s: None,
                 label: String::new(),
                 before_reference_s: None,
+                host_time: None,
             },
             artifact: log.path.to_string(),
             lines,

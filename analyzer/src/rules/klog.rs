@@ -83,6 +83,25 @@ pub(crate) fn relevant<'a>(events: &[&'a KernelEvent]) -> Vec<&'a KernelEvent> {
     }
 }
 
+/// `f` with the time range of `events` when they all fall at or after the reference (in the
+/// collection window), so that the report's charts shade it; events before the window stay off
+/// the time axis.
+pub(crate) fn ranged(mut f: super::Finding, events: &[&KernelEvent]) -> super::Finding {
+    let inside = events
+        .iter()
+        .all(|e| e.time.before_reference_s.is_some_and(|b| b <= 0.0));
+    let times: Vec<_> = events.iter().filter_map(|e| e.time.host_time).collect();
+    if inside && times.len() == events.len() {
+        if let (Some(from), Some(to)) = (times.first(), times.last()) {
+            f.time_range = Some(super::TimeRange {
+                from: *from,
+                to: *to,
+            });
+        }
+    }
+    f
+}
+
 /// Evidence for the latest [`MAX_CITED`] of `events`, one per log.
 pub(crate) fn evidence(events: &[&KernelEvent], note: &str) -> Vec<Evidence> {
     let start = events.len().saturating_sub(MAX_CITED);
@@ -122,6 +141,7 @@ pub(crate) mod testkit {
                 since_boot_s: None,
                 label: format!("Dec  2 10:{:02}:00", line % 60),
                 before_reference_s: before_s,
+                host_time: None,
             },
             artifact: "kernel/journalctl-k.txt".into(),
             lines: vec![line],
@@ -139,6 +159,7 @@ pub(crate) mod testkit {
             reference_epoch: Some(1_800_000_000.0),
             reference: "the collection window",
             boot_epoch: None,
+            year_assumed: false,
         });
         f
     }
@@ -166,19 +187,22 @@ pub(crate) fn count_rule(
     let ev = relevant(&all);
     let v = verdict(&all, severity(&ev), log);
     let n = ev.len();
-    super::Check::Found(vec![super::common::finding(
-        meta,
-        v.severity,
-        v.confidence,
-        format!(
-            "{n} {}{} {}",
-            if n == 1 { noun.0 } else { noun.1 },
-            what(&ev),
-            v.when
+    super::Check::Found(vec![ranged(
+        super::common::finding(
+            meta,
+            v.severity,
+            v.confidence,
+            format!(
+                "{n} {}{} {}",
+                if n == 1 { noun.0 } else { noun.1 },
+                what(&ev),
+                v.when
+            ),
+            format!("{why} The last at {}.", at(ev[n - 1], log)),
+            evidence(&ev, noun.1),
+            n as f64 * 10.0,
         ),
-        format!("{why} The last at {}.", at(ev[n - 1], log)),
-        evidence(&ev, noun.1),
-        n as f64 * 10.0,
+        &ev,
     )])
 }
 

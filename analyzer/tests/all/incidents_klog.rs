@@ -156,3 +156,52 @@ fn a_healthy_kernel_log_fires_nothing() {
     }
     assert_eq!(code, Some(0));
 }
+
+/// The facts of a folder holding these files.
+fn klog_facts(files: &[(&str, &str)]) -> rca::facts::klog::KernelLog {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    let c = rca::artifacts::collect(dir.path(), &rca::bundle::Limits::default()).unwrap();
+    let f = rca::facts::HostFacts::from_collected(&c);
+    f.klog.get().expect("a kernel log").clone()
+}
+
+#[test]
+fn one_event_in_two_logs_counts_once_and_dates_the_ring_buffer() {
+    // hotsos's Ubuntu kern.log, and the same boot's line as `dmesg` prints it.
+    let kern = crate::common::fixture("syslog/hotsos__kern.log-ubuntu2004");
+    let io = "blk_update_request: I/O error, dev loop11, sector 0 op 0x1:(WRITE) flags 0x800 phys_seg 0 prio class 0";
+    let dmesg = format!("[    0.000000] Linux version 5.4.0-99-generic\n[ 1530.811848] {io}\n");
+    // A journalctl header gives the year (2022) of the year-less lines.
+    let journal = "-- Logs begin at Fri 2022-02-04 09:34:04 UTC, end at Fri 2022-02-11 19:30:00 UTC. --\nFeb 11 19:00:00 juju-110cc2-k8stest-4 systemd[1]: Started Session 1 of user ubuntu.\nFeb 11 19:00:01 juju-110cc2-k8stest-4 systemd[1]: Started Daily apt download activities.\n";
+    let k = klog_facts(&[
+        ("kern.log", &kern),
+        ("dmesg", &dmesg),
+        ("journal.txt", journal),
+    ]);
+    assert_eq!(k.sources.len(), 3, "{:?}", k.sources);
+    let ios: Vec<_> = k.of("io-error").collect();
+    assert_eq!(ios.len(), 1, "{ios:#?}");
+    // Feb 11 2022 19:23:37 UTC (no zone printed, none known: read as UTC).
+    assert_eq!(ios[0].time.epoch, Some(1_644_607_417.0));
+    assert_eq!(ios[0].time.since_boot_s, Some(1530.811848));
+    assert!(!k.year_assumed);
+    // Boot: the kern.log line's date minus its stamp.
+    assert!((k.boot_epoch.unwrap() - (1_644_607_417.0 - 1530.811848)).abs() < 1e-6);
+    assert_eq!(k.reference, "the end of the log");
+}
+
+#[test]
+fn a_year_less_log_alone_keeps_intervals_in_an_assumed_year() {
+    let k = klog_facts(&[(
+        "journalctl-k.log",
+        "Dec 31 23:59:00 h kernel: INFO: task df:1 blocked for more than 120 seconds.\nJan 01 00:01:00 h kernel: e1000e 0000:00:19.0 eth0: NIC Link is Down\n",
+    )]);
+    assert!(k.year_assumed);
+    let hung = k.of("hung-task").next().unwrap();
+    // Two minutes before the log's last line, across the New Year.
+    assert_eq!(hung.time.before_reference_s, Some(120.0));
+    assert_eq!(hung.time.host_time, None);
+}

@@ -118,24 +118,27 @@ pub fn check(f: &HostFacts) -> Check {
     whats.sort_unstable();
     whats.dedup();
     let n = ev.len();
-    Check::Found(vec![finding(
-        &META,
-        v.severity,
-        v.confidence,
-        format!(
-            "{n} block I/O {} on {} {}",
-            if n == 1 { "error" } else { "errors" },
-            devs.join(", "),
-            v.when
+    Check::Found(vec![crate::rules::klog::ranged(
+        finding(
+            &META,
+            v.severity,
+            v.confidence,
+            format!(
+                "{n} block I/O {} on {} {}",
+                if n == 1 { "error" } else { "errors" },
+                devs.join(", "),
+                v.when
+            ),
+            format!(
+                "The kernel logged {} for {}; the last at {}.",
+                whats.join(", "),
+                devs.join(", "),
+                at(ev[n - 1], log)
+            ),
+            evidence(&ev, "I/O error messages"),
+            n as f64 * 10.0,
         ),
-        format!(
-            "The kernel logged {} for {}; the last at {}.",
-            whats.join(", "),
-            devs.join(", "),
-            at(ev[n - 1], log)
-        ),
-        evidence(&ev, "I/O error messages"),
-        n as f64 * 10.0,
+        &ev,
     )])
 }
 

@@ -82,23 +82,26 @@ pub fn check(f: &HostFacts) -> Check {
     let last = ev[ev.len() - 1];
     let n = ev.len();
     let reports = if n == 1 { "report" } else { "reports" };
-    Check::Found(vec![finding(
-        &META,
-        v.severity,
-        v.confidence,
-        format!(
-            "{n} hung-task {reports} {}: {}",
-            v.when,
-            tasks.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
-        ),
-        format!(
+    Check::Found(vec![crate::rules::klog::ranged(
+        finding(
+            &META,
+            v.severity,
+            v.confidence,
+            format!(
+                "{n} hung-task {reports} {}: {}",
+                v.when,
+                tasks.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+            ),
+            format!(
             "The kernel saw {} blocked in uninterruptible sleep past the hung-task timeout; the \
              last report at {}.",
             if tasks.len() == 1 { "a task" } else { "tasks" },
             at(last, log)
         ),
-        evidence(&ev, "hung-task reports"),
-        n as f64 * 10.0,
+            evidence(&ev, "hung-task reports"),
+            n as f64 * 10.0,
+        ),
+        &ev,
     )])
 }
 

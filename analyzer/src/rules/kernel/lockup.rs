@@ -124,22 +124,25 @@ pub fn check(f: &HostFacts) -> Check {
                 .join(", ")
         ),
     };
-    Check::Found(vec![finding(
-        &META,
-        v.severity,
-        v.confidence,
-        format!(
-            "{n} {what} {}{cpu_words} {}",
-            if n == 1 { "report" } else { "reports" },
-            v.when
+    Check::Found(vec![crate::rules::klog::ranged(
+        finding(
+            &META,
+            v.severity,
+            v.confidence,
+            format!(
+                "{n} {what} {}{cpu_words} {}",
+                if n == 1 { "report" } else { "reports" },
+                v.when
+            ),
+            format!(
+                "The kernel's lockup detector found a CPU not scheduling{}; the last report at {}.",
+                longest.map_or(String::new(), |s| format!(" for up to {s} s")),
+                at(ev[n - 1], log)
+            ),
+            evidence(&ev, "lockup reports"),
+            n as f64 * 20.0,
         ),
-        format!(
-            "The kernel's lockup detector found a CPU not scheduling{}; the last report at {}.",
-            longest.map_or(String::new(), |s| format!(" for up to {s} s")),
-            at(ev[n - 1], log)
-        ),
-        evidence(&ev, "lockup reports"),
-        n as f64 * 20.0,
+        &ev,
     )])
 }
 

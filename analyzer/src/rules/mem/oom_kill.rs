@@ -157,30 +157,33 @@ fn from_log(kills: &[&KernelEvent], log: &KernelLog, f: &HostFacts) -> Check {
     if let Some(k) = f.memory.oom_kills.as_ref().filter(|k| k.value.delta > 0) {
         evs.push(k.evidence("/proc/vmstat oom_kill"));
     }
-    Check::Found(vec![finding(
-        &META,
-        v.severity,
-        v.confidence,
-        format!(
-            "OOM killer killed {}{scope} {}",
-            if n == 1 {
-                victims[0].clone()
-            } else {
-                format!(
-                    "{n} processes ({})",
-                    victims
-                        .iter()
-                        .take(5)
-                        .cloned()
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            },
-            v.when
+    Check::Found(vec![crate::rules::klog::ranged(
+        finding(
+            &META,
+            v.severity,
+            v.confidence,
+            format!(
+                "OOM killer killed {}{scope} {}",
+                if n == 1 {
+                    victims[0].clone()
+                } else {
+                    format!(
+                        "{n} processes ({})",
+                        victims
+                            .iter()
+                            .take(5)
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                },
+                v.when
+            ),
+            format!("{why} The last kill at {}.", at(ev[n - 1], log)),
+            evs,
+            n as f64 * 10.0,
         ),
-        format!("{why} The last kill at {}.", at(ev[n - 1], log)),
-        evs,
-        n as f64 * 10.0,
+        &ev,
     )])
 }
 

@@ -81,22 +81,25 @@ pub fn check(f: &HostFacts) -> Check {
                 evs.push(m.evidence("nf_conntrack_max"));
             }
             let n = ev.len();
-            return Check::Found(vec![crate::rules::common::finding(
-                &META,
-                v.severity,
-                v.confidence,
-                format!(
-                    "Connection-tracking table full: {n} `dropping packet` {} {}",
-                    if n == 1 { "message" } else { "messages" },
-                    v.when
-                ),
-                format!(
+            return Check::Found(vec![crate::rules::klog::ranged(
+                crate::rules::common::finding(
+                    &META,
+                    v.severity,
+                    v.confidence,
+                    format!(
+                        "Connection-tracking table full: {n} `dropping packet` {} {}",
+                        if n == 1 { "message" } else { "messages" },
+                        v.when
+                    ),
+                    format!(
                     "The kernel dropped packets of new connections because nf_conntrack_max was \
                      reached; the last report at {}.",
                     at(ev[n - 1], log)
                 ),
-                evs,
-                1.0 + n as f64,
+                    evs,
+                    1.0 + n as f64,
+                ),
+                &ev,
             )]);
         }
     }

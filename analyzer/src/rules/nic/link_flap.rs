@@ -115,19 +115,22 @@ pub fn check(f: &HostFacts) -> Check {
             && crate::rules::klog::is_recent(e) == crate::rules::klog::is_recent(ev[0])
     }));
     lines.sort_by(|a, b| a.lines.cmp(&b.lines));
-    Check::Found(vec![finding(
-        &META,
-        v.severity,
-        v.confidence,
-        format!("{} on {} {}", parts.join(", "), nics.join(", "), v.when),
-        format!(
+    Check::Found(vec![crate::rules::klog::ranged(
+        finding(
+            &META,
+            v.severity,
+            v.confidence,
+            format!("{} on {} {}", parts.join(", "), nics.join(", "), v.when),
+            format!(
             "The kernel reported {} losing its link or its transmit queue stalling; the last at \
              {}.",
             if nics.len() == 1 { "the NIC" } else { "NICs" },
             at(ev[ev.len() - 1], log)
         ),
-        evidence(&lines, "link down/up and transmit timeout messages"),
-        ev.len() as f64 * 10.0,
+            evidence(&lines, "link down/up and transmit timeout messages"),
+            ev.len() as f64 * 10.0,
+        ),
+        &ev,
     )])
 }
 
