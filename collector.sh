@@ -127,7 +127,12 @@
 #     tainted            /proc/sys/kernel/tainted (a bit mask); kernel/tainted
 #     modinfo            `modinfo` of every module whose /proc/modules line ends in taint flags
 #                        such as (O), (OE), (P); kernel/modinfo-tainted.txt
-#     dmesg              `dmesg | tail -n 2000` (often root-only); kernel/dmesg.txt
+#     dmesg              `dmesg | tail -n 2000` (often root-only); kernel/dmesg.txt. After the
+#                        window, where the journal holds no kernel line: `dmesg -T | tail -n 5000`
+#                        (wall-clock times); kernel/dmesg-T.txt
+#     syslog             after the window: `journalctl -k --no-pager -o short-iso --since @T |
+#                        tail -n 5000`, T the start minus a day (the kernel's log with dates and
+#                        zone, from the day before the window to its end); kernel/journalctl-k.txt
 #     sysctl             `sysctl -a`; kernel/sysctl-a.txt
 #   cpu
 #     lscpu              `lscpu`; cpu/lscpu.txt
@@ -2454,6 +2459,29 @@ collect_jvm_post() {
     done
 }
 
+# The look-back of the kernel log before the window's start, seconds: a day shows what happened
+# before the incident (an earlier OOM kill, link flaps since the morning) while staying small.
+klog_lookback_s=86400
+
+# The kernel's log with dates: `dmesg` stamps are seconds since boot, which drift from the wall
+# clock across suspends and say nothing of the date. journalctl's `-o short-iso` (systemd 209
+# and later, so RHEL 7 on) prints the date and the zone. Run after the window, so that the
+# window's own messages are in it. Where the journal has no kernel line (no journald, a volatile
+# journal already rotated, no permission), `dmesg -T` prints the ring buffer in local time.
+collect_klog_post() {
+    ck_since=${started%%.*}
+    ck_since=$((ck_since - klog_lookback_s))
+    o_filter="tail -n 5000"
+    o_fdisp=$o_filter
+    run kernel/journalctl-k.txt syslog "$budget_quick" \
+        journalctl -k --no-pager -o short-iso --since "@$ck_since"
+    if ! grep -q ' kernel: ' "$top/kernel/journalctl-k.txt" 2>/dev/null; then
+        o_filter="tail -n 5000"
+        o_fdisp=$o_filter
+        run kernel/dmesg-T.txt dmesg "$budget_quick" dmesg -T
+    fi
+}
+
 collect_perf_post() {
     cp_data=$tmp/perf.data
     cp_why=
@@ -2805,6 +2833,7 @@ collect_targets
 collect_configs
 collect_zk
 window_close
+collect_klog_post
 collect_jvm_post
 collect_perf_post
 collect_sadf

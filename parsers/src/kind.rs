@@ -600,6 +600,18 @@ kinds! {
             .sniff(crate::kernel::modinfo::sniff_modinfo)
             .parse(|t| read(crate::kernel::modinfo::parse_modinfo(t)));
     }
+    /// A syslog-format log: `journalctl`, `/var/log/messages`, `kern.log`.
+    Syslog(crate::kernel::syslog::Syslog) {
+        /// `journalctl` (`-o short`, `short-precise`, `short-iso`, `short-monotonic`; with or
+        /// without `-k`) and rsyslog files (`/var/log/messages`, `kern.log`, `syslog`; RFC 3164
+        /// or RFC 3339 stamps): one kind, since every form prints the same line (time, host,
+        /// program, message); the kernel's lines are those of the program `kernel`. Sniffed
+        /// before `dmesg`, whose lines have no host and no program.
+        SYSLOG = KindSpec::new("syslog", "`journalctl`, `/var/log/messages`, `kern.log`")
+            .collected()
+            .sniff(crate::kernel::syslog::sniff)
+            .parse(|t| read(crate::kernel::syslog::parse(t)));
+    }
     /// `dmesg`.
     Dmesg(crate::kernel::dmesg::Dmesg) {
         /// `dmesg`.

@@ -15,6 +15,7 @@ pub mod hadoop;
 mod identity;
 pub mod jvm;
 pub mod kernel;
+pub mod klog;
 pub mod limits;
 pub mod memory;
 pub mod net;
@@ -99,6 +100,8 @@ pub struct HostFacts {
     pub series_missing: Option<String>,
     /// Host facts that two artifacts state differently: the canonical source's value was taken.
     pub conflicts: Vec<conflicts::Conflict>,
+    /// Kernel log events (`journalctl -k`, `/var/log/messages`, `kern.log`, `dmesg`).
+    pub klog: Available<klog::KernelLog>,
 }
 
 impl HostFacts {
@@ -143,6 +146,14 @@ impl HostFacts {
             Ok(s) => f.series = Some(s),
             Err(why) => f.series_missing = Some(why),
         }
+        let offset = f.series.as_ref().and_then(|s| s.clock.utc_offset_s);
+        let uptime = f.platform.uptime_s.as_ref().map(|u| u.value);
+        f.klog = match klog::build(c, f.window, uptime, offset) {
+            Some(k) => Available::Present(k),
+            None => Available::missing(
+                "no kernel log (`journalctl -k`, `/var/log/messages`, `kern.log`, `dmesg`) was parsed",
+            ),
+        };
         f
     }
 }
@@ -181,6 +192,8 @@ pub enum Fact {
     Hadoop,
     /// [`HostFacts::profiles`].
     Profiles,
+    /// [`HostFacts::klog`].
+    KernelLog,
 }
 
 impl Fact {
@@ -202,6 +215,7 @@ impl Fact {
             Fact::Zookeeper => "zookeeper",
             Fact::Hadoop => "hadoop",
             Fact::Profiles => "profiles",
+            Fact::KernelLog => "klog",
         }
     }
 
@@ -223,6 +237,7 @@ impl Fact {
             Fact::Zookeeper => "ZooKeeper servers (four-letter words, `zoo.cfg`)",
             Fact::Hadoop => "Hadoop and YARN settings (`*-site.xml`)",
             Fact::Profiles => "CPU profiles (`perf script`, else `perf report`)",
+            Fact::KernelLog => "kernel log events (`journalctl -k`, `/var/log/messages`, `kern.log`, `dmesg`)",
         }
     }
 
@@ -234,6 +249,7 @@ impl Fact {
             Fact::Cpus => f.cpus.reason(),
             Fact::Softirqs => f.softirqs.reason(),
             Fact::Modules => f.modules.reason(),
+            Fact::KernelLog => f.klog.reason(),
             _ => None,
         }
     }

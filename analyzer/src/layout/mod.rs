@@ -138,6 +138,13 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
     (r"(^|/)tainted$", &kind::TAINTED),
     (r"(^|/)modinfo[^/]*(\.txt)?$", &kind::MODINFO),
     (r"(^|/)dmesg(\.txt)?$", &kind::DMESG),
+    (r"(^|/)dmesg-T(\.txt)?$", &kind::DMESG),
+    (r"(^|/)journalctl-k(\.txt|\.log)?$", &kind::SYSLOG),
+    (
+        r"(^|/)var/log/(messages|kern\.log|syslog)(-[0-9]{8}|\.[0-9]+)?$",
+        &kind::SYSLOG,
+    ),
+    (r"(^|/)kern\.log(\.[0-9]+)?$", &kind::SYSLOG),
     (
         r"(^|/)chronyc(_-n)?[-_]tracking(\.txt)?$",
         &kind::CHRONYC_TRACKING,
@@ -537,6 +544,15 @@ mod tests {
         );
         assert_eq!(by_path("sos_commands/kernel/lsmod").unwrap().name, "lsmod");
         assert!(by_path("notes/iostat_node3.log.bak").is_none());
+        for (path, kind) in [
+            ("rca-h/kernel/journalctl-k.txt", "syslog"),
+            ("rca-h/kernel/dmesg-T.txt", "dmesg"),
+            ("host/var/log/messages-20261129", "syslog"),
+            ("host/var/log/kern.log.1", "syslog"),
+            ("kern.log", "syslog"),
+        ] {
+            assert_eq!(by_path(path).unwrap().name, kind, "{path}");
+        }
         assert_eq!(
             by_path("rca-h/zk/127.0.0.1_2181/conf.txt").unwrap().name,
             "zk-conf"

@@ -94,6 +94,17 @@ pub static PATHS: &[(&str, Place)] = &[
         r"^sos_commands/(kernel|general)/dmesg(_-T)?$",
         Place::Kind(&kind::DMESG),
     ),
+    // logs: the journal of this boot and of the one before (sos 4.x `add_journal(boot=…,
+    // catalog=True)`), and of all boots (`journalctl --no-pager`, with `--all-logs` or when the
+    // journal is small); the same messages read twice are counted once by the facts.
+    (
+        r"^sos_commands/logs/journalctl_--no-pager(_--catalog_--boot(_-1)?)?$",
+        Place::Kind(&kind::SYSLOG),
+    ),
+    (
+        r"^var/log/(messages|kern\.log|syslog)(-[0-9]{8}|\.[0-9]+)?$",
+        Place::Kind(&kind::SYSLOG),
+    ),
     (
         r"^sos_commands/kernel/sysctl_-a$",
         Place::Kind(&kind::SYSCTL),
@@ -576,6 +587,11 @@ mod tests {
             ("proc/meminfo", "common"),
             ("sos_reports/manifest.json", "manifest"),
             ("sos_strings/logs/journalctl_--no-pager.tailed", "-"),
+            ("sos_commands/logs/journalctl_--no-pager_--catalog_--boot", "syslog"),
+            ("sos_commands/logs/journalctl_--no-pager_--catalog_--boot_-1", "syslog"),
+            ("sos_commands/logs/journalctl_--disk-usage", "-"),
+            ("var/log/messages", "syslog"),
+            ("var/log/kern.log", "syslog"),
         ] {
             assert_eq!(kind_of(path), kind, "{path}");
         }

@@ -14,6 +14,7 @@
 //! same metadata, so documentation and behaviour cannot drift.
 
 mod common;
+pub(crate) mod klog;
 pub mod meta;
 pub mod sources;
 #[cfg(test)]
@@ -21,11 +22,13 @@ mod testkit;
 
 /// Block devices.
 pub mod disk {
+    pub mod io_errors;
     pub mod saturation;
 }
 /// CPU time.
 pub mod cpu {
     pub mod iowait;
+    pub mod thermal_throttle;
 }
 /// Soft-IRQ time.
 pub mod softirq {
@@ -34,6 +37,7 @@ pub mod softirq {
 /// Network interfaces: drivers, queues, offloads, rings, MTU.
 pub mod nic {
     pub mod emulated;
+    pub mod link_flap;
     pub mod mtu_mismatch;
     pub mod offloads;
     pub mod queues;
@@ -45,9 +49,11 @@ pub mod net {
     pub mod listen_overflow;
     pub mod rx_drops;
     pub mod softnet_backlog;
+    pub mod tcp_oom;
 }
 /// Memory: swap and the VMware balloon.
 pub mod mem {
+    pub mod alloc_failure;
     pub mod balloon;
     pub mod oom_kill;
     pub mod swap;
@@ -60,6 +66,9 @@ pub mod time {
 }
 /// Kernel taint.
 pub mod kernel {
+    pub mod hung_task;
+    pub mod lockup;
+    pub mod machine_check;
     pub mod taint;
 }
 /// CPU profiles: hot kernel modules, locks, scheduling, soft-IRQ cost.
@@ -251,24 +260,32 @@ macro_rules! rule {
 /// Every rule, in evaluation order (the order of the JSON document's `rules`).
 pub static RULES: &[Rule] = &[
     rule!(disk::saturation),
+    rule!(disk::io_errors),
     rule!(cpu::iowait),
+    rule!(cpu::thermal_throttle),
     rule!(softirq::saturation),
     rule!(nic::queues),
     rule!(nic::emulated),
     rule!(nic::offloads),
     rule!(nic::rx_ring),
     rule!(nic::mtu_mismatch),
+    rule!(nic::link_flap),
     rule!(net::rx_drops),
     rule!(net::conntrack),
     rule!(net::listen_overflow),
     rule!(net::softnet_backlog),
+    rule!(net::tcp_oom),
     rule!(mem::swap),
     rule!(mem::balloon),
     rule!(mem::oom_kill),
+    rule!(mem::alloc_failure),
     rule!(time::offset),
     rule!(time::two_sources),
     rule!(time::unsynchronised),
     rule!(kernel::taint),
+    rule!(kernel::hung_task),
+    rule!(kernel::lockup),
+    rule!(kernel::machine_check),
     rule!(profile::module_hot_path),
     rule!(profile::lock_contention),
     rule!(profile::sched_thrash),

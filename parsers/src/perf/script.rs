@@ -529,6 +529,11 @@ fn parse_frame(line: &str) -> Option<FrameParts<'_>> {
         Some(i) => (&before[..i], before[i + 1..].trim_ascii()),
         None => (before, ""),
     };
+    // perf prints addresses with `%lx`: lowercase. `Feb 11 18:58:28 host kernel: … (…)`, a
+    // syslog line, is not a frame.
+    if addr.bytes().any(|b| b.is_ascii_uppercase()) {
+        return None;
+    }
     let address = Some(hex_u64(addr.strip_prefix("0x").unwrap_or(addr))?);
     let (symbol, offset) = split_offset(symbol);
     Some(FrameParts {

@@ -1,6 +1,7 @@
 //! `net.conntrack`: the connection-tracking table near full.
 //!
-//! Reads `net.netfilter.nf_conntrack_count` and `nf_conntrack_max` from `sysctl -a`.
+//! Reads the kernel log's `nf_conntrack: table full, dropping packet` messages, and
+//! `net.netfilter.nf_conntrack_count` and `nf_conntrack_max` from `sysctl -a`.
 
 use crate::facts::{Fact, HostFacts};
 use crate::rules::{
@@ -25,7 +26,7 @@ pub static META: RuleMeta = RuleMeta {
     area: Area::Network,
     severity: Severity::Warning,
     needs: &[Fact::Net],
-    reads: &[],
+    reads: &[Fact::KernelLog],
     thresholds: &[
         Threshold {
             name: "nf_conntrack_count / nf_conntrack_max",
@@ -42,11 +43,20 @@ pub static META: RuleMeta = RuleMeta {
             meaning: "at or above: critical",
             sources: &[NF_CONNTRACK_SYSCTL],
         },
+        Threshold {
+            name: "`nf_conntrack: table full, dropping packet`",
+            value: Limit::Any,
+            unit: "messages",
+            meaning: "any within an hour before the window or during it: critical (packets were \
+                      dropped); older only: information",
+            sources: &[NF_CONNTRACK_SYSCTL, crate::rules::klog::RECENT],
+        },
     ],
     groups: &[SymptomGroup::NetworkPath],
     explains: &[],
-    fires_when: "`nf_conntrack_count` ≥ 80 % of `nf_conntrack_max`",
-    checks: "`net.netfilter.nf_conntrack_count` against `net.netfilter.nf_conntrack_max` \
+    fires_when: "the kernel log reports `nf_conntrack: table full`, or `nf_conntrack_count` ≥ 80 % of `nf_conntrack_max`",
+    checks: "The kernel log's `nf_conntrack: table full, dropping packet` messages; else \
+             `net.netfilter.nf_conntrack_count` against `net.netfilter.nf_conntrack_max` \
              (`sysctl -a`).",
     why: "When the table is full the kernel drops new connections' first packets (\"nf_conntrack: \
           table full, dropping packet\"): clients see connect timeouts and retries while the \
@@ -57,8 +67,47 @@ pub static META: RuleMeta = RuleMeta {
     file: file!(),
 };
 
-/// Entries in the connection-tracking table against its maximum.
+/// Packets dropped for a full table (kernel log), else the table's fill against its maximum.
 pub fn check(f: &HostFacts) -> Check {
+    use crate::rules::klog::{at, evidence, relevant, verdict};
+    if let Some(log) = f.klog.get() {
+        let all: Vec<_> = log.of("conntrack-full").collect();
+        if !all.is_empty() {
+            let ev = relevant(&all);
+            let v = verdict(&all, Severity::Critical, log);
+            let mut evs = evidence(&ev, "table full, dropping packet");
+            if let (Some(c), Some(m)) = (&f.net.conntrack_count, &f.net.conntrack_max) {
+                evs.push(c.evidence("nf_conntrack_count"));
+                evs.push(m.evidence("nf_conntrack_max"));
+            }
+            let n = ev.len();
+            return Check::Found(vec![crate::rules::klog::ranged(
+                crate::rules::common::finding(
+                    &META,
+                    v.severity,
+                    v.confidence,
+                    format!(
+                        "Connection-tracking table full: {n} `dropping packet` {} {}",
+                        if n == 1 { "message" } else { "messages" },
+                        v.when
+                    ),
+                    format!(
+                    "The kernel dropped packets of new connections because nf_conntrack_max was \
+                     reached; the last report at {}.",
+                    at(ev[n - 1], log)
+                ),
+                    evs,
+                    1.0 + n as f64,
+                ),
+                &ev,
+            )]);
+        }
+    }
+    from_sysctl(f)
+}
+
+/// Entries in the connection-tracking table against its maximum.
+fn from_sysctl(f: &HostFacts) -> Check {
     let (Some(c), Some(m)) = (&f.net.conntrack_count, &f.net.conntrack_max) else {
         return Check::NotEvaluated(
             "nf_conntrack_count/max not in `sysctl -a` (module not loaded, or not collected)"
@@ -117,6 +166,21 @@ mod tests {
         assert_eq!(found(check(&f))[0].severity, Severity::Critical);
         f.net.conntrack_count = Some(c(209_716));
         assert_eq!(found(check(&f))[0].severity, Severity::Warning);
+    }
+
+    #[test]
+    fn fires_on_table_full_messages_without_sysctl() {
+        use crate::facts::klog::EventKind;
+        use crate::rules::klog::testkit::{ev, facts};
+        let f = facts(vec![ev(
+            EventKind::ConntrackFull,
+            Some(120.0),
+            14,
+            "nf_conntrack: nf_conntrack: table full, dropping packet",
+        )]);
+        let v = found(check(&f));
+        assert_eq!(v[0].severity, Severity::Critical);
+        assert_eq!(v[0].evidence[0].lines, vec![14]);
     }
 
     #[test]
