@@ -957,6 +957,9 @@ kinds! {
         MANIFEST = KindSpec::new("manifest", "the collector's manifest").bookkeeping();
         /// Collected, analyzed by later versions.
         CPUINFO = KindSpec::new("cpuinfo", "`/proc/cpuinfo`").collected();
+        /// Collected for the reader (device-mapper names and their tables), not analyzed: the
+        /// stack itself is read from `lsblk` and `/sys/block/*/slaves`.
+        DMSETUP_TREE = KindSpec::new("dmsetup-tree", "LVM2 `dmsetup ls --tree`").collected();
         /// Collected, analyzed by later versions.
         NUMACTL = KindSpec::new("numactl", "`numactl -H`").collected();
         /// Collected, analyzed by later versions.

@@ -24,6 +24,7 @@ pub mod profile;
 pub mod series;
 pub mod snapshots;
 mod softirq;
+pub mod storage;
 pub mod timesync;
 pub mod zookeeper;
 
@@ -85,6 +86,9 @@ pub struct HostFacts {
     pub zookeeper: Vec<ZkServer>,
     /// Hadoop and YARN settings (`*-site.xml`).
     pub hadoop: hadoop::Hadoop,
+    /// Filesystems (`df`, `df -i`, the mount table) and the block-device stack (`lsblk`,
+    /// `/sys/block`).
+    pub storage: storage::Storage,
     /// CPU profiles (`perf script`, else `perf report`).
     pub profiles: Vec<profile::Profile>,
     /// Service configuration files (`zoo.cfg`, Hadoop `*-site.xml`) as key/value maps.
@@ -132,6 +136,7 @@ impl HostFacts {
         f.jvms = jvm::build(c, f.interval_s, &f.processes);
         f.zookeeper = zookeeper::build(c, &f.jvms);
         f.hadoop = hadoop::build(c);
+        f.storage = storage::build(c, &f.processes, &f.zookeeper, &f.hadoop);
         f.profiles = profile::build(c);
         f.configs = config::build(c);
         f.limits = limits::build(c, &f.processes);
@@ -181,6 +186,8 @@ pub enum Fact {
     Hadoop,
     /// [`HostFacts::profiles`].
     Profiles,
+    /// [`HostFacts::storage`].
+    Storage,
 }
 
 impl Fact {
@@ -202,6 +209,7 @@ impl Fact {
             Fact::Zookeeper => "zookeeper",
             Fact::Hadoop => "hadoop",
             Fact::Profiles => "profiles",
+            Fact::Storage => "storage",
         }
     }
 
@@ -223,6 +231,7 @@ impl Fact {
             Fact::Zookeeper => "ZooKeeper servers (four-letter words, `zoo.cfg`)",
             Fact::Hadoop => "Hadoop and YARN settings (`*-site.xml`)",
             Fact::Profiles => "CPU profiles (`perf script`, else `perf report`)",
+            Fact::Storage => "filesystems and the block-device stack (`df`, `df -i`, `/proc/mounts`, `lsblk`, `/sys/block`)",
         }
     }
 

@@ -23,6 +23,10 @@ mod testkit;
 pub mod disk {
     pub mod saturation;
 }
+/// Filesystems.
+pub mod fs {
+    pub mod full;
+}
 /// CPU time.
 pub mod cpu {
     pub mod iowait;
@@ -251,6 +255,7 @@ macro_rules! rule {
 /// Every rule, in evaluation order (the order of the JSON document's `rules`).
 pub static RULES: &[Rule] = &[
     rule!(disk::saturation),
+    rule!(fs::full),
     rule!(cpu::iowait),
     rule!(softirq::saturation),
     rule!(nic::queues),
