@@ -26,8 +26,9 @@
 # Bundle layout
 #   Every tar entry is under one top folder rca-<hostname>-<ts>/ ; <hostname> is `uname -n`
 #   with every byte outside [A-Za-z0-9._-] replaced by `_` (the real name is in the manifest).
-#   Inside, artifacts are grouped by area: system/ kernel/ cpu/ mem/ net/ time/ proc/ (counter
-#   snapshots, per-process files of --pid targets) sysstat/ jvm/<pid>/ perf/ configs/ zk/.
+#   Inside, artifacts are grouped by area: system/ kernel/ cpu/ mem/ fs/ block/ net/ time/
+#   proc/ (counter snapshots, per-process files of --pid targets) sysstat/ jvm/<pid>/ perf/
+#   configs/ zk/.
 #
 # Manifest format (manifest.tsv; the analyzer's contract)
 #   UTF-8 text, one record per line, fields separated by one TAB. The first line is the format
@@ -146,6 +147,18 @@
 #     thp                `grep -H . enabled defrag` in /sys/kernel/mm/transparent_hugepage (or
 #                        redhat_transparent_hugepage): lines `FILE:always [madvise] never`; mem/thp.txt
 #     balloon            `vmware-toolbox-cmd stat balloon`; mem/vmware-balloon.txt
+#   filesystems and block devices
+#     df                 `df -P` (blocks, POSIX format: 1024-blocks, one line per filesystem) and
+#                        `df -iP` (inodes); fs/df-P.txt, fs/df-iP.txt
+#     mounts             /proc/mounts (type and ro flag of each mount); proc/mounts
+#     lsblk              `lsblk -J -b -o NAME,KNAME,MAJ:MIN,TYPE,SIZE,ROTA,SCHED,MOUNTPOINT`
+#                        (JSON, util-linux >= 2.27): block/lsblk-J-b.json; where -J is unknown
+#                        the same columns as a table (RHEL 6/7): block/lsblk.txt
+#     sys-block-queue    `grep -H . /sys/block/*/queue/{rotational,scheduler,nr_requests}`:
+#                        lines `FILE:VALUE`; block/sys-block-queue.txt
+#     sys-block-slaves   `ls -1R /sys/block/*/slaves` (what each dm/md device is built on):
+#                        a `FOLDER:` line, then the names under it; block/sys-block-slaves.txt
+#     dmsetup-tree       `dmsetup ls --tree` (needs root); block/dmsetup-ls-tree.txt
 #   network
 #     ip-link            `ip -s link`; net/ip-s-link.txt
 #     ip-addr            `ip addr`; net/ip-addr.txt
@@ -2048,6 +2061,34 @@ collect_mem() {
     run mem/vmware-balloon.txt balloon "$budget_quick" vmware-toolbox-cmd stat balloon
 }
 
+# df and lsblk ask the kernel only (statfs, sysfs); df can still block on a dead network mount,
+# which its budget bounds.
+collect_storage() {
+    run fs/df-P.txt df "$budget_quick" df -P
+    run fs/df-iP.txt df "$budget_quick" df -iP
+    copy proc/mounts mounts /proc/mounts
+    cs_cols=NAME,KNAME,MAJ:MIN,TYPE,SIZE,ROTA,SCHED,MOUNTPOINT
+    run block/lsblk-J-b.json lsblk "$budget_quick" lsblk -J -b -o "$cs_cols"
+    if [ "$last_exit" != 0 ] && [ "$last_exit" != 127 ] && [ "$interrupted" = 0 ]; then
+        # util-linux before 2.27 (RHEL 6, 7.0-7.2) has no -J: the same columns as a table.
+        run block/lsblk.txt lsblk "$budget_quick" lsblk -b -o "$cs_cols"
+    fi
+    cs_b=$root/sys/block
+    if [ -d "$cs_b" ]; then
+        # One grep for every file; an empty file (zram's scheduler) prints no line.
+        run block/sys-block-queue.txt sys-block-queue "$budget_quick" grep -H . \
+            "$cs_b"/*/queue/rotational "$cs_b"/*/queue/scheduler "$cs_b"/*/queue/nr_requests
+        # -R so that a single folder still gets its `FOLDER:` line; the entries are links, which
+        # ls -R does not enter.
+        run block/sys-block-slaves.txt sys-block-slaves "$budget_quick" ls -1R "$cs_b"/*/slaves
+    else
+        window_tick
+        skip block/sys-block-queue.txt sys-block-queue "not found: $cs_b" "grep -H . QUEUE FILES"
+        skip block/sys-block-slaves.txt sys-block-slaves "not found: $cs_b" "ls -1R SLAVES"
+    fi
+    run block/dmsetup-ls-tree.txt dmsetup-tree "$budget_quick" dmsetup ls --tree
+}
+
 collect_net() {
     run net/ip-s-link.txt ip-link "$budget_quick" ip -s link
     run net/ip-addr.txt ip-addr "$budget_quick" ip addr
@@ -2826,6 +2867,7 @@ window_open
 collect_kernel
 collect_cpu
 collect_mem
+collect_storage
 collect_net
 collect_time
 collect_processes

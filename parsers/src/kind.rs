@@ -921,6 +921,43 @@ kinds! {
             .sniff(crate::hadoop::site_xml::sniff)
             .parse(|t| read(crate::hadoop::site_xml::parse(t)));
     }
+    /// coreutils `df`: blocks or inodes.
+    Df(crate::storage::df::Df) {
+        /// coreutils `df -P`, `df -k`, `df -T`, `df -h`, `df -i` (any of them: the header says).
+        DF = KindSpec::new("df", "coreutils `df` (blocks, `-h` or `-i`)")
+            .collected()
+            .sniff(crate::storage::df::sniff)
+            .parse(|t| read(crate::storage::df::parse(t)));
+    }
+    /// The mount table: `/proc/mounts` or `mount`.
+    Mounts(crate::storage::mounts::Mounts) {
+        /// `/proc/mounts` (or util-linux `mount` output).
+        MOUNTS = KindSpec::new("mounts", "`/proc/mounts` or util-linux `mount`")
+            .collected()
+            .sniff(crate::storage::mounts::sniff)
+            .parse(|t| read(crate::storage::mounts::parse(t)));
+    }
+    /// util-linux `lsblk`: JSON or text.
+    Lsblk(crate::storage::lsblk::Lsblk) {
+        /// util-linux `lsblk -J -b` (JSON), or `lsblk` / `lsblk -l` text where `-J` is missing.
+        LSBLK = KindSpec::new("lsblk", "util-linux `lsblk` (`-J -b`, tree or list)")
+            .collected()
+            .sniff(crate::storage::lsblk::sniff)
+            .parse(|t| read(crate::storage::lsblk::parse(t)));
+    }
+    /// The collector's `/sys/block` listings.
+    SysBlock(crate::storage::sysblock::SysBlock) {
+        /// `grep -H . /sys/block/*/queue/{rotational,scheduler,nr_requests}` (collector).
+        SYS_BLOCK_QUEUE = KindSpec::new("sys-block-queue", "`/sys/block/*/queue/*` attributes (`grep -H`)")
+            .collected()
+            .sniff(crate::storage::sysblock::sniff_queue)
+            .parse(|t| read(crate::storage::sysblock::parse_queue(t)));
+        /// `ls -1 /sys/block/*/slaves` (collector).
+        SYS_BLOCK_SLAVES = KindSpec::new("sys-block-slaves", "`/sys/block/*/slaves` listing (`ls -1`)")
+            .collected()
+            .sniff(crate::storage::sysblock::sniff_slaves)
+            .parse(|t| read(crate::storage::sysblock::parse_slaves(t)));
+    }
     // Kinds without a record type: kept as text, or collected and not read by this version.
     @other {
         /// collector.sh's own log, kept as lines.
@@ -932,6 +969,9 @@ kinds! {
         MANIFEST = KindSpec::new("manifest", "the collector's manifest").bookkeeping();
         /// Collected, analyzed by later versions.
         CPUINFO = KindSpec::new("cpuinfo", "`/proc/cpuinfo`").collected();
+        /// Collected for the reader (device-mapper names and their tables), not analyzed: the
+        /// stack itself is read from `lsblk` and `/sys/block/*/slaves`.
+        DMSETUP_TREE = KindSpec::new("dmsetup-tree", "LVM2 `dmsetup ls --tree`").collected();
         /// Collected, analyzed by later versions.
         NUMACTL = KindSpec::new("numactl", "`numactl -H`").collected();
         /// Collected, analyzed by later versions.

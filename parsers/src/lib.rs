@@ -13,6 +13,7 @@
 //! | [`time`] | chrony, `ntpq`, `timedatectl`, VMware Tools time sync |
 //! | [`host`] | `uname`, os-release, `dmidecode`, `systemd-detect-virt`, `lscpu`, `lspci`, VMware balloon |
 //! | [`perf`] | `perf report`, `perf script` |
+//! | [`storage`] | `df` (blocks, inodes), `/proc/mounts` and `mount`, `lsblk` (JSON and text), `/sys/block` queue attributes and `slaves/` |
 //! | [`osw`] | OSWatcher archive files: `oswvmstat`, `oswiostat`, `oswmpstat` (the tools' own parsers, split at the `zzz ***` markers) |
 //! | [`zookeeper`], [`hadoop`] | their configuration files and status outputs |
 //!
@@ -52,6 +53,7 @@ pub mod osw;
 pub mod perf;
 pub mod proc;
 pub mod procs;
+pub mod storage;
 pub mod sysstat;
 pub mod time;
 pub mod zookeeper;

@@ -25,6 +25,7 @@ pub mod profile;
 pub mod series;
 pub mod snapshots;
 mod softirq;
+pub mod storage;
 pub mod timesync;
 pub mod zookeeper;
 
@@ -86,6 +87,9 @@ pub struct HostFacts {
     pub zookeeper: Vec<ZkServer>,
     /// Hadoop and YARN settings (`*-site.xml`).
     pub hadoop: hadoop::Hadoop,
+    /// Filesystems (`df`, `df -i`, the mount table) and the block-device stack (`lsblk`,
+    /// `/sys/block`).
+    pub storage: storage::Storage,
     /// CPU profiles (`perf script`, else `perf report`).
     pub profiles: Vec<profile::Profile>,
     /// Service configuration files (`zoo.cfg`, Hadoop `*-site.xml`) as key/value maps.
@@ -135,6 +139,7 @@ impl HostFacts {
         f.jvms = jvm::build(c, f.interval_s, &f.processes);
         f.zookeeper = zookeeper::build(c, &f.jvms);
         f.hadoop = hadoop::build(c);
+        f.storage = storage::build(c, &f.processes, &f.zookeeper, &f.hadoop);
         f.profiles = profile::build(c);
         f.configs = config::build(c);
         f.limits = limits::build(c, &f.processes);
@@ -194,6 +199,8 @@ pub enum Fact {
     Profiles,
     /// [`HostFacts::klog`].
     KernelLog,
+    /// [`HostFacts::storage`].
+    Storage,
 }
 
 impl Fact {
@@ -216,6 +223,7 @@ impl Fact {
             Fact::Hadoop => "hadoop",
             Fact::Profiles => "profiles",
             Fact::KernelLog => "klog",
+            Fact::Storage => "storage",
         }
     }
 
@@ -238,6 +246,7 @@ impl Fact {
             Fact::Hadoop => "Hadoop and YARN settings (`*-site.xml`)",
             Fact::Profiles => "CPU profiles (`perf script`, else `perf report`)",
             Fact::KernelLog => "kernel log events (`journalctl -k`, `/var/log/messages`, `kern.log`, `dmesg`)",
+            Fact::Storage => "filesystems and the block-device stack (`df`, `df -i`, `/proc/mounts`, `lsblk`, `/sys/block`)",
         }
     }
 

@@ -107,6 +107,25 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
         &kind::SOFTNET_STAT,
     ),
     (r"(^|/)proc/uptime(\.[A-Za-z0-9_-]+)?$", &kind::PROC_UPTIME),
+    // Filesystems and block devices. df's header names its form (blocks, `-h`, `-i`), so any
+    // option set is read; lsblk only in the forms its reader knows (JSON, the default table,
+    // `-l`, `-b -o …`): `-f`, `-t`, `-D`, `-P` print other columns.
+    (
+        r"(^|/)df([-_]-?[A-Za-z]+(_-x_[a-z]+)?)*(\.txt|\.log|\.out)?$",
+        &kind::DF,
+    ),
+    (r"(^|/)proc/(self/)?mounts$", &kind::MOUNTS),
+    (r"(^|/)mount(_-l)?(\.txt)?$", &kind::MOUNTS),
+    (
+        r"(^|/)lsblk([-_](-?J|-?b|-?l|o[-_A-Z,:]*|-o[-_A-Z,:]*))*(\.txt|\.json)?$",
+        &kind::LSBLK,
+    ),
+    (r"(^|/)block/sys-block-queue\.txt$", &kind::SYS_BLOCK_QUEUE),
+    (
+        r"(^|/)block/sys-block-slaves\.txt$",
+        &kind::SYS_BLOCK_SLAVES,
+    ),
+    (r"(^|/)block/dmsetup-ls-tree\.txt$", &kind::DMSETUP_TREE),
     (r"(^|/)uptime(\.txt)?$", &kind::UPTIME),
     (r"(^|/)proc/swaps$", &kind::SWAPS),
     (r"(^|/)swapon(_--show)?(\.txt)?$", &kind::SWAPS),
@@ -608,6 +627,20 @@ mod tests {
                 "oswmpstat",
             ),
             ("rca-h/proc/pressure/io.start", "pressure"),
+            ("rca-h/fs/df-P.txt", "df"),
+            ("rca-h/fs/df-i.txt", "df"),
+            ("sosreport-h/sos_commands/filesys/df_-al_-x_autofs", "df"),
+            ("sosreport-h/sos_commands/filesys/df_-ali_-x_autofs", "df"),
+            ("notes/df-h.txt", "df"),
+            ("rca-h/proc/mounts", "mounts"),
+            ("sosreport-h/proc/mounts", "mounts"),
+            ("sosreport-h/sos_commands/filesys/mount_-l", "mounts"),
+            ("rca-h/block/lsblk-J-b.json", "lsblk"),
+            ("rca-h/block/lsblk.txt", "lsblk"),
+            ("sosreport-h/sos_commands/block/lsblk", "lsblk"),
+            ("notes/lsblk_-l", "lsblk"),
+            ("rca-h/block/sys-block-queue.txt", "sys-block-queue"),
+            ("rca-h/block/sys-block-slaves.txt", "sys-block-slaves"),
         ] {
             assert_eq!(by_path(path).map(|k| k.name), Some(kind), "{path}");
         }
@@ -631,6 +664,10 @@ mod tests {
                 Some("ss"),
             ),
             ("notes/ss_-st", Some("ss")),
+            ("sosreport-h/sos_commands/block/lsblk_-f_-a_-l", None),
+            ("sosreport-h/sos_commands/block/lsblk_-t", None),
+            ("sosreport-h/sos_commands/block/lsblk_-O_-P", None),
+            ("notes/dfs-report.txt", None),
         ] {
             assert_eq!(by_path(path).map(|k| k.name), kind, "{path}");
         }

@@ -25,6 +25,10 @@ pub mod disk {
     pub mod io_errors;
     pub mod saturation;
 }
+/// Filesystems.
+pub mod fs {
+    pub mod full;
+}
 /// CPU time.
 pub mod cpu {
     pub mod iowait;
@@ -261,6 +265,7 @@ macro_rules! rule {
 pub static RULES: &[Rule] = &[
     rule!(disk::saturation),
     rule!(disk::io_errors),
+    rule!(fs::full),
     rule!(cpu::iowait),
     rule!(cpu::thermal_throttle),
     rule!(softirq::saturation),

@@ -14,6 +14,7 @@ mod compression;
 mod diff;
 mod fleet;
 mod incidents_klog;
+mod incidents_fsblk;
 mod jvm_facts;
 mod kind_table;
 mod large_tree;

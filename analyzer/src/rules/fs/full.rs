@@ -1,0 +1,396 @@
+//! `fs.full`: a writable filesystem out of blocks or out of inodes.
+//!
+//! Reads each filesystem's block usage (`df -P`, `df -k`, `df -h`) and inode usage (`df -i`),
+//! its type and `ro` flag from the mount table, and the processes and service settings that
+//! write below its mount point (the deepest mount containing the path they name).
+
+use crate::evidence::Evidence;
+use crate::facts::storage::{Filesystem, Usage};
+use crate::facts::{Fact, HostFacts};
+use crate::rules::{
+    Area, Check, Confidence, Finding, Limit, RuleMeta, Severity, Source, SymptomGroup, Threshold,
+};
+
+/// df's use percentage (blocks or inodes) at or above which a filesystem is nearly full, %.
+const USE_WARN_PCT: u32 = 95;
+/// df's use percentage at which nothing is left for unprivileged writers, %.
+const USE_FULL_PCT: u32 = 100;
+
+/// Types whose fullness is normal or not about disk space: read-only images (always 100 %) and
+/// memory-backed filesystems (their size is a memory limit).
+const SKIPPED_TYPES: &[&str] = &[
+    "squashfs", "iso9660", "udf", "erofs", "cramfs", "tmpfs", "devtmpfs", "ramfs", "proc", "sysfs",
+    "devpts", "cgroup", "cgroup2", "nsfs", "overlay",
+];
+
+const MKE2FS: Source = Source::Doc {
+    document: "mke2fs(8) manual page (e2fsprogs)",
+    section: Some(
+        "-m reserved-blocks-percentage (default 5 %); -i bytes-per-inode, -N number-of-inodes",
+    ),
+    url: Some("https://man7.org/linux/man-pages/man8/mke2fs.8.html"),
+};
+
+const DF_MANUAL: Source = Source::Doc {
+    document: "GNU coreutils manual, df invocation",
+    section: Some("Use%: used / (used + available), rounded up"),
+    url: Some("https://www.gnu.org/software/coreutils/manual/html_node/df-invocation.html"),
+};
+
+/// What the rule checks, why, from which facts, with which thresholds and their sources.
+pub static META: RuleMeta = RuleMeta {
+    id: "fs.full",
+    title: "Filesystem full: no blocks or no inodes left for writers",
+    area: Area::Disk,
+    severity: Severity::Warning,
+    needs: &[Fact::Storage],
+    reads: &[Fact::Processes, Fact::Zookeeper, Fact::Hadoop],
+    thresholds: &[
+        Threshold {
+            name: "Use% / IUse%",
+            value: Limit::Num(USE_WARN_PCT as f64),
+            unit: "%",
+            meaning: "at or above: nearly full, a warning. ext4 keeps 5 % of blocks for root by \
+                      default, which df counts as neither used nor available: at 95 % an \
+                      ordinary filesystem is within that same margin of refusing writes",
+            sources: &[MKE2FS, DF_MANUAL],
+        },
+        Threshold {
+            name: "Use% / IUse% (full)",
+            value: Limit::Num(USE_FULL_PCT as f64),
+            unit: "%",
+            meaning: "at 100 % (no available blocks, or no free inodes): writes by unprivileged \
+                      processes fail with ENOSPC (\"No space left on device\"); critical",
+            sources: &[
+                DF_MANUAL,
+                MKE2FS,
+                Source::Rca(
+                    "100 % is where df's own figures say nothing is left, not a tuning choice",
+                ),
+            ],
+        },
+    ],
+    groups: &[SymptomGroup::Storage],
+    explains: &[],
+    fires_when: "a writable disk filesystem at ≥ 95 % of its blocks or of its inodes (critical \
+                 at 100 %); not read-only mounts, squashfs/ISO images, tmpfs",
+    checks: "For each filesystem in `df` (blocks) and `df -i` (inodes): df's use percentage. \
+             Skips mounts the mount table shows `ro`, image and memory filesystems (squashfs — \
+             snap packages —, iso9660, erofs, tmpfs, devtmpfs, overlay) and, without a mount \
+             table, mounts under `/snap/`. Names the processes whose arguments (`-Dlog.dir=`, \
+             `--datadir=`, `-Xloggc:`) or whose service settings (ZooKeeper `dataDir`, Hadoop \
+             data and log dirs) point below the mount point.",
+    why: "A full filesystem fails every write with ENOSPC: logs stop, GC logs are lost, \
+          databases and ZooKeeper cannot append their transaction logs and shut down or \
+          stall; a filesystem out of inodes does the same with free blocks left, which `df -h` \
+          alone does not show.",
+    false_positives: "Filesystems meant to be full (a preallocated data file, an archive \
+                      volume still mounted read-write); df read at a different time than the \
+                      incident.",
+    remedy: "Free space where the named writer writes (rotate or compress its logs, remove old \
+             snapshots or heap dumps), or grow the filesystem; for inodes, remove many small \
+             files (spool, session or cache folders) — the inode count of ext4 is fixed when it \
+             is made (`mke2fs -N`/`-i`).",
+    file: file!(),
+};
+
+/// Human size: `54.7 MiB`.
+fn size(b: u64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut v = b as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < units.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} B")
+    } else {
+        format!("{v:.1} {}", units[u])
+    }
+}
+
+/// Why `fs` is not judged, if it is not.
+fn skipped(fs: &Filesystem) -> Option<String> {
+    if fs.read_only.as_ref().is_some_and(|r| r.value) {
+        return Some("mounted read-only".into());
+    }
+    if let Some(t) = &fs.fstype {
+        if SKIPPED_TYPES.contains(&t.value.as_str()) {
+            return Some(format!("type {}", t.value));
+        }
+    } else if fs.mount.starts_with("/snap/") {
+        return Some("a snap package image".into());
+    }
+    None
+}
+
+/// The use percentage of `u` at or above the warning, if it has one.
+fn over(u: &Usage) -> Option<u32> {
+    u.use_pct
+        .filter(|&p| p >= USE_WARN_PCT && u.total.is_some_and(|t| t > 0))
+}
+
+/// Every writable filesystem's blocks and inodes.
+pub fn check(f: &HostFacts) -> Check {
+    let st = &f.storage;
+    if st.df_blocks.is_none() && st.df_inodes.is_none() {
+        return Check::NotEvaluated("no `df` or `df -i` output".into());
+    }
+    let mut findings = Vec::new();
+    let mut judged = 0usize;
+    let mut skipped_n = 0usize;
+    for fs in &st.filesystems {
+        if skipped(fs).is_some() {
+            skipped_n += 1;
+            continue;
+        }
+        judged += 1;
+        let blocks = fs
+            .blocks
+            .as_ref()
+            .and_then(|c| over(&c.value).map(|p| (c, p)));
+        let inodes = fs
+            .inodes
+            .as_ref()
+            .and_then(|c| over(&c.value).map(|p| (c, p)));
+        if blocks.is_none() && inodes.is_none() {
+            continue;
+        }
+        let worst = blocks.map_or(0, |b| b.1).max(inodes.map_or(0, |i| i.1));
+        let severity = if worst >= USE_FULL_PCT {
+            Severity::Critical
+        } else {
+            Severity::Warning
+        };
+        let mut what = Vec::new();
+        let mut details = Vec::new();
+        let mut evidence = Vec::new();
+        if let Some((c, p)) = blocks {
+            let u = c.value;
+            what.push(format!("blocks {p} %"));
+            details.push(format!(
+                "Blocks: {p} % used ({} used, {} available of {}).",
+                u.used.map(size).unwrap_or_else(|| "?".into()),
+                u.avail.map(size).unwrap_or_else(|| "?".into()),
+                u.total.map(size).unwrap_or_else(|| "?".into()),
+            ));
+            evidence.push(c.evidence(format!("`df` row of {}: blocks {p} % used", fs.mount)));
+        }
+        if let Some((c, p)) = inodes {
+            let u = c.value;
+            what.push(format!("inodes {p} %"));
+            details.push(format!(
+                "Inodes: {p} % used ({} used, {} free of {}).",
+                u.used.map_or("?".into(), |v| v.to_string()),
+                u.avail.map_or("?".into(), |v| v.to_string()),
+                u.total.map_or("?".into(), |v| v.to_string()),
+            ));
+            evidence.push(c.evidence(format!("`df -i` row of {}: inodes {p} % used", fs.mount)));
+        }
+        if blocks.is_none() {
+            if let Some(b) = &fs.blocks {
+                if let Some(p) = b.value.use_pct {
+                    details.push(format!(
+                        "Blocks are {p} % used: the filesystem ran out of inodes, not space."
+                    ));
+                    evidence
+                        .push(b.evidence(format!("`df` row of {}: blocks {p} % used", fs.mount)));
+                }
+            }
+        }
+        match (&fs.fstype, &fs.read_only) {
+            (Some(t), Some(ro)) if t.artifact == ro.artifact => {
+                details.push(format!("Type {}, mounted read-write.", t.value));
+                evidence.push(ro.evidence(format!("mount table: {} {} rw", fs.mount, t.value)));
+            }
+            (Some(t), _) => details.push(format!("Type {}.", t.value)),
+            _ => details.push("Type not shown (no mount table, no `df -T`).".into()),
+        }
+        let writers: Vec<String> = fs
+            .writers
+            .iter()
+            .map(|w| format!("{} ({})", w.value.who, w.value.setting))
+            .collect();
+        for w in &fs.writers {
+            evidence.push(w.evidence(format!("{} writes to {}", w.value.who, w.value.path)));
+        }
+        let writer_text = match writers.len() {
+            0 => String::new(),
+            _ => format!("; written by {}", writers.join(", ")),
+        };
+        if writers.is_empty() {
+            details.push("No process or service setting in the bundle names a path on it.".into());
+        }
+        let space_left = blocks
+            .and_then(|(c, _)| c.value.avail)
+            .map(|a| format!(" ({} available)", size(a)))
+            .unwrap_or_default();
+        let confidence = if fs.fstype.is_some() && fs.read_only.is_some() {
+            Confidence::High
+        } else {
+            Confidence::Medium
+        };
+        findings.push(Finding {
+            rule_id: META.id,
+            explains: Vec::new(),
+            area: META.area,
+            title: format!(
+                "Filesystem {} ({}) full: {}{space_left}{writer_text}",
+                fs.mount,
+                fs.device,
+                what.join(", ")
+            ),
+            severity,
+            confidence,
+            why: format!(
+                "{} on {} is at {}: at 100 % writes by unprivileged processes fail with ENOSPC.",
+                fs.mount,
+                fs.device,
+                what.join(" and ")
+            ),
+            details,
+            score: f64::from(worst) + fs.writers.len().min(5) as f64,
+            time_range: None,
+            evidence: merge(evidence),
+        });
+    }
+    if !findings.is_empty() {
+        Check::Found(findings)
+    } else if judged == 0 {
+        Check::NotEvaluated(format!(
+            "no writable disk filesystem in `df` ({skipped_n} read-only, image or memory filesystem(s) skipped)"
+        ))
+    } else {
+        let inodes = if st.df_inodes.is_some() {
+            ""
+        } else {
+            "; inodes not evaluated: no `df -i`"
+        };
+        Check::Clear(format!(
+            "{judged} filesystem(s) below {USE_WARN_PCT} % ({skipped_n} read-only, image or memory filesystem(s) skipped){inodes}"
+        ))
+    }
+}
+
+/// One evidence per artifact, its lines joined (the notes joined too).
+fn merge(list: Vec<Evidence>) -> Vec<Evidence> {
+    let mut out: Vec<Evidence> = Vec::new();
+    for e in list {
+        match out.iter_mut().find(|o| o.artifact == e.artifact) {
+            Some(o) => {
+                let mut lines = o.lines.clone();
+                lines.extend(&e.lines);
+                let note = format!("{}; {}", o.note, e.note);
+                *o = Evidence::new(&o.artifact, lines, note);
+            }
+            None => out.push(e),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evidence::Cited;
+    use crate::facts::storage::{Storage, Writer};
+
+    fn fs(mount: &str, ty: &str, ro: bool, blocks: Option<u32>, inodes: Option<u32>) -> Filesystem {
+        let u = |p: u32| Usage {
+            total: Some(1000),
+            used: Some(u64::from(p) * 10),
+            avail: Some(1000 - u64::from(p) * 10),
+            use_pct: Some(p),
+        };
+        Filesystem {
+            mount: mount.into(),
+            device: "/dev/sdb1".into(),
+            fstype: Some(Cited::new(ty.into(), "proc/mounts", 3)),
+            read_only: Some(Cited::new(ro, "proc/mounts", 3)),
+            blocks: blocks.map(|p| Cited::lines(u(p), "fs/df-P.txt", vec![1, 4])),
+            inodes: inodes.map(|p| Cited::lines(u(p), "fs/df-i.txt", vec![1, 4])),
+            writers: Vec::new(),
+        }
+    }
+
+    fn facts(list: Vec<Filesystem>) -> HostFacts {
+        HostFacts {
+            storage: Storage {
+                filesystems: list,
+                df_blocks: Some("fs/df-P.txt".into()),
+                df_inodes: Some("fs/df-i.txt".into()),
+                ..Default::default()
+            },
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn fires_critical_on_full_blocks_naming_the_writer() {
+        let mut data = fs("/data", "ext4", false, Some(100), Some(3));
+        data.writers.push(Cited::new(
+            Writer {
+                who: "pid 42 java".into(),
+                setting: "-Dlog.dir=/data/logs".into(),
+                path: "/data/logs".into(),
+            },
+            "system/ps.txt",
+            9,
+        ));
+        let Check::Found(v) = check(&facts(vec![data])) else {
+            panic!("expected a finding")
+        };
+        assert_eq!(v[0].severity, Severity::Critical);
+        assert!(
+            v[0].title.contains("/data") && v[0].title.contains("blocks 100 %"),
+            "{}",
+            v[0].title
+        );
+        assert!(
+            v[0].title.contains("pid 42 java (-Dlog.dir=/data/logs)"),
+            "{}",
+            v[0].title
+        );
+        assert!(v[0]
+            .evidence
+            .iter()
+            .any(|e| e.artifact == "system/ps.txt" && e.lines == [9]));
+    }
+
+    #[test]
+    fn fires_on_inodes_with_blocks_free() {
+        let Check::Found(v) = check(&facts(vec![fs("/spool", "ext4", false, Some(1), Some(96))]))
+        else {
+            panic!("expected a finding")
+        };
+        assert_eq!(v[0].severity, Severity::Warning);
+        assert!(v[0].title.contains("inodes 96 %"), "{}", v[0].title);
+        assert!(v[0]
+            .details
+            .iter()
+            .any(|d| d.contains("out of inodes, not space")));
+    }
+
+    #[test]
+    fn clear_for_images_memory_and_read_only_mounts() {
+        let f = facts(vec![
+            fs("/snap/core20/1328", "squashfs", true, Some(100), Some(100)),
+            fs("/run/x", "tmpfs", false, Some(100), None),
+            fs("/archive", "ext4", true, Some(100), None),
+            fs("/", "ext4", false, Some(26), Some(3)),
+        ]);
+        let Check::Clear(why) = check(&f) else {
+            panic!("expected clear")
+        };
+        assert!(
+            why.contains("1 filesystem(s) below 95 %") && why.contains("3 read-only"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn not_evaluated_without_df() {
+        assert!(matches!(check(&HostFacts::default()), Check::NotEvaluated(r) if r.contains("df")));
+    }
+}
