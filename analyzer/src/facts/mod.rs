@@ -21,6 +21,7 @@ pub mod net;
 pub mod platform;
 pub mod process;
 pub mod profile;
+pub mod sched;
 pub mod series;
 pub mod snapshots;
 mod softirq;
@@ -93,6 +94,8 @@ pub struct HostFacts {
     pub limits: limits::Limits,
     /// CPU model and topology (`lscpu`), kernel command line.
     pub platform: platform::Platform,
+    /// Run queue, load averages, all-CPU steal, pressure stall information, CPU frequency.
+    pub sched: sched::Sched,
     /// The sampled quantities (CPU, disk, network, GC, swap) on one time axis.
     pub series: Option<series::TimeSeries>,
     /// Why `series` is `None`, when it is.
@@ -136,6 +139,7 @@ impl HostFacts {
         f.configs = config::build(c);
         f.limits = limits::build(c, &f.processes);
         f.platform = platform::build(c);
+        f.sched = sched::build(c);
         if f.identity.cpus.is_none() {
             f.identity.cpus = c.records::<Lscpu>().find_map(|(_, l)| l.cpus);
         }
@@ -181,6 +185,8 @@ pub enum Fact {
     Hadoop,
     /// [`HostFacts::profiles`].
     Profiles,
+    /// [`HostFacts::sched`].
+    Sched,
 }
 
 impl Fact {
@@ -202,6 +208,7 @@ impl Fact {
             Fact::Zookeeper => "zookeeper",
             Fact::Hadoop => "hadoop",
             Fact::Profiles => "profiles",
+            Fact::Sched => "sched",
         }
     }
 
@@ -223,6 +230,7 @@ impl Fact {
             Fact::Zookeeper => "ZooKeeper servers (four-letter words, `zoo.cfg`)",
             Fact::Hadoop => "Hadoop and YARN settings (`*-site.xml`)",
             Fact::Profiles => "CPU profiles (`perf script`, else `perf report`)",
+            Fact::Sched => "run queue, load, all-CPU steal, pressure, CPU frequency (`vmstat`, `sar -q`, `/proc/loadavg`, `/proc/pressure/*`, cpufreq sysfs, `cpupower`, `tuned-adm`)",
         }
     }
 

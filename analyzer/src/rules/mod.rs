@@ -25,7 +25,10 @@ pub mod disk {
 }
 /// CPU time.
 pub mod cpu {
+    pub mod frequency;
     pub mod iowait;
+    pub mod run_queue;
+    pub mod steal;
 }
 /// Soft-IRQ time.
 pub mod softirq {
@@ -60,6 +63,7 @@ pub mod time {
 }
 /// Kernel taint.
 pub mod kernel {
+    pub mod pressure;
     pub mod taint;
 }
 /// CPU profiles: hot kernel modules, locks, scheduling, soft-IRQ cost.
@@ -252,6 +256,9 @@ macro_rules! rule {
 pub static RULES: &[Rule] = &[
     rule!(disk::saturation),
     rule!(cpu::iowait),
+    rule!(cpu::steal),
+    rule!(cpu::run_queue),
+    rule!(cpu::frequency),
     rule!(softirq::saturation),
     rule!(nic::queues),
     rule!(nic::emulated),
@@ -269,6 +276,7 @@ pub static RULES: &[Rule] = &[
     rule!(time::two_sources),
     rule!(time::unsynchronised),
     rule!(kernel::taint),
+    rule!(kernel::pressure),
     rule!(profile::module_hot_path),
     rule!(profile::lock_contention),
     rule!(profile::sched_thrash),
