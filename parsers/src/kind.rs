@@ -413,6 +413,7 @@ kinds! {
         /// `/proc/pressure/*` (Linux ≥ 4.20). Known by its place only: every cgroup v2 folder
         /// holds the same text for the cgroup (`cpu.pressure`, `memory.pressure`, `io.pressure`).
         PRESSURE = KindSpec::new("pressure", "`/proc/pressure/*`")
+            .collected()
             .parse(|t| read(crate::proc::pressure::parse(t)));
     }
     /// `/proc/net/softnet_stat`.
