@@ -139,6 +139,12 @@
 #     lscpu              `lscpu`; cpu/lscpu.txt
 #     numactl            `numactl -H`; cpu/numactl-H.txt
 #     cpuinfo            `head -n 64 /proc/cpuinfo`; cpu/cpuinfo-head.txt
+#     cpufreq            scaling_governor, scaling_driver, scaling_cur_freq, scaling_max_freq,
+#                        cpuinfo_max_freq of the first 16 CPUs with a cpufreq folder;
+#                        cpu/cpufreq/cpu<N>/<attribute>
+#     cpupower-frequency-info
+#                        `cpupower frequency-info`; cpu/cpupower-frequency-info.txt
+#     tuned-adm          `tuned-adm active` (exit 1 when no profile is active); cpu/tuned-adm-active.txt
 #   memory
 #     meminfo            /proc/meminfo; mem/meminfo
 #     free               `free -m`; mem/free-m.txt
@@ -179,6 +185,9 @@
 #     net-snmp           /proc/net/snmp; proc/net/snmp.start, .end
 #     softnet-stat       /proc/net/softnet_stat (hex columns per CPU); proc/net/softnet_stat.*
 #     proc-uptime        /proc/uptime (seconds since boot, for since-boot counters); proc/uptime.*
+#     loadavg            /proc/loadavg; proc/loadavg.start, .end
+#     pressure           /proc/pressure/cpu, memory, io (PSI, Linux >= 4.20);
+#                        proc/pressure/<resource>.start, .end
 #   time
 #     chronyc-tracking   `chronyc -n tracking`; time/chronyc-tracking.txt
 #     chronyc-sources    `chronyc -n sources -v`; time/chronyc-sources.txt
@@ -198,7 +207,8 @@
 #     vmstat             `vmstat -t` (plain `vmstat` where -t is unknown); sysstat/vmstat.txt
 #     pidstat            `pidstat -u -d -w` (all processes) and `pidstat -t -p PIDS` (threads of
 #                        the targets); sysstat/pidstat-udw.txt, sysstat/pidstat-t.txt
-#     sar                `sar -n DEV` and `sar -n EDEV`; sysstat/sar-n-DEV.txt, sar-n-EDEV.txt
+#     sar                `sar -n DEV`, `sar -n EDEV` and `sar -q`; sysstat/sar-n-DEV.txt,
+#                        sar-n-EDEV.txt, sar-q.txt
 #     sadf-json          `sadf -j saDD -- -bBdqrSuvwW -n DEV,EDEV -P ALL` for the two newest
 #                        daily files of the last 2 days (today's, yesterday's) in /var/log/sa or
 #                        /var/log/sysstat; sysstat/sa/saDD.json
@@ -261,7 +271,7 @@
 #   collector.log -> collector-log (this script's own log)
 #
 # The sampling window: iostat, mpstat (text and JSON), vmstat, pidstat (all processes and the
-# targets' threads), sar -n DEV / EDEV, jstat per JVM and perf record all start together in
+# targets' threads), sar -n DEV / EDEV / -q, jstat per JVM and perf record all start together in
 # the background and run COUNT = duration / interval steps. mpstat, pidstat and sar print
 # their first sample after one interval, while iostat's and vmstat's first report is the
 # since-boot summary and jstat's first sample is taken at once, so those are given COUNT+1
@@ -1845,6 +1855,10 @@ snapshot() {
     copy "proc/net/snmp.$1" net-snmp /proc/net/snmp
     copy "proc/net/softnet_stat.$1" softnet-stat /proc/net/softnet_stat
     copy "proc/uptime.$1" proc-uptime /proc/uptime
+    copy "proc/loadavg.$1" loadavg /proc/loadavg
+    copy "proc/pressure/cpu.$1" pressure /proc/pressure/cpu
+    copy "proc/pressure/memory.$1" pressure /proc/pressure/memory
+    copy "proc/pressure/io.$1" pressure /proc/pressure/io
     run "net/netstat-s.$1" netstat-s "$budget_quick" netstat -s
     run "net/nstat-asz.$1" nstat "$budget_quick" nstat -asz
     if have_cmd ss || ! have_cmd netstat; then
@@ -1904,6 +1918,7 @@ window_open() {
     fi
     sampler sysstat/sar-n-DEV.txt sar sar -n DEV "$interval" "$cw_count"
     sampler sysstat/sar-n-EDEV.txt sar sar -n EDEV "$interval" "$cw_count"
+    sampler sysstat/sar-q.txt sar sar -q "$interval" "$cw_count"
     for cw_p in $jvms; do
         jvm_load "$cw_p"
         if [ -z "$jv_jstat" ]; then
@@ -2034,6 +2049,28 @@ collect_cpu() {
     run cpu/lscpu.txt lscpu "$budget_quick" lscpu
     run cpu/numactl-H.txt numactl "$budget_quick" numactl -H
     run cpu/cpuinfo-head.txt cpuinfo "$budget_quick" head -n 64 "$root/proc/cpuinfo"
+    # cpufreq: governor, driver and clocks of the first 16 CPUs that have a cpufreq folder
+    # (enough to show whether policies differ; most virtual machines have none).
+    cc_n=0
+    for cc_d in "$root"/sys/devices/system/cpu/cpu[0-9]*/cpufreq; do
+        [ -d "$cc_d" ] || continue
+        [ "$cc_n" -lt 16 ] || break
+        cc_n=$((cc_n + 1))
+        cc_cpu=${cc_d%/cpufreq}
+        cc_cpu=${cc_cpu##*/}
+        for cc_a in scaling_governor scaling_driver scaling_cur_freq scaling_max_freq cpuinfo_max_freq; do
+            if [ -r "$cc_d/$cc_a" ]; then
+                run "cpu/cpufreq/$cc_cpu/$cc_a" cpufreq "$budget_quick" cat "$cc_d/$cc_a"
+            fi
+        done
+    done
+    if [ "$cc_n" = 0 ]; then
+        skip cpu/cpufreq/cpu0/scaling_governor cpufreq \
+            "not found: $root/sys/devices/system/cpu/cpu0/cpufreq (no cpufreq driver)" \
+            "cat $root/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"
+    fi
+    run cpu/cpupower-frequency-info.txt cpupower-frequency-info "$budget_quick" cpupower frequency-info
+    run cpu/tuned-adm-active.txt tuned-adm "$budget_quick" tuned-adm active
     run system/detect-virt.txt detect-virt "$budget_quick" systemd-detect-virt
     run system/dmidecode-t-system.txt dmidecode "$budget_quick" dmidecode -t system
     run system/lspci-k.txt lspci "$budget_quick" lspci -k

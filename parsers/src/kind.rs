@@ -413,6 +413,7 @@ kinds! {
         /// `/proc/pressure/*` (Linux ≥ 4.20). Known by its place only: every cgroup v2 folder
         /// holds the same text for the cgroup (`cpu.pressure`, `memory.pressure`, `io.pressure`).
         PRESSURE = KindSpec::new("pressure", "`/proc/pressure/*`")
+            .collected()
             .parse(|t| read(crate::proc::pressure::parse(t)));
     }
     /// `/proc/net/softnet_stat`.
@@ -684,6 +685,41 @@ kinds! {
             .collected()
             .sniff(crate::host::lscpu::sniff_lscpu)
             .parse(|t| read(crate::host::lscpu::parse_lscpu(t)));
+    }
+    /// `cpupower frequency-info`.
+    CpupowerFrequencyInfo(crate::host::cpupower::CpupowerFrequencyInfo) {
+        /// linux-tools `cpupower frequency-info` (sosreport's `cpupower_frequency-info`).
+        CPUPOWER_FREQUENCY_INFO = KindSpec::new("cpupower-frequency-info", "`cpupower frequency-info`")
+            .collected()
+            .sniff(crate::host::cpupower::sniff)
+            .parse(|t| read(crate::host::cpupower::parse(t)));
+    }
+    /// One cpufreq sysfs attribute of one CPU.
+    CpufreqValue(crate::host::cpufreq::CpufreqValue) {
+        /// `/sys/devices/system/cpu/cpuN/cpufreq/*`. Known by its place only: one word or one
+        /// number, the CPU and the attribute named by the path.
+        CPUFREQ = KindSpec::new("cpufreq", "`/sys/devices/system/cpu/cpu*/cpufreq/*`")
+            .collected()
+            .parse(|t| read(crate::host::cpufreq::parse(t)));
+    }
+    /// `tuned-adm active` or `tuned-adm list`.
+    Tuned(crate::host::tuned::Tuned) {
+        /// TuneD `tuned-adm active` (or `list`).
+        TUNED_ADM = KindSpec::new("tuned-adm", "TuneD `tuned-adm active`")
+            .collected()
+            .sniff(crate::host::tuned::sniff)
+            .parse(|t| read(crate::host::tuned::parse(t)))
+            // Exits 1 when no profile is active (the daemon stopped), after saying so.
+            .answers_with_exit(|exit, text| {
+                exit == 1 && text.contains("No current active profile.")
+            });
+    }
+    /// `/proc/loadavg`.
+    Loadavg(crate::proc::loadavg::Loadavg) {
+        /// `/proc/loadavg` (one line of numbers: known by its path only).
+        LOADAVG = KindSpec::new("loadavg", "`/proc/loadavg`")
+            .collected()
+            .parse(|t| read(crate::proc::loadavg::parse(t)));
     }
     /// `ps`.
     Ps(crate::procs::ps::PsTable) {

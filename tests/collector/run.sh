@@ -631,7 +631,11 @@ for d in /sys/class/net/*; do
     [ -e "$d/device" ] && [ "${d##*/}" != lo ] && nics="$nics ${d##*/}"
 done
 snap="proc/softirqs proc/interrupts proc/stat proc/vmstat proc/net/dev proc/net/snmp
-proc/net/softnet_stat net/netstat-s net/nstat-asz net/ss-tanp"
+proc/net/softnet_stat net/netstat-s net/nstat-asz net/ss-tanp proc/loadavg"
+# PSI files exist on Linux >= 4.20 unless booted with psi=0.
+if [ -r /proc/pressure/cpu ]; then
+    snap="$snap proc/pressure/cpu proc/pressure/memory proc/pressure/io"
+fi
 per_jvm="status limits cmdline.txt cgroup.tsv java-version.txt vm-version.txt vm-flags.txt
 vm-command-line.txt vm-system-properties.txt jstat-gcutil.txt thread-dump.1.txt
 thread-dump.2.txt class-histogram.txt gc.log threads.tsv"
@@ -650,7 +654,8 @@ expected_root() {
         net/ss-tulpn.txt system/ps.txt system/top.txt system/ulimit-a.txt proc/diskstats \
         proc/diskstats.end sysstat/iostat-x.txt sysstat/iostat-x.json sysstat/mpstat-P-ALL.txt \
         sysstat/mpstat-P-ALL.json sysstat/vmstat.txt sysstat/pidstat-udw.txt sysstat/pidstat-t.txt \
-        sysstat/sar-n-DEV.txt sysstat/sar-n-EDEV.txt "sysstat/sa/sa$(date +%d).json" \
+        sysstat/sar-n-DEV.txt sysstat/sar-n-EDEV.txt sysstat/sar-q.txt \
+        "sysstat/sa/sa$(date +%d).json" \
         jvm/jps-lv.txt redaction-log.tsv \
         "configs$env_dir/cfg/app.properties" "configs$env_dir/cfg/core-site.xml" \
         "configs$env_dir/cfg/app.yaml" "configs$env_dir/zk/conf/zoo.cfg" \

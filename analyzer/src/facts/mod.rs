@@ -22,6 +22,7 @@ pub mod net;
 pub mod platform;
 pub mod process;
 pub mod profile;
+pub mod sched;
 pub mod series;
 pub mod snapshots;
 mod softirq;
@@ -98,6 +99,8 @@ pub struct HostFacts {
     pub limits: limits::Limits,
     /// CPU model and topology (`lscpu`), kernel command line.
     pub platform: platform::Platform,
+    /// Run queue, load averages, all-CPU steal, pressure stall information, CPU frequency.
+    pub sched: sched::Sched,
     /// The sampled quantities (CPU, disk, network, GC, swap) on one time axis.
     pub series: Option<series::TimeSeries>,
     /// Why `series` is `None`, when it is.
@@ -144,6 +147,7 @@ impl HostFacts {
         f.configs = config::build(c);
         f.limits = limits::build(c, &f.processes);
         f.platform = platform::build(c);
+        f.sched = sched::build(c);
         if f.identity.cpus.is_none() {
             f.identity.cpus = c.records::<Lscpu>().find_map(|(_, l)| l.cpus);
         }
@@ -201,6 +205,8 @@ pub enum Fact {
     KernelLog,
     /// [`HostFacts::storage`].
     Storage,
+    /// [`HostFacts::sched`].
+    Sched,
 }
 
 impl Fact {
@@ -224,6 +230,7 @@ impl Fact {
             Fact::Profiles => "profiles",
             Fact::KernelLog => "klog",
             Fact::Storage => "storage",
+            Fact::Sched => "sched",
         }
     }
 
@@ -247,6 +254,7 @@ impl Fact {
             Fact::Profiles => "CPU profiles (`perf script`, else `perf report`)",
             Fact::KernelLog => "kernel log events (`journalctl -k`, `/var/log/messages`, `kern.log`, `dmesg`)",
             Fact::Storage => "filesystems and the block-device stack (`df`, `df -i`, `/proc/mounts`, `lsblk`, `/sys/block`)",
+            Fact::Sched => "run queue, load, all-CPU steal, pressure, CPU frequency (`vmstat`, `sar -q`, `/proc/loadavg`, `/proc/pressure/*`, cpufreq sysfs, `cpupower`, `tuned-adm`)",
         }
     }
 

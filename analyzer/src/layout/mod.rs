@@ -106,6 +106,19 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
         r"(^|/)proc/net/softnet_stat(\.[A-Za-z0-9_-]+)?$",
         &kind::SOFTNET_STAT,
     ),
+    (r"(^|/)proc/loadavg(\.[A-Za-z0-9_-]+)?$", &kind::LOADAVG),
+    (
+        r"(^|/)(sys/devices/system/cpu/cpu[0-9]+/cpufreq|cpufreq/cpu[0-9]+)/(scaling_governor|scaling_driver|scaling_cur_freq|scaling_max_freq|scaling_min_freq|cpuinfo_max_freq|cpuinfo_min_freq|cpuinfo_cur_freq)$",
+        &kind::CPUFREQ,
+    ),
+    (
+        r"(^|/)cpupower[-_](-c_all_)?frequency-info(\.txt)?$",
+        &kind::CPUPOWER_FREQUENCY_INFO,
+    ),
+    (
+        r"(^|/)tuned-adm([-_](active|list))?(\.txt)?$",
+        &kind::TUNED_ADM,
+    ),
     (r"(^|/)proc/uptime(\.[A-Za-z0-9_-]+)?$", &kind::PROC_UPTIME),
     // Filesystems and block devices. df's header names its form (blocks, `-h`, `-i`), so any
     // option set is read; lsblk only in the forms its reader knows (JSON, the default table,
@@ -641,6 +654,26 @@ mod tests {
             ("notes/lsblk_-l", "lsblk"),
             ("rca-h/block/sys-block-queue.txt", "sys-block-queue"),
             ("rca-h/block/sys-block-slaves.txt", "sys-block-slaves"),
+            ("rca-h/proc/loadavg.end", "loadavg"),
+            ("sosreport-h/proc/loadavg", "loadavg"),
+            (
+                "sosreport-h/sys/devices/system/cpu/cpu7/cpufreq/scaling_governor",
+                "cpufreq",
+            ),
+            ("rca-h/cpu/cpufreq/cpu0/cpuinfo_max_freq", "cpufreq"),
+            (
+                "sosreport-h/sos_commands/processor/cpupower_frequency-info",
+                "cpupower-frequency-info",
+            ),
+            (
+                "rca-h/cpu/cpupower-frequency-info.txt",
+                "cpupower-frequency-info",
+            ),
+            (
+                "sosreport-h/sos_commands/tuned/tuned-adm_active",
+                "tuned-adm",
+            ),
+            ("rca-h/cpu/tuned-adm-active.txt", "tuned-adm"),
         ] {
             assert_eq!(by_path(path).map(|k| k.name), Some(kind), "{path}");
         }

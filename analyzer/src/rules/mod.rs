@@ -31,8 +31,11 @@ pub mod fs {
 }
 /// CPU time.
 pub mod cpu {
+    pub mod frequency;
     pub mod iowait;
     pub mod thermal_throttle;
+    pub mod run_queue;
+    pub mod steal;
 }
 /// Soft-IRQ time.
 pub mod softirq {
@@ -73,6 +76,7 @@ pub mod kernel {
     pub mod hung_task;
     pub mod lockup;
     pub mod machine_check;
+    pub mod pressure;
     pub mod taint;
 }
 /// CPU profiles: hot kernel modules, locks, scheduling, soft-IRQ cost.
@@ -268,6 +272,9 @@ pub static RULES: &[Rule] = &[
     rule!(fs::full),
     rule!(cpu::iowait),
     rule!(cpu::thermal_throttle),
+    rule!(cpu::steal),
+    rule!(cpu::run_queue),
+    rule!(cpu::frequency),
     rule!(softirq::saturation),
     rule!(nic::queues),
     rule!(nic::emulated),
@@ -291,6 +298,7 @@ pub static RULES: &[Rule] = &[
     rule!(kernel::hung_task),
     rule!(kernel::lockup),
     rule!(kernel::machine_check),
+    rule!(kernel::pressure),
     rule!(profile::module_hot_path),
     rule!(profile::lock_contention),
     rule!(profile::sched_thrash),

@@ -15,6 +15,7 @@ mod diff;
 mod fleet;
 mod incidents_klog;
 mod incidents_fsblk;
+mod incidents_cpu;
 mod jvm_facts;
 mod kind_table;
 mod large_tree;
