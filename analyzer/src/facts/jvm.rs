@@ -13,6 +13,7 @@
 use crate::artifacts::{Artifact, Collected};
 use crate::evidence::Cited;
 use parsers::jvm::jstat::{Jstat, JstatSample};
+use parsers::jvm::thread_dump::{JavaThread, ThreadDump};
 use parsers::kind::{Data, Scope};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -88,6 +89,89 @@ pub struct Jvm {
     pub cgroup_cpu_quota: Option<Cited<f64>>,
     /// OOM kills in the JVM's cgroup (`memory.events` `oom_kill`).
     pub cgroup_oom_kills: Option<Cited<u64>>,
+    /// Bundle paths of the JVM's thread dumps, in the order they were taken (their time stamp
+    /// line, else their path: the collector's `thread-dump.1.txt` before `.2`).
+    pub dumps: Vec<String>,
+    /// Locks that threads queued for in at least one dump, most waiters first.
+    pub contended_locks: Vec<ContendedLock>,
+    /// Deadlocks the JVM reported in its dumps, each cycle once.
+    pub deadlocks: Vec<Cited<Deadlock>>,
+}
+
+/// One lock that threads waited to acquire, over the JVM's thread dumps. A lock is its object's
+/// address and class: a collection that moves the object between two dumps makes it two locks
+/// (persistence is then under-counted, never over-counted).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ContendedLock {
+    /// Object address as printed (`0x000000069ec1b7d8`).
+    pub address: String,
+    /// Class of the object (`Locks$Inventory`, `java.util.concurrent.locks.ReentrantLock$NonfairSync`),
+    /// `?` when the dump does not print it.
+    pub class: String,
+    /// The dumps where threads waited for it, in dump order.
+    pub dumps: Vec<Cited<LockInDump>>,
+}
+
+impl ContendedLock {
+    /// The largest number of waiters in one dump.
+    pub fn max_waiters(&self) -> usize {
+        self.dumps
+            .iter()
+            .map(|d| d.value.waiters)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// One contended lock in one dump. Cited: the owner's header, its top frame and the line where
+/// it locked the object, then the first waiters' headers and lock lines.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct LockInDump {
+    /// Threads waiting to acquire it: `BLOCKED` entering the monitor (`- waiting to lock`,
+    /// `- waiting to re-lock in wait()`), or parked on a `java.util.concurrent` lock that
+    /// another thread owns (`- parking to wait for`, owner known only from `jstack -l`).
+    pub waiters: usize,
+    /// The first waiters' names (at most [`NAMED_WAITERS`]).
+    pub waiter_names: Vec<String>,
+    /// The thread that holds it (`- locked <…>` or a `Locked ownable synchronizers` entry).
+    pub owner: Option<String>,
+    /// The owner's `java.lang.Thread.State` and its detail (`TIMED_WAITING (sleeping)`).
+    pub owner_state: Option<String>,
+    /// The owner's top frames (at most [`OWNER_FRAMES`]): the code running while it holds the lock.
+    pub owner_frames: Vec<String>,
+    /// The innermost of the owner's frames that holds the lock (printed just above its
+    /// `- locked <…>` line): the `synchronized` method, or the method with the block.
+    pub locked_at: Option<String>,
+}
+
+/// How many waiter names [`LockInDump::waiter_names`] keeps.
+pub const NAMED_WAITERS: usize = 5;
+/// How many frames [`LockInDump::owner_frames`] keeps.
+pub const OWNER_FRAMES: usize = 3;
+
+/// One deadlock cycle the JVM reported (`Found one Java-level deadlock:`). Cited: the report's
+/// lines in the last dump that printed it, and each thread's top frame there.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Deadlock {
+    /// The threads of the cycle, in report order.
+    pub threads: Vec<DeadlockedThread>,
+    /// How many of the JVM's dumps reported this cycle (same threads).
+    pub in_dumps: usize,
+}
+
+/// One thread of a deadlock cycle.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct DeadlockedThread {
+    /// Thread name.
+    pub name: String,
+    /// The lock it waits for: `0x… (a java.lang.Object)`.
+    pub waits_for: String,
+    /// `monitor` or `ownable synchronizer`.
+    pub lock_kind: Option<String>,
+    /// The thread holding that lock.
+    pub held_by: Option<String>,
+    /// Its top frame (where it waits).
+    pub top_frame: Option<String>,
 }
 
 /// How many classes [`Jvm::top_classes`] keeps.
@@ -115,6 +199,9 @@ pub struct PoolCount {
     pub threads: usize,
     /// Threads in state `RUNNABLE`.
     pub runnable: usize,
+    /// Threads queued for a lock: `BLOCKED`, or parked on a `java.util.concurrent` lock another
+    /// thread owns (0 when states are unknown).
+    pub blocked: usize,
 }
 
 /// GC behaviour over the collection window, from one `jstat` artifact.
@@ -581,8 +668,17 @@ fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
     j.gc = jstats
         .first()
         .and_then(|(a, s)| gc_series(&a.path, s, interval_s));
-    // The last thread dump (the collector takes `.1` at the start and `.2` after the window).
-    dumps.sort_by(|x, y| x.0.path.cmp(&y.0.path));
+    // In the order taken: the time stamp line, else the path (the collector takes `.1` at the
+    // start and `.2` after the window).
+    dumps.sort_by(|x, y| {
+        x.1.timestamp
+            .cmp(&y.1.timestamp)
+            .then_with(|| x.0.path.cmp(&y.0.path))
+    });
+    j.dumps = dumps.iter().map(|(a, _)| a.path.clone()).collect();
+    j.contended_locks = contended_locks(&dumps);
+    j.deadlocks = deadlocks(&dumps);
+    // Pools from the last thread dump.
     if let Some((a, t)) = dumps.last() {
         fill_threads(j, a, t);
     } else if let Some((a, t)) = thread_counts {
@@ -613,6 +709,7 @@ fn fill_thread_counts(j: &mut Jvm, a: &Artifact, t: &parsers::jvm::thread_counts
                     pool,
                     threads: n,
                     runnable: 0,
+                    blocked: 0,
                 },
                 &a.path,
                 lines,
@@ -704,7 +801,12 @@ fn fill_histogram(j: &mut Jvm, a: &Artifact, h: &parsers::jvm::histogram::Histog
 }
 
 fn fill_threads(j: &mut Jvm, a: &Artifact, t: &parsers::jvm::thread_dump::ThreadDump) {
-    let mut pools: BTreeMap<&str, (usize, usize, Vec<usize>)> = BTreeMap::new();
+    let owned: std::collections::BTreeSet<&str> = t
+        .threads
+        .iter()
+        .flat_map(|th| th.held.iter().map(|h| h.address.as_str()))
+        .collect();
+    let mut pools: BTreeMap<&str, (usize, usize, usize, Vec<usize>)> = BTreeMap::new();
     for th in &t.threads {
         let e = pools
             .entry(parsers::jvm::thread_dump::pool_name(&th.name))
@@ -713,18 +815,27 @@ fn fill_threads(j: &mut Jvm, a: &Artifact, t: &parsers::jvm::thread_dump::Thread
         if th.state.as_deref() == Some("RUNNABLE") {
             e.1 += 1;
         }
-        if e.2.len() < 3 {
-            e.2.push(th.line);
+        let parked_on_owned = th.wait.as_ref().is_some_and(|w| {
+            w.verb == parsers::jvm::thread_dump::WaitVerb::Park
+                && owned.contains(w.lock.address.as_str())
+                && !th.held.iter().any(|h| h.address == w.lock.address)
+        });
+        if th.state.as_deref() == Some("BLOCKED") || parked_on_owned {
+            e.2 += 1;
+        }
+        if e.3.len() < 3 {
+            e.3.push(th.line);
         }
     }
     let mut v: Vec<Cited<PoolCount>> = pools
         .into_iter()
-        .map(|(pool, (n, r, lines))| {
+        .map(|(pool, (n, r, b, lines))| {
             Cited::lines(
                 PoolCount {
                     pool: super::clip(pool),
                     threads: n,
                     runnable: r,
+                    blocked: b,
                 },
                 &a.path,
                 lines,
@@ -737,6 +848,165 @@ fn fill_threads(j: &mut Jvm, a: &Artifact, t: &parsers::jvm::thread_dump::Thread
     j.threads_source = Some(a.path.clone());
     j.pool_states_known = true;
     j.pools = v;
+}
+
+/// `0x… (a Class)`.
+fn lock_text(l: &parsers::jvm::thread_dump::LockRef) -> String {
+    match &l.class {
+        Some(c) => format!("{} (a {c})", l.address),
+        None => l.address.clone(),
+    }
+}
+
+/// Contended locks over the dumps (each in the order taken).
+fn contended_locks(dumps: &[(&Artifact, &ThreadDump)]) -> Vec<ContendedLock> {
+    use parsers::jvm::thread_dump::WaitVerb;
+    let mut locks: BTreeMap<(String, String), ContendedLock> = BTreeMap::new();
+    for (a, d) in dumps {
+        // Owner of each held object in this dump.
+        let mut owners: BTreeMap<&str, (&JavaThread, &parsers::jvm::thread_dump::LockRef)> =
+            BTreeMap::new();
+        for t in &d.threads {
+            for h in &t.held {
+                owners.entry(h.address.as_str()).or_insert((t, h));
+            }
+        }
+        let mut here: BTreeMap<&str, Vec<&JavaThread>> = BTreeMap::new();
+        for t in &d.threads {
+            let Some(w) = &t.wait else { continue };
+            let owner = owners
+                .get(w.lock.address.as_str())
+                .filter(|(o, _)| o.line != t.line);
+            let queued = match w.verb {
+                WaitVerb::Enter | WaitVerb::Relock => true,
+                // A park is a queue for a lock only when another thread owns the object; a
+                // park on a condition (an idle pool's queue) has no owner.
+                WaitVerb::Park => owner.is_some(),
+                WaitVerb::WaitOn => false,
+            };
+            if queued {
+                here.entry(w.lock.address.as_str()).or_default().push(t);
+            }
+        }
+        for (addr, waiters) in here {
+            let first = waiters[0].wait.as_ref().map(|w| &w.lock);
+            let class = first
+                .and_then(|l| l.class.clone())
+                .unwrap_or_else(|| "?".into());
+            let owner = owners
+                .get(addr)
+                .filter(|(o, _)| !waiters.iter().any(|w| w.line == o.line));
+            let mut lines = Vec::new();
+            let mut v = LockInDump {
+                waiters: waiters.len(),
+                waiter_names: waiters
+                    .iter()
+                    .take(NAMED_WAITERS)
+                    .map(|t| super::clip(&t.name))
+                    .collect(),
+                ..LockInDump::default()
+            };
+            if let Some((o, _)) = owner {
+                v.owner = Some(super::clip(&o.name));
+                v.owner_state = o.state.as_ref().map(|s| match &o.state_detail {
+                    Some(d) => format!("{s} ({d})"),
+                    None => s.clone(),
+                });
+                v.owner_frames = o
+                    .frames
+                    .iter()
+                    .take(OWNER_FRAMES)
+                    .map(|f| super::clip(&f.text))
+                    .collect();
+                lines.push(o.line);
+                lines.extend(o.frames.first().map(|f| f.line));
+                // The frame printed just above the `- locked` line: the innermost frame holding
+                // the lock (a `synchronized` method, or the method with the `synchronized` block).
+                if let Some(h) = o.held.iter().find(|h| h.address == addr) {
+                    lines.push(h.line);
+                    // An ownable synchronizer (`jstack -l`'s list after the stack) has no frame.
+                    let in_stack = o.frames.last().is_some_and(|f| f.line > h.line);
+                    let took = o
+                        .frames
+                        .iter()
+                        .rev()
+                        .find(|f| f.line < h.line)
+                        .filter(|f| in_stack || h.line - f.line <= 4);
+                    v.locked_at = took.map(|f| super::clip(&f.text));
+                    lines.extend(took.map(|f| f.line));
+                }
+            }
+            for w in waiters.iter().take(2) {
+                lines.push(w.line);
+                lines.extend(w.wait.as_ref().map(|x| x.lock.line));
+            }
+            lines.sort_unstable();
+            lines.dedup();
+            let e = locks
+                .entry((addr.to_string(), class.clone()))
+                .or_insert_with(|| ContendedLock {
+                    address: addr.to_string(),
+                    class,
+                    dumps: Vec::new(),
+                });
+            e.dumps.push(Cited::lines(v, &a.path, lines));
+        }
+    }
+    let mut v: Vec<ContendedLock> = locks.into_values().collect();
+    v.sort_by_key(|l| std::cmp::Reverse((l.dumps.len(), l.max_waiters())));
+    v
+}
+
+/// Deadlock cycles over the dumps: each set of threads once, cited in the last dump reporting it.
+fn deadlocks(dumps: &[(&Artifact, &ThreadDump)]) -> Vec<Cited<Deadlock>> {
+    let mut out: Vec<(Vec<String>, Cited<Deadlock>)> = Vec::new();
+    for (a, d) in dumps {
+        for r in &d.deadlock_reports {
+            let mut key: Vec<String> = r.edges.iter().map(|e| e.thread.clone()).collect();
+            key.sort();
+            let mut lines = vec![r.line];
+            let threads = r
+                .edges
+                .iter()
+                .map(|e| {
+                    lines.extend(&e.lines);
+                    let t = d.threads.iter().find(|t| t.name == e.thread);
+                    let top = t.and_then(|t| t.frames.first());
+                    lines.extend(top.map(|f| f.line));
+                    DeadlockedThread {
+                        name: super::clip(&e.thread),
+                        waits_for: e
+                            .waits_for
+                            .as_ref()
+                            .map(lock_text)
+                            .unwrap_or_else(|| "?".into()),
+                        lock_kind: e.lock_kind.clone(),
+                        held_by: e.held_by.as_deref().map(super::clip),
+                        top_frame: top.map(|f| super::clip(&f.text)),
+                    }
+                })
+                .collect();
+            lines.sort_unstable();
+            lines.dedup();
+            let seen = out
+                .iter()
+                .position(|(k, _)| *k == key)
+                .map(|i| out[i].1.value.in_dumps);
+            let c = Cited::lines(
+                Deadlock {
+                    threads,
+                    in_dumps: seen.unwrap_or(0) + 1,
+                },
+                &a.path,
+                lines,
+            );
+            match out.iter_mut().find(|(k, _)| *k == key) {
+                Some(slot) => slot.1 = c,
+                None => out.push((key, c)),
+            }
+        }
+    }
+    out.into_iter().map(|(_, c)| c).collect()
 }
 
 fn fill_gc_log(j: &mut Jvm, a: &Artifact, g: &parsers::jvm::gclog::GcLog) {

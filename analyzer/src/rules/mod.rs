@@ -77,8 +77,10 @@ pub mod zk {
 }
 /// JVMs: old generation, GC pauses, thread pools, heap against memory.
 pub mod jvm {
+    pub mod deadlock;
     pub mod gc_overhead;
     pub mod heap_vs_memory;
+    pub mod monitor_contention;
     pub mod old_gen_not_reclaimed;
     pub mod thread_pool_oversized;
 }
@@ -280,6 +282,8 @@ pub static RULES: &[Rule] = &[
     rule!(jvm::gc_overhead),
     rule!(jvm::thread_pool_oversized),
     rule!(jvm::heap_vs_memory),
+    rule!(jvm::monitor_contention),
+    rule!(jvm::deadlock),
     rule!(yarn::vmem_check),
 ];
 
