@@ -103,7 +103,7 @@ pub struct Jvm {
 /// (persistence is then under-counted, never over-counted).
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct ContendedLock {
-    /// Object address as printed (`0x000000069ec1b7d8`).
+    /// Object address as printed (`0x000000069ec1bc00`).
     pub address: String,
     /// Class of the object (`Locks$Inventory`, `java.util.concurrent.locks.ReentrantLock$NonfairSync`),
     /// `?` when the dump does not print it.

@@ -76,7 +76,7 @@ fn contended_monitor_is_the_top_finding_in_three_of_three_dumps() {
     let title = top["title"].as_str().unwrap();
     assert!(
         title.contains(
-            "120 threads wait for lock 0x000000069ec1b7d8 (a Locks$Inventory) held by `holder`"
+            "120 threads wait for lock 0x000000069ec1bc00 (a Locks$Inventory) held by `holder`"
         ),
         "{title}"
     );
@@ -84,14 +84,14 @@ fn contended_monitor_is_the_top_finding_in_three_of_three_dumps() {
     assert!(why.contains("3 of 3 thread dumps"), "{why}");
     assert!(why.contains("120, 120, 120 waiters per dump"), "{why}");
     assert!(
-        why.contains("`Locks$Inventory.reserve(Locks.java:13)`"),
+        why.contains("`Locks$Inventory.reserve(Locks.java:15)`"),
         "{why}"
     );
     let lines = cited("java-contention", top);
     for want in [
-        "jstack.1.txt: - locked <0x000000069ec1b7d8> (a Locks$Inventory)",
-        "jstack.1.txt: at Locks$Inventory.reserve(Locks.java:13)",
-        "jstack.3.txt: - waiting to lock <0x000000069ec1b7d8> (a Locks$Inventory)",
+        "jstack.1.txt: - locked <0x000000069ec1bc00> (a Locks$Inventory)",
+        "jstack.1.txt: at Locks$Inventory.reserve(Locks.java:15)",
+        "jstack.3.txt: - waiting to lock <0x000000069ec1bc00> (a Locks$Inventory)",
     ] {
         assert!(lines.iter().any(|l| l == want), "{want} not in {lines:#?}");
     }
@@ -116,7 +116,7 @@ fn deadlock_is_the_top_finding_with_threads_locks_and_frames() {
     assert!(top["title"]
         .as_str()
         .unwrap()
-        .contains("(pid 10172): deadlock between 2 threads: `left`, `right`"));
+        .contains("(pid 21820): deadlock between 2 threads: `left`, `right`"));
     assert!(top["why"].as_str().unwrap().contains("3 of 3 thread dumps"));
     let details: Vec<&str> = top["details"]
         .as_array()
@@ -124,13 +124,13 @@ fn deadlock_is_the_top_finding_with_threads_locks_and_frames() {
         .iter()
         .filter_map(|d| d.as_str())
         .collect();
-    assert!(details.contains(&"`left` waits for monitor 0x000000069ec1adb8 (a java.lang.Object), held by `right`, at `Locks.takeBoth(Locks.java:65)`."), "{details:?}");
+    assert!(details.contains(&"`left` waits for monitor 0x000000069ec1b1c0 (a java.lang.Object), held by `right`, at `Locks.takeBoth(Locks.java:67)`."), "{details:?}");
     let lines = cited("java-deadlock", top);
     for want in [
         "threaddump-3.log: Found one Java-level deadlock:",
-        "threaddump-3.log: waiting to lock monitor 0x00007f1d20066000 (object 0x000000069ec1adb8, a java.lang.Object),",
+        "threaddump-3.log: waiting to lock monitor 0x00007f4bbc066000 (object 0x000000069ec1b1c0, a java.lang.Object),",
         "threaddump-3.log: which is held by \"left\"",
-        "threaddump-3.log: at Locks.takeBoth(Locks.java:65)",
+        "threaddump-3.log: at Locks.takeBoth(Locks.java:67)",
     ] {
         assert!(lines.iter().any(|l| l == want), "{want} not in {lines:#?}");
     }

@@ -69,7 +69,7 @@ pub struct ThreadDump {
 /// Found one Java-level deadlock:
 /// =============================
 /// "left":
-///   waiting to lock monitor 0x00007f1d20066000 (object 0x000000069ec1adb8, a java.lang.Object),
+///   waiting to lock monitor 0x00007f4bbc066000 (object 0x000000069ec1b1c0, a java.lang.Object),
 ///   which is held by "right"
 /// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
@@ -85,7 +85,7 @@ pub struct DeadlockReport {
 pub struct DeadlockEdge {
     /// Thread name (the report's `"name":` line).
     pub thread: String,
-    /// The lock it waits for: the object's address (`0x000000069ec1adb8`; for a monitor the
+    /// The lock it waits for: the object's address (`0x000000069ec1b1c0`; for a monitor the
     /// `object` address, which the thread's stack prints as `<0x…>`) and class.
     pub waits_for: Option<LockRef>,
     /// `monitor` (a `synchronized` object) or `ownable synchronizer` (a
@@ -97,10 +97,10 @@ pub struct DeadlockEdge {
     pub lines: Vec<usize>,
 }
 
-/// An object a lock line names: `<0x000000069ec1b7d8> (a Locks$Inventory)`.
+/// An object a lock line names: `<0x000000069ec1bc00> (a Locks$Inventory)`.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 pub struct LockRef {
-    /// Object address as printed, lower case (`0x000000069ec1b7d8`).
+    /// Object address as printed, lower case (`0x000000069ec1bc00`).
     pub address: String,
     /// Class as printed after `a ` (`java.util.concurrent.locks.ReentrantLock$NonfairSync`;
     /// JDK 8 prints `java.lang.Class for com.foo.Bar` for a class's own monitor).
@@ -554,7 +554,7 @@ fn hold(th: &mut JavaThread, r: Option<LockRef>) {
     }
 }
 
-/// Reads `<0x000000069ec1b7d8> (a Locks$Inventory)`; `None` without a `<0x…>` address.
+/// Reads `<0x000000069ec1bc00> (a Locks$Inventory)`; `None` without a `<0x…>` address.
 fn lock_ref(text: &str, n: usize) -> Option<LockRef> {
     let t = text.trim();
     let rest = t.strip_prefix('<')?;

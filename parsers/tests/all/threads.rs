@@ -339,19 +339,19 @@ fn captured_openjdk17_contended_monitor_has_owner_and_waiters() {
     assert_eq!(holder.state.as_deref(), Some("TIMED_WAITING"));
     // Locked at two frames (a synchronized method called inside a synchronized block): once.
     assert_eq!(holder.held.len(), 1);
-    assert_eq!(holder.held[0].address, "0x000000069ec1b7d8");
+    assert_eq!(holder.held[0].address, "0x000000069ec1bc00");
     assert_eq!(holder.held[0].class.as_deref(), Some("Locks$Inventory"));
     assert_eq!(holder.held[0].line, 132);
     assert_eq!(
         holder.frames[1].text,
-        "Locks$Inventory.reserve(Locks.java:13)"
+        "Locks$Inventory.reserve(Locks.java:15)"
     );
     let waiters: Vec<_> = d
         .threads
         .iter()
         .filter(|t| {
             t.wait.as_ref().is_some_and(|w| {
-                w.verb == WaitVerb::Enter && w.lock.address == "0x000000069ec1b7d8"
+                w.verb == WaitVerb::Enter && w.lock.address == "0x000000069ec1bc00"
             })
         })
         .collect();
@@ -371,7 +371,7 @@ fn captured_openjdk17_contended_monitor_has_owner_and_waiters() {
 #[test]
 fn captured_openjdk17_monitor_deadlock_report() {
     let d = parse_clean(DEADLOCK17);
-    assert_eq!(d.pid, Some(10172));
+    assert_eq!(d.pid, Some(21820));
     assert_eq!(d.deadlocks, 1);
     assert_eq!(d.deadlock_reports.len(), 1);
     let r = &d.deadlock_reports[0];
@@ -387,8 +387,8 @@ fn captured_openjdk17_monitor_deadlock_report() {
     assert_eq!(
         e,
         vec![
-            ("left", "0x000000069ec1adb8", Some("right")),
-            ("right", "0x000000069ec1ada8", Some("left")),
+            ("left", "0x000000069ec1b1c0", Some("right")),
+            ("right", "0x000000069ec1b1b0", Some("left")),
         ]
     );
     assert_eq!(r.edges[0].lock_kind.as_deref(), Some("monitor"));
@@ -402,7 +402,7 @@ fn captured_openjdk17_monitor_deadlock_report() {
     );
     // The stack of each deadlocked thread: it holds what the other waits for.
     let left = by_name(&d, "left");
-    assert_eq!(left.held[0].address, "0x000000069ec1ada8");
+    assert_eq!(left.held[0].address, "0x000000069ec1b1b0");
 }
 
 #[test]

@@ -153,7 +153,7 @@ mod tests {
             waits_for: format!("{lock} (a java.lang.Object)"),
             lock_kind: Some("monitor".into()),
             held_by: Some(by.into()),
-            top_frame: Some("Locks.takeBoth(Locks.java:65)".into()),
+            top_frame: Some("Locks.takeBoth(Locks.java:67)".into()),
         }
     }
 
@@ -162,8 +162,8 @@ mod tests {
         let d = Cited::lines(
             Deadlock {
                 threads: vec![
-                    thread("left", "0x000000069ec1adb8", "right"),
-                    thread("right", "0x000000069ec1ada8", "left"),
+                    thread("left", "0x000000069ec1b1c0", "right"),
+                    thread("right", "0x000000069ec1b1b0", "left"),
                 ],
                 in_dumps: 2,
             },
@@ -181,7 +181,7 @@ mod tests {
         assert!(v[0].why.contains("2 of 2 thread dumps"), "{}", v[0].why);
         assert_eq!(
             v[0].details[0],
-            "`left` waits for monitor 0x000000069ec1adb8 (a java.lang.Object), held by `right`, at `Locks.takeBoth(Locks.java:65)`."
+            "`left` waits for monitor 0x000000069ec1b1c0 (a java.lang.Object), held by `right`, at `Locks.takeBoth(Locks.java:67)`."
         );
         assert_eq!(v[0].evidence[0].lines, vec![146, 148, 149, 150]);
     }

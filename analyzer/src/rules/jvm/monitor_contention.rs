@@ -262,7 +262,7 @@ mod tests {
                 .map(|i| format!("jvm/9/thread-dump.{i}.txt"))
                 .collect(),
             contended_locks: vec![ContendedLock {
-                address: "0x000000069ec1b7d8".into(),
+                address: "0x000000069ec1bc00".into(),
                 class: "Locks$Inventory".into(),
                 dumps,
             }],
@@ -276,7 +276,7 @@ mod tests {
 
     #[test]
     fn fires_as_a_warning_when_every_dump_shows_the_same_queue() {
-        let at = "Locks$Inventory.reserve(Locks.java:13)";
+        let at = "Locks$Inventory.reserve(Locks.java:15)";
         let f = facts(
             (1..=3)
                 .map(|i| dump(&format!("jvm/9/thread-dump.{i}.txt"), 120, at))
@@ -289,7 +289,7 @@ mod tests {
         assert_eq!(v[0].confidence, Confidence::High);
         assert!(
             v[0].title.contains(
-                "120 threads wait for lock 0x000000069ec1b7d8 (a Locks$Inventory) held by `holder`"
+                "120 threads wait for lock 0x000000069ec1bc00 (a Locks$Inventory) held by `holder`"
             ),
             "{}",
             v[0].title
