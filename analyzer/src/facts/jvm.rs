@@ -89,6 +89,11 @@ pub struct Jvm {
     pub cgroup_cpu_quota: Option<Cited<f64>>,
     /// OOM kills in the JVM's cgroup (`memory.events` `oom_kill`).
     pub cgroup_oom_kills: Option<Cited<u64>>,
+    /// The lines of `VM.flags` that `flags` were read from.
+    pub flags_source: Option<Cited<()>>,
+    /// `jcmd GC.heap_info` summaries in the order taken (the collector's `.1` at the window
+    /// start, `.2` after it).
+    pub heap_infos: Vec<Cited<HeapSummary>>,
     /// Bundle paths of the JVM's thread dumps, in the order they were taken (their time stamp
     /// line, else their path: the collector's `thread-dump.1.txt` before `.2`).
     pub dumps: Vec<String>,
@@ -142,6 +147,23 @@ pub struct LockInDump {
     /// The innermost of the owner's frames that holds the lock (printed just above its
     /// `- locked <…>` line): the `synchronized` method, or the method with the block.
     pub locked_at: Option<String>,
+}
+
+/// One `jcmd GC.heap_info`, KiB. Cited: its heap and `Metaspace` lines.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct HeapSummary {
+    /// Collector named by the heap's first line (`G1`, `Parallel`…).
+    pub collector: Option<String>,
+    /// Heap committed (sum of the generations' `total`), KiB.
+    pub heap_committed_kib: Option<u64>,
+    /// Heap used, KiB.
+    pub heap_used_kib: Option<u64>,
+    /// Metaspace `used`, KiB.
+    pub metaspace_used_kib: Option<u64>,
+    /// Metaspace `committed`, KiB: memory the JVM holds for class metadata.
+    pub metaspace_committed_kib: Option<u64>,
+    /// Line of the `Metaspace` line.
+    pub metaspace_line: Option<usize>,
 }
 
 /// How many waiter names [`LockInDump::waiter_names`] keeps.
@@ -353,6 +375,7 @@ fn content_pid(d: &Data) -> Option<u32> {
         Data::VmCommandLine(v) => v.pid,
         Data::SystemProperties(v) => v.pid,
         Data::ThreadDump(t) => t.pid.and_then(|p| u32::try_from(p).ok()),
+        Data::HeapInfo(h) => h.pid,
         _ => None,
     }
 }
@@ -537,6 +560,7 @@ pub fn parse_size(s: &str) -> Option<u64> {
 fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
     let mut jstats: Vec<(&Artifact, &Jstat)> = Vec::new();
     let mut dumps: Vec<(&Artifact, &parsers::jvm::thread_dump::ThreadDump)> = Vec::new();
+    let mut heap_infos: Vec<(&Artifact, &parsers::jvm::heap_info::HeapInfo)> = Vec::new();
     let mut thread_counts: Option<(&Artifact, &parsers::jvm::thread_counts::JvmThreads)> = None;
     for (a, d) in arts {
         match d {
@@ -573,6 +597,10 @@ fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
                     j.flags.insert(name.clone(), text);
                 }
                 let cite = |name: &str| f.flags.get(name).map(|fl| fl.line).unwrap_or(0);
+                let mut lines: Vec<usize> = f.flags.values().map(|fl| fl.line).collect();
+                lines.sort_unstable();
+                lines.dedup();
+                j.flags_source = Some(Cited::lines((), &a.path, lines));
                 if let Some(v) = f.number("MaxHeapSize") {
                     j.heap_max_bytes = Some(Cited::new(v, &a.path, cite("MaxHeapSize")));
                 }
@@ -624,6 +652,7 @@ fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
             Data::Histogram(h) => fill_histogram(j, a, h),
             Data::Jstat(s) => jstats.push((a, s)),
             Data::ThreadDump(t) => dumps.push((a, t)),
+            Data::HeapInfo(h) => heap_infos.push((a, h)),
             Data::GcLog(g) => fill_gc_log(j, a, g),
             Data::ProcStatus(st) => {
                 let line = |k: &str| st.get(k).map(|f| f.line).unwrap_or(0);
@@ -668,6 +697,34 @@ fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
     j.gc = jstats
         .first()
         .and_then(|(a, s)| gc_series(&a.path, s, interval_s));
+    heap_infos.sort_by(|x, y| x.0.path.cmp(&y.0.path));
+    j.heap_infos = heap_infos
+        .iter()
+        .map(|(a, h)| {
+            let mut lines: Vec<usize> = h.spaces.iter().map(|s| s.line).collect();
+            lines.extend(h.metaspace.as_ref().map(|m| m.line));
+            Cited::lines(
+                HeapSummary {
+                    collector: h.collector.clone(),
+                    heap_committed_kib: h.committed_kib(),
+                    heap_used_kib: h.used_kib(),
+                    metaspace_used_kib: h.metaspace.as_ref().and_then(|m| m.used_kib),
+                    metaspace_committed_kib: h.metaspace.as_ref().and_then(|m| m.committed_kib),
+                    metaspace_line: h.metaspace.as_ref().map(|m| m.line),
+                },
+                &a.path,
+                lines,
+            )
+        })
+        .collect();
+    if j.collector.is_none() {
+        j.collector = j.heap_infos.last().and_then(|h| {
+            h.value
+                .collector
+                .clone()
+                .map(|c| Cited::lines(c, &h.artifact, h.lines.iter().take(1).copied().collect()))
+        });
+    }
     // In the order taken: the time stamp line, else the path (the collector takes `.1` at the
     // start and `.2` after the window).
     dumps.sort_by(|x, y| {
