@@ -2,8 +2,9 @@
 //! twice. With 12 threads queued behind a monitor whose owner sleeps, `collector.sh --pid PID`
 //! collects a bundle (its two thread dumps, at the window's start and end) and `rca analyze`
 //! must report `jvm.monitor-contention` for that lock in both dumps, naming the owner and the
-//! frame that holds the lock, and must not call the blocked pool oversized. With two threads
-//! deadlocked, three `jstack -l` outputs in a folder must give `jvm.deadlock` first.
+//! frame that holds the lock, and must not call the blocked pool oversized; the bundle holds a
+//! `GC.heap_info` beside each dump. With two threads deadlocked, three `jstack -l` outputs in
+//! a folder must give `jvm.deadlock` first.
 //!
 //! It needs a JDK (`javac`, `java`, `jstack`); without it the test is skipped with a note, unless
 //! `RCA_HOST_TESTS=1` (set by CI, which installs `default-jdk-headless`), where it fails.
@@ -179,6 +180,18 @@ fn contended_monitor_and_deadlock_on_a_real_jvm() {
         "{cited:?}"
     );
     assert_ne!(rule_status(&doc, "jvm.thread-pool-oversized"), "findings");
+    // The heap summary beside each thread dump.
+    for n in 1..=2 {
+        let want = format!("jvm/{pid}/gc-heap-info.{n}.txt");
+        let a = doc["artifacts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["path"].as_str().is_some_and(|p| p.ends_with(&want)));
+        let a = a.unwrap_or_else(|| panic!("{want} not in the bundle"));
+        assert_eq!(a["kind"], "gc-heap-info", "{a:#}");
+        assert_eq!(a["outcome"]["status"], "parsed", "{a:#}");
+    }
 
     // Deadlock, three `jstack -l` outputs in a folder.
     let jvm = start(&classes, &["deadlock"]);

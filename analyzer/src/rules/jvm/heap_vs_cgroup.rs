@@ -227,7 +227,11 @@ pub fn check(f: &HostFacts) -> Check {
             }
         }
         let mut details: Vec<String> = vec![format!("Maximum heap: {} MiB.", h.value >> 20)];
-        details.extend(fp.parts.iter().map(|(n, v)| format!("{n}: {} MiB.", v >> 20)));
+        details.extend(
+            fp.parts
+                .iter()
+                .map(|(n, v)| format!("{n}: {} MiB.", v >> 20)),
+        );
         if !fp.assumed.is_empty() {
             details.push(format!("Defaults or gaps: {}.", fp.assumed.join("; ")));
         }
@@ -318,7 +322,8 @@ mod tests {
         let v = found(check(&jvm(1800, 2048, 200)));
         assert_eq!(v[0].severity, Severity::Warning);
         assert!(
-            v[0].title.contains("heap 1800 MiB + native up to 540 MiB is 114 % of its 2048 MiB"),
+            v[0].title
+                .contains("heap 1800 MiB + native up to 540 MiB is 114 % of its 2048 MiB"),
             "{}",
             v[0].title
         );
