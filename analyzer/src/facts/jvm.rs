@@ -94,6 +94,9 @@ pub struct Jvm {
     /// `jcmd GC.heap_info` summaries in the order taken (the collector's `.1` at the window
     /// start, `.2` after it).
     pub heap_infos: Vec<Cited<HeapSummary>>,
+    /// How the heap's classes changed between the first and the last class histogram, when the
+    /// bundle holds two or more.
+    pub histogram_growth: Option<HistogramGrowth>,
     /// Bundle paths of the JVM's thread dumps, in the order they were taken (their time stamp
     /// line, else their path: the collector's `thread-dump.1.txt` before `.2`).
     pub dumps: Vec<String>,
@@ -147,6 +150,35 @@ pub struct LockInDump {
     /// The innermost of the owner's frames that holds the lock (printed just above its
     /// `- locked <…>` line): the `synchronized` method, or the method with the block.
     pub locked_at: Option<String>,
+}
+
+/// Two class histograms of one JVM compared (first and last, in path order: `histo_1.txt`
+/// before `histo_2.txt`).
+#[derive(Debug, Clone, Serialize)]
+pub struct HistogramGrowth {
+    /// Bundle path of the first histogram.
+    pub first: String,
+    /// Bundle path of the last histogram.
+    pub last: String,
+    /// `Total` bytes of the first and of the last, each cited on its `Total` line.
+    pub total_bytes: (Cited<u64>, Cited<u64>),
+    /// The classes whose bytes grew most (at most [`TOP_CLASSES`]), largest growth first,
+    /// cited on their row of the last histogram; a class missing from the first (which is
+    /// complete: it has its `Total` line) counts from 0.
+    pub grown: Vec<Cited<ClassGrowth>>,
+}
+
+/// One class in two histograms.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ClassGrowth {
+    /// Class name as printed.
+    pub class_name: String,
+    /// `#bytes` in the first and the last histogram.
+    pub bytes: (u64, u64),
+    /// `#instances` in the first and the last histogram.
+    pub instances: (u64, u64),
+    /// The row's line in the first histogram (0 when the class is new).
+    pub first_line: usize,
 }
 
 /// One `jcmd GC.heap_info`, KiB. Cited: its heap and `Metaspace` lines.
@@ -561,6 +593,7 @@ fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
     let mut jstats: Vec<(&Artifact, &Jstat)> = Vec::new();
     let mut dumps: Vec<(&Artifact, &parsers::jvm::thread_dump::ThreadDump)> = Vec::new();
     let mut heap_infos: Vec<(&Artifact, &parsers::jvm::heap_info::HeapInfo)> = Vec::new();
+    let mut histograms: Vec<(&Artifact, &parsers::jvm::histogram::Histogram)> = Vec::new();
     let mut thread_counts: Option<(&Artifact, &parsers::jvm::thread_counts::JvmThreads)> = None;
     for (a, d) in arts {
         match d {
@@ -649,7 +682,7 @@ fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
                 }
                 j.properties_source = Some(a.path.clone());
             }
-            Data::Histogram(h) => fill_histogram(j, a, h),
+            Data::Histogram(h) => histograms.push((a, h)),
             Data::Jstat(s) => jstats.push((a, s)),
             Data::ThreadDump(t) => dumps.push((a, t)),
             Data::HeapInfo(h) => heap_infos.push((a, h)),
@@ -697,6 +730,15 @@ fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
     j.gc = jstats
         .first()
         .and_then(|(a, s)| gc_series(&a.path, s, interval_s));
+    histograms.sort_by(|x, y| x.0.path.cmp(&y.0.path));
+    if let Some((a, h)) = histograms.last() {
+        fill_histogram(j, a, h);
+    }
+    if let (Some(first), Some(last)) = (histograms.first(), histograms.last()) {
+        if histograms.len() >= 2 {
+            j.histogram_growth = histogram_growth(first, last);
+        }
+    }
     heap_infos.sort_by(|x, y| x.0.path.cmp(&y.0.path));
     j.heap_infos = heap_infos
         .iter()
@@ -822,6 +864,48 @@ fn vendor_from_properties(j: &Jvm) -> Option<Cited<String>> {
         &runtime.artifact,
         runtime.lines.clone(),
     ))
+}
+
+/// Compares two histograms; `None` when either lacks its `Total` line (a cut output: the totals
+/// cannot be compared).
+fn histogram_growth(
+    (fa, fh): &(&Artifact, &parsers::jvm::histogram::Histogram),
+    (la, lh): &(&Artifact, &parsers::jvm::histogram::Histogram),
+) -> Option<HistogramGrowth> {
+    let (ft, lt) = (fh.total?, lh.total?);
+    let before: BTreeMap<&str, &parsers::jvm::histogram::ClassRow> =
+        fh.rows.iter().map(|r| (r.class_name.as_str(), r)).collect();
+    let mut grown: Vec<Cited<ClassGrowth>> = lh
+        .rows
+        .iter()
+        .filter_map(|r| {
+            let b = before.get(r.class_name.as_str());
+            let (bb, bi, bl) = b.map_or((0, 0, 0), |b| (b.bytes, b.instances, b.line));
+            (r.bytes > bb).then(|| {
+                Cited::new(
+                    ClassGrowth {
+                        class_name: super::clip(&r.class_name),
+                        bytes: (bb, r.bytes),
+                        instances: (bi, r.instances),
+                        first_line: bl,
+                    },
+                    &la.path,
+                    r.line,
+                )
+            })
+        })
+        .collect();
+    grown.sort_by_key(|g| std::cmp::Reverse(g.value.bytes.1 - g.value.bytes.0));
+    grown.truncate(TOP_CLASSES);
+    Some(HistogramGrowth {
+        first: fa.path.clone(),
+        last: la.path.clone(),
+        total_bytes: (
+            Cited::new(ft.bytes, &fa.path, ft.line),
+            Cited::new(lt.bytes, &la.path, lt.line),
+        ),
+        grown,
+    })
 }
 
 fn fill_histogram(j: &mut Jvm, a: &Artifact, h: &parsers::jvm::histogram::Histogram) {

@@ -80,6 +80,7 @@ pub mod zk {
 pub mod jvm {
     pub mod deadlock;
     pub mod gc_overhead;
+    pub mod heap_growth;
     pub mod heap_vs_cgroup;
     pub mod heap_vs_memory;
     pub mod monitor_contention;
@@ -287,6 +288,7 @@ pub static RULES: &[Rule] = &[
     rule!(jvm::monitor_contention),
     rule!(jvm::deadlock),
     rule!(jvm::heap_vs_cgroup),
+    rule!(jvm::heap_growth),
     rule!(yarn::vmem_check),
 ];
 

@@ -168,3 +168,60 @@ fn a_healthy_jvm_dump_fires_nothing() {
         assert_eq!(rule_status(&doc, id), "clear", "{id}");
     }
 }
+
+#[test]
+fn two_histograms_name_the_classes_that_grew() {
+    let (code, doc) = analyze("java-heap-growth");
+    // No process list in the bundle: too little to call the host healthy.
+    assert_eq!(code, Some(2));
+    let top = &findings(&doc)[0];
+    assert_eq!(top["rule_id"], "jvm.heap-growth", "{top:#}");
+    assert_eq!(top["severity"], "info");
+    let title = top["title"].as_str().unwrap();
+    assert!(
+        title.contains(
+            "(pid 951): heap objects grew 387 % between two class histograms (2 → 14 MiB)"
+        ),
+        "{title}"
+    );
+    assert!(top["why"].as_str().unwrap().contains("not proof of a leak"));
+    let details: Vec<&str> = top["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d.as_str())
+        .collect();
+    assert!(
+        details
+            .contains(&"`Leak$Session`: 40800 → 291600 bytes (+244 KiB), 1700 → 12150 instances."),
+        "{details:?}"
+    );
+    let lines = cited("java-heap-growth", top);
+    for want in [
+        "histo_1.txt: Total         31689        3039264",
+        "histo_2.txt: Total         73487       14791992",
+        "histo_2.txt: 3:         12150         291600  Leak$Session",
+    ] {
+        assert!(lines.iter().any(|l| l == want), "{want} not in {lines:#?}");
+    }
+    // The heap summaries are recognised by their content under neutral names.
+    let kinds: Vec<(&str, &str)> = doc["artifacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["path"].as_str().unwrap(),
+                a["kind"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert!(
+        kinds.contains(&("heapinfo-before.txt", "gc-heap-info")),
+        "{kinds:?}"
+    );
+    assert!(
+        kinds.contains(&("heapinfo-after.txt", "gc-heap-info")),
+        "{kinds:?}"
+    );
+}
