@@ -237,6 +237,8 @@
 #                        jvm/<pid>/vm-system-properties.txt
 #     thread-dump        `jcmd PID Thread.print` (else `jstack PID`), at the window start (.1)
 #                        and after it (.2); jvm/<pid>/thread-dump.1.txt, thread-dump.2.txt
+#     gc-heap-info       `jcmd PID GC.heap_info` (JDK 9+: heap and metaspace, used and
+#                        committed) beside each thread dump; jvm/<pid>/gc-heap-info.1.txt, .2.txt
 #     class-histogram    `jcmd PID GC.class_histogram -all` (else `jmap -histo PID`): all
 #                        objects, no GC; live objects (a full GC) only with --live-histogram;
 #                        jvm/<pid>/class-histogram.txt
@@ -1702,7 +1704,8 @@ discover_targets() {
     done
 }
 
-# jvm_thread_dump N: thread dump number N of every JVM.
+# jvm_thread_dump N: thread dump number N of every JVM, and its heap summary beside it (two
+# summaries a window apart show how heap and metaspace moved).
 jvm_thread_dump() {
     for tdp in $jvms; do
         jvm_load "$tdp"
@@ -1715,6 +1718,7 @@ jvm_thread_dump() {
         else
             jattach "$jv_dir/thread-dump.$1.txt" thread-dump "$budget_jvm" "$jv_jstack" "$tdp"
         fi
+        jattach "$jv_dir/gc-heap-info.$1.txt" gc-heap-info "$budget_jvm" "$jv_jcmd" "$tdp" GC.heap_info
     done
 }
 

@@ -852,6 +852,15 @@ kinds! {
                 .sniff(crate::jvm::histogram::sniff)
                 .parse(|t| read(crate::jvm::histogram::parse(t)));
     }
+    /// `jcmd GC.heap_info`.
+    HeapInfo(crate::jvm::heap_info::HeapInfo) {
+        /// `jcmd GC.heap_info` (JDK 9+).
+        GC_HEAP_INFO = KindSpec::new("gc-heap-info", "`jcmd GC.heap_info`")
+            .collected()
+            .scope(Scope::Jvm)
+            .sniff(crate::jvm::heap_info::sniff)
+            .parse(|t| read(crate::jvm::heap_info::parse(t)));
+    }
     /// A thread dump.
     ThreadDump(crate::jvm::thread_dump::ThreadDump) {
         /// `jcmd Thread.print` / `jstack`.

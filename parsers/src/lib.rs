@@ -9,7 +9,7 @@
 //! | [`kernel`] | `/proc/cmdline`, taint flags, `dmesg`, `journalctl`/syslog files, `/proc/modules`, `lsmod`, `modinfo`, `sysctl` |
 //! | [`net`] | `ethtool` (one module per option), `ip -s link`, bonding, IRQ affinity, `netstat -s` |
 //! | [`procs`] | `ps`, `top`, `ss`, `netstat` connections, `vmstat`, `free`, `ulimit -a`, cgroups |
-//! | [`jvm`] | `java -version`, `jcmd VM.*`, `jstat`, class histograms, GC logs, thread dumps, `jps` |
+//! | [`jvm`] | `java -version`, `jcmd VM.*`, `jstat`, `jcmd GC.heap_info`, class histograms, GC logs, thread dumps, `jps` |
 //! | [`time`] | chrony, `ntpq`, `timedatectl`, VMware Tools time sync |
 //! | [`host`] | `uname`, os-release, `dmidecode`, `systemd-detect-virt`, `lscpu`, `lspci`, VMware balloon, `cpupower frequency-info`, cpufreq sysfs, `tuned-adm` |
 //! | [`perf`] | `perf report`, `perf script` |

@@ -13,6 +13,7 @@
 use crate::artifacts::{Artifact, Collected};
 use crate::evidence::Cited;
 use parsers::jvm::jstat::{Jstat, JstatSample};
+use parsers::jvm::thread_dump::{JavaThread, ThreadDump};
 use parsers::kind::{Data, Scope};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -88,6 +89,143 @@ pub struct Jvm {
     pub cgroup_cpu_quota: Option<Cited<f64>>,
     /// OOM kills in the JVM's cgroup (`memory.events` `oom_kill`).
     pub cgroup_oom_kills: Option<Cited<u64>>,
+    /// The lines of `VM.flags` that `flags` were read from.
+    pub flags_source: Option<Cited<()>>,
+    /// `jcmd GC.heap_info` summaries in the order taken (the collector's `.1` at the window
+    /// start, `.2` after it).
+    pub heap_infos: Vec<Cited<HeapSummary>>,
+    /// How the heap's classes changed between the first and the last class histogram, when the
+    /// bundle holds two or more.
+    pub histogram_growth: Option<HistogramGrowth>,
+    /// Bundle paths of the JVM's thread dumps, in the order they were taken (their time stamp
+    /// line, else their path: the collector's `thread-dump.1.txt` before `.2`).
+    pub dumps: Vec<String>,
+    /// Locks that threads queued for in at least one dump, most waiters first.
+    pub contended_locks: Vec<ContendedLock>,
+    /// Deadlocks the JVM reported in its dumps, each cycle once.
+    pub deadlocks: Vec<Cited<Deadlock>>,
+}
+
+/// One lock that threads waited to acquire, over the JVM's thread dumps. A lock is its object's
+/// address and class: a collection that moves the object between two dumps makes it two locks
+/// (persistence is then under-counted, never over-counted).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ContendedLock {
+    /// Object address as printed (`0x000000069ec1bc00`).
+    pub address: String,
+    /// Class of the object (`Locks$Inventory`, `java.util.concurrent.locks.ReentrantLock$NonfairSync`),
+    /// `?` when the dump does not print it.
+    pub class: String,
+    /// The dumps where threads waited for it, in dump order.
+    pub dumps: Vec<Cited<LockInDump>>,
+}
+
+impl ContendedLock {
+    /// The largest number of waiters in one dump.
+    pub fn max_waiters(&self) -> usize {
+        self.dumps
+            .iter()
+            .map(|d| d.value.waiters)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// One contended lock in one dump. Cited: the owner's header, its top frame and the line where
+/// it locked the object, then the first waiters' headers and lock lines.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct LockInDump {
+    /// Threads waiting to acquire it: `BLOCKED` entering the monitor (`- waiting to lock`,
+    /// `- waiting to re-lock in wait()`), or parked on a `java.util.concurrent` lock that
+    /// another thread owns (`- parking to wait for`, owner known only from `jstack -l`).
+    pub waiters: usize,
+    /// The first waiters' names (at most [`NAMED_WAITERS`]).
+    pub waiter_names: Vec<String>,
+    /// The thread that holds it (`- locked <…>` or a `Locked ownable synchronizers` entry).
+    pub owner: Option<String>,
+    /// The owner's `java.lang.Thread.State` and its detail (`TIMED_WAITING (sleeping)`).
+    pub owner_state: Option<String>,
+    /// The owner's top frames (at most [`OWNER_FRAMES`]): the code running while it holds the lock.
+    pub owner_frames: Vec<String>,
+    /// The innermost of the owner's frames that holds the lock (printed just above its
+    /// `- locked <…>` line): the `synchronized` method, or the method with the block.
+    pub locked_at: Option<String>,
+}
+
+/// Two class histograms of one JVM compared (first and last, in path order: `histo_1.txt`
+/// before `histo_2.txt`).
+#[derive(Debug, Clone, Serialize)]
+pub struct HistogramGrowth {
+    /// Bundle path of the first histogram.
+    pub first: String,
+    /// Bundle path of the last histogram.
+    pub last: String,
+    /// `Total` bytes of the first and of the last, each cited on its `Total` line.
+    pub total_bytes: (Cited<u64>, Cited<u64>),
+    /// The classes whose bytes grew most (at most [`TOP_CLASSES`]), largest growth first,
+    /// cited on their row of the last histogram; a class missing from the first (which is
+    /// complete: it has its `Total` line) counts from 0.
+    pub grown: Vec<Cited<ClassGrowth>>,
+}
+
+/// One class in two histograms.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ClassGrowth {
+    /// Class name as printed.
+    pub class_name: String,
+    /// `#bytes` in the first and the last histogram.
+    pub bytes: (u64, u64),
+    /// `#instances` in the first and the last histogram.
+    pub instances: (u64, u64),
+    /// The row's line in the first histogram (0 when the class is new).
+    pub first_line: usize,
+}
+
+/// One `jcmd GC.heap_info`, KiB. Cited: its heap and `Metaspace` lines.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct HeapSummary {
+    /// Collector named by the heap's first line (`G1`, `Parallel`…).
+    pub collector: Option<String>,
+    /// Heap committed (sum of the generations' `total`), KiB.
+    pub heap_committed_kib: Option<u64>,
+    /// Heap used, KiB.
+    pub heap_used_kib: Option<u64>,
+    /// Metaspace `used`, KiB.
+    pub metaspace_used_kib: Option<u64>,
+    /// Metaspace `committed`, KiB: memory the JVM holds for class metadata.
+    pub metaspace_committed_kib: Option<u64>,
+    /// Line of the `Metaspace` line.
+    pub metaspace_line: Option<usize>,
+}
+
+/// How many waiter names [`LockInDump::waiter_names`] keeps.
+pub const NAMED_WAITERS: usize = 5;
+/// How many frames [`LockInDump::owner_frames`] keeps.
+pub const OWNER_FRAMES: usize = 3;
+
+/// One deadlock cycle the JVM reported (`Found one Java-level deadlock:`). Cited: the report's
+/// lines in the last dump that printed it, and each thread's top frame there.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Deadlock {
+    /// The threads of the cycle, in report order.
+    pub threads: Vec<DeadlockedThread>,
+    /// How many of the JVM's dumps reported this cycle (same threads).
+    pub in_dumps: usize,
+}
+
+/// One thread of a deadlock cycle.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct DeadlockedThread {
+    /// Thread name.
+    pub name: String,
+    /// The lock it waits for: `0x… (a java.lang.Object)`.
+    pub waits_for: String,
+    /// `monitor` or `ownable synchronizer`.
+    pub lock_kind: Option<String>,
+    /// The thread holding that lock.
+    pub held_by: Option<String>,
+    /// Its top frame (where it waits).
+    pub top_frame: Option<String>,
 }
 
 /// How many classes [`Jvm::top_classes`] keeps.
@@ -115,6 +253,9 @@ pub struct PoolCount {
     pub threads: usize,
     /// Threads in state `RUNNABLE`.
     pub runnable: usize,
+    /// Threads queued for a lock: `BLOCKED`, or parked on a `java.util.concurrent` lock another
+    /// thread owns (0 when states are unknown).
+    pub blocked: usize,
 }
 
 /// GC behaviour over the collection window, from one `jstat` artifact.
@@ -266,6 +407,7 @@ fn content_pid(d: &Data) -> Option<u32> {
         Data::VmCommandLine(v) => v.pid,
         Data::SystemProperties(v) => v.pid,
         Data::ThreadDump(t) => t.pid.and_then(|p| u32::try_from(p).ok()),
+        Data::HeapInfo(h) => h.pid,
         _ => None,
     }
 }
@@ -450,6 +592,8 @@ pub fn parse_size(s: &str) -> Option<u64> {
 fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
     let mut jstats: Vec<(&Artifact, &Jstat)> = Vec::new();
     let mut dumps: Vec<(&Artifact, &parsers::jvm::thread_dump::ThreadDump)> = Vec::new();
+    let mut heap_infos: Vec<(&Artifact, &parsers::jvm::heap_info::HeapInfo)> = Vec::new();
+    let mut histograms: Vec<(&Artifact, &parsers::jvm::histogram::Histogram)> = Vec::new();
     let mut thread_counts: Option<(&Artifact, &parsers::jvm::thread_counts::JvmThreads)> = None;
     for (a, d) in arts {
         match d {
@@ -486,6 +630,10 @@ fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
                     j.flags.insert(name.clone(), text);
                 }
                 let cite = |name: &str| f.flags.get(name).map(|fl| fl.line).unwrap_or(0);
+                let mut lines: Vec<usize> = f.flags.values().map(|fl| fl.line).collect();
+                lines.sort_unstable();
+                lines.dedup();
+                j.flags_source = Some(Cited::lines((), &a.path, lines));
                 if let Some(v) = f.number("MaxHeapSize") {
                     j.heap_max_bytes = Some(Cited::new(v, &a.path, cite("MaxHeapSize")));
                 }
@@ -534,9 +682,10 @@ fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
                 }
                 j.properties_source = Some(a.path.clone());
             }
-            Data::Histogram(h) => fill_histogram(j, a, h),
+            Data::Histogram(h) => histograms.push((a, h)),
             Data::Jstat(s) => jstats.push((a, s)),
             Data::ThreadDump(t) => dumps.push((a, t)),
+            Data::HeapInfo(h) => heap_infos.push((a, h)),
             Data::GcLog(g) => fill_gc_log(j, a, g),
             Data::ProcStatus(st) => {
                 let line = |k: &str| st.get(k).map(|f| f.line).unwrap_or(0);
@@ -581,8 +730,54 @@ fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
     j.gc = jstats
         .first()
         .and_then(|(a, s)| gc_series(&a.path, s, interval_s));
-    // The last thread dump (the collector takes `.1` at the start and `.2` after the window).
-    dumps.sort_by(|x, y| x.0.path.cmp(&y.0.path));
+    histograms.sort_by(|x, y| x.0.path.cmp(&y.0.path));
+    if let Some((a, h)) = histograms.last() {
+        fill_histogram(j, a, h);
+    }
+    if let (Some(first), Some(last)) = (histograms.first(), histograms.last()) {
+        if histograms.len() >= 2 {
+            j.histogram_growth = histogram_growth(first, last);
+        }
+    }
+    heap_infos.sort_by(|x, y| x.0.path.cmp(&y.0.path));
+    j.heap_infos = heap_infos
+        .iter()
+        .map(|(a, h)| {
+            let mut lines: Vec<usize> = h.spaces.iter().map(|s| s.line).collect();
+            lines.extend(h.metaspace.as_ref().map(|m| m.line));
+            Cited::lines(
+                HeapSummary {
+                    collector: h.collector.clone(),
+                    heap_committed_kib: h.committed_kib(),
+                    heap_used_kib: h.used_kib(),
+                    metaspace_used_kib: h.metaspace.as_ref().and_then(|m| m.used_kib),
+                    metaspace_committed_kib: h.metaspace.as_ref().and_then(|m| m.committed_kib),
+                    metaspace_line: h.metaspace.as_ref().map(|m| m.line),
+                },
+                &a.path,
+                lines,
+            )
+        })
+        .collect();
+    if j.collector.is_none() {
+        j.collector = j.heap_infos.last().and_then(|h| {
+            h.value
+                .collector
+                .clone()
+                .map(|c| Cited::lines(c, &h.artifact, h.lines.iter().take(1).copied().collect()))
+        });
+    }
+    // In the order taken: the time stamp line, else the path (the collector takes `.1` at the
+    // start and `.2` after the window).
+    dumps.sort_by(|x, y| {
+        x.1.timestamp
+            .cmp(&y.1.timestamp)
+            .then_with(|| x.0.path.cmp(&y.0.path))
+    });
+    j.dumps = dumps.iter().map(|(a, _)| a.path.clone()).collect();
+    j.contended_locks = contended_locks(&dumps);
+    j.deadlocks = deadlocks(&dumps);
+    // Pools from the last thread dump.
     if let Some((a, t)) = dumps.last() {
         fill_threads(j, a, t);
     } else if let Some((a, t)) = thread_counts {
@@ -613,6 +808,7 @@ fn fill_thread_counts(j: &mut Jvm, a: &Artifact, t: &parsers::jvm::thread_counts
                     pool,
                     threads: n,
                     runnable: 0,
+                    blocked: 0,
                 },
                 &a.path,
                 lines,
@@ -670,6 +866,48 @@ fn vendor_from_properties(j: &Jvm) -> Option<Cited<String>> {
     ))
 }
 
+/// Compares two histograms; `None` when either lacks its `Total` line (a cut output: the totals
+/// cannot be compared).
+fn histogram_growth(
+    (fa, fh): &(&Artifact, &parsers::jvm::histogram::Histogram),
+    (la, lh): &(&Artifact, &parsers::jvm::histogram::Histogram),
+) -> Option<HistogramGrowth> {
+    let (ft, lt) = (fh.total?, lh.total?);
+    let before: BTreeMap<&str, &parsers::jvm::histogram::ClassRow> =
+        fh.rows.iter().map(|r| (r.class_name.as_str(), r)).collect();
+    let mut grown: Vec<Cited<ClassGrowth>> = lh
+        .rows
+        .iter()
+        .filter_map(|r| {
+            let b = before.get(r.class_name.as_str());
+            let (bb, bi, bl) = b.map_or((0, 0, 0), |b| (b.bytes, b.instances, b.line));
+            (r.bytes > bb).then(|| {
+                Cited::new(
+                    ClassGrowth {
+                        class_name: super::clip(&r.class_name),
+                        bytes: (bb, r.bytes),
+                        instances: (bi, r.instances),
+                        first_line: bl,
+                    },
+                    &la.path,
+                    r.line,
+                )
+            })
+        })
+        .collect();
+    grown.sort_by_key(|g| std::cmp::Reverse(g.value.bytes.1 - g.value.bytes.0));
+    grown.truncate(TOP_CLASSES);
+    Some(HistogramGrowth {
+        first: fa.path.clone(),
+        last: la.path.clone(),
+        total_bytes: (
+            Cited::new(ft.bytes, &fa.path, ft.line),
+            Cited::new(lt.bytes, &la.path, lt.line),
+        ),
+        grown,
+    })
+}
+
 fn fill_histogram(j: &mut Jvm, a: &Artifact, h: &parsers::jvm::histogram::Histogram) {
     let total = h
         .total
@@ -704,7 +942,12 @@ fn fill_histogram(j: &mut Jvm, a: &Artifact, h: &parsers::jvm::histogram::Histog
 }
 
 fn fill_threads(j: &mut Jvm, a: &Artifact, t: &parsers::jvm::thread_dump::ThreadDump) {
-    let mut pools: BTreeMap<&str, (usize, usize, Vec<usize>)> = BTreeMap::new();
+    let owned: std::collections::BTreeSet<&str> = t
+        .threads
+        .iter()
+        .flat_map(|th| th.held.iter().map(|h| h.address.as_str()))
+        .collect();
+    let mut pools: BTreeMap<&str, (usize, usize, usize, Vec<usize>)> = BTreeMap::new();
     for th in &t.threads {
         let e = pools
             .entry(parsers::jvm::thread_dump::pool_name(&th.name))
@@ -713,18 +956,27 @@ fn fill_threads(j: &mut Jvm, a: &Artifact, t: &parsers::jvm::thread_dump::Thread
         if th.state.as_deref() == Some("RUNNABLE") {
             e.1 += 1;
         }
-        if e.2.len() < 3 {
-            e.2.push(th.line);
+        let parked_on_owned = th.wait.as_ref().is_some_and(|w| {
+            w.verb == parsers::jvm::thread_dump::WaitVerb::Park
+                && owned.contains(w.lock.address.as_str())
+                && !th.held.iter().any(|h| h.address == w.lock.address)
+        });
+        if th.state.as_deref() == Some("BLOCKED") || parked_on_owned {
+            e.2 += 1;
+        }
+        if e.3.len() < 3 {
+            e.3.push(th.line);
         }
     }
     let mut v: Vec<Cited<PoolCount>> = pools
         .into_iter()
-        .map(|(pool, (n, r, lines))| {
+        .map(|(pool, (n, r, b, lines))| {
             Cited::lines(
                 PoolCount {
                     pool: super::clip(pool),
                     threads: n,
                     runnable: r,
+                    blocked: b,
                 },
                 &a.path,
                 lines,
@@ -737,6 +989,165 @@ fn fill_threads(j: &mut Jvm, a: &Artifact, t: &parsers::jvm::thread_dump::Thread
     j.threads_source = Some(a.path.clone());
     j.pool_states_known = true;
     j.pools = v;
+}
+
+/// `0x… (a Class)`.
+fn lock_text(l: &parsers::jvm::thread_dump::LockRef) -> String {
+    match &l.class {
+        Some(c) => format!("{} (a {c})", l.address),
+        None => l.address.clone(),
+    }
+}
+
+/// Contended locks over the dumps (each in the order taken).
+fn contended_locks(dumps: &[(&Artifact, &ThreadDump)]) -> Vec<ContendedLock> {
+    use parsers::jvm::thread_dump::WaitVerb;
+    let mut locks: BTreeMap<(String, String), ContendedLock> = BTreeMap::new();
+    for (a, d) in dumps {
+        // Owner of each held object in this dump.
+        let mut owners: BTreeMap<&str, (&JavaThread, &parsers::jvm::thread_dump::LockRef)> =
+            BTreeMap::new();
+        for t in &d.threads {
+            for h in &t.held {
+                owners.entry(h.address.as_str()).or_insert((t, h));
+            }
+        }
+        let mut here: BTreeMap<&str, Vec<&JavaThread>> = BTreeMap::new();
+        for t in &d.threads {
+            let Some(w) = &t.wait else { continue };
+            let owner = owners
+                .get(w.lock.address.as_str())
+                .filter(|(o, _)| o.line != t.line);
+            let queued = match w.verb {
+                WaitVerb::Enter | WaitVerb::Relock => true,
+                // A park is a queue for a lock only when another thread owns the object; a
+                // park on a condition (an idle pool's queue) has no owner.
+                WaitVerb::Park => owner.is_some(),
+                WaitVerb::WaitOn => false,
+            };
+            if queued {
+                here.entry(w.lock.address.as_str()).or_default().push(t);
+            }
+        }
+        for (addr, waiters) in here {
+            let first = waiters[0].wait.as_ref().map(|w| &w.lock);
+            let class = first
+                .and_then(|l| l.class.clone())
+                .unwrap_or_else(|| "?".into());
+            let owner = owners
+                .get(addr)
+                .filter(|(o, _)| !waiters.iter().any(|w| w.line == o.line));
+            let mut lines = Vec::new();
+            let mut v = LockInDump {
+                waiters: waiters.len(),
+                waiter_names: waiters
+                    .iter()
+                    .take(NAMED_WAITERS)
+                    .map(|t| super::clip(&t.name))
+                    .collect(),
+                ..LockInDump::default()
+            };
+            if let Some((o, _)) = owner {
+                v.owner = Some(super::clip(&o.name));
+                v.owner_state = o.state.as_ref().map(|s| match &o.state_detail {
+                    Some(d) => format!("{s} ({d})"),
+                    None => s.clone(),
+                });
+                v.owner_frames = o
+                    .frames
+                    .iter()
+                    .take(OWNER_FRAMES)
+                    .map(|f| super::clip(&f.text))
+                    .collect();
+                lines.push(o.line);
+                lines.extend(o.frames.first().map(|f| f.line));
+                // The frame printed just above the `- locked` line: the innermost frame holding
+                // the lock (a `synchronized` method, or the method with the `synchronized` block).
+                if let Some(h) = o.held.iter().find(|h| h.address == addr) {
+                    lines.push(h.line);
+                    // An ownable synchronizer (`jstack -l`'s list after the stack) has no frame.
+                    let in_stack = o.frames.last().is_some_and(|f| f.line > h.line);
+                    let took = o
+                        .frames
+                        .iter()
+                        .rev()
+                        .find(|f| f.line < h.line)
+                        .filter(|f| in_stack || h.line - f.line <= 4);
+                    v.locked_at = took.map(|f| super::clip(&f.text));
+                    lines.extend(took.map(|f| f.line));
+                }
+            }
+            for w in waiters.iter().take(2) {
+                lines.push(w.line);
+                lines.extend(w.wait.as_ref().map(|x| x.lock.line));
+            }
+            lines.sort_unstable();
+            lines.dedup();
+            let e = locks
+                .entry((addr.to_string(), class.clone()))
+                .or_insert_with(|| ContendedLock {
+                    address: addr.to_string(),
+                    class,
+                    dumps: Vec::new(),
+                });
+            e.dumps.push(Cited::lines(v, &a.path, lines));
+        }
+    }
+    let mut v: Vec<ContendedLock> = locks.into_values().collect();
+    v.sort_by_key(|l| std::cmp::Reverse((l.dumps.len(), l.max_waiters())));
+    v
+}
+
+/// Deadlock cycles over the dumps: each set of threads once, cited in the last dump reporting it.
+fn deadlocks(dumps: &[(&Artifact, &ThreadDump)]) -> Vec<Cited<Deadlock>> {
+    let mut out: Vec<(Vec<String>, Cited<Deadlock>)> = Vec::new();
+    for (a, d) in dumps {
+        for r in &d.deadlock_reports {
+            let mut key: Vec<String> = r.edges.iter().map(|e| e.thread.clone()).collect();
+            key.sort();
+            let mut lines = vec![r.line];
+            let threads = r
+                .edges
+                .iter()
+                .map(|e| {
+                    lines.extend(&e.lines);
+                    let t = d.threads.iter().find(|t| t.name == e.thread);
+                    let top = t.and_then(|t| t.frames.first());
+                    lines.extend(top.map(|f| f.line));
+                    DeadlockedThread {
+                        name: super::clip(&e.thread),
+                        waits_for: e
+                            .waits_for
+                            .as_ref()
+                            .map(lock_text)
+                            .unwrap_or_else(|| "?".into()),
+                        lock_kind: e.lock_kind.clone(),
+                        held_by: e.held_by.as_deref().map(super::clip),
+                        top_frame: top.map(|f| super::clip(&f.text)),
+                    }
+                })
+                .collect();
+            lines.sort_unstable();
+            lines.dedup();
+            let seen = out
+                .iter()
+                .position(|(k, _)| *k == key)
+                .map(|i| out[i].1.value.in_dumps);
+            let c = Cited::lines(
+                Deadlock {
+                    threads,
+                    in_dumps: seen.unwrap_or(0) + 1,
+                },
+                &a.path,
+                lines,
+            );
+            match out.iter_mut().find(|(k, _)| *k == key) {
+                Some(slot) => slot.1 = c,
+                None => out.push((key, c)),
+            }
+        }
+    }
+    out.into_iter().map(|(_, c)| c).collect()
 }
 
 fn fill_gc_log(j: &mut Jvm, a: &Artifact, g: &parsers::jvm::gclog::GcLog) {

@@ -227,6 +227,7 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
         r"(^|/)(class-)?histo(gram)?([-_.][^/]*)?$",
         &kind::CLASS_HISTOGRAM,
     ),
+    (r"(^|/)gc-heap-info[^/]*(\.txt)?$", &kind::GC_HEAP_INFO),
     (r"(^|/)thread-dump[^/]*(\.txt)?$", &kind::THREAD_DUMP),
     (r"(^|/)jstack[^/]*(\.txt)?$", &kind::THREAD_DUMP),
     (r"(^|/)threads\.tsv$", &kind::JVM_THREADS),
@@ -596,6 +597,10 @@ mod tests {
         assert_eq!(
             by_path("rca-h/jvm/4242/thread-dump.2.txt").unwrap().name,
             "thread-dump"
+        );
+        assert_eq!(
+            by_path("rca-h/jvm/4242/gc-heap-info.2.txt").unwrap().name,
+            "gc-heap-info"
         );
         assert_eq!(
             by_path("rca-h/jvm/4242/jstat-gcutil.txt").unwrap().name,

@@ -92,10 +92,15 @@ pub mod zk {
     pub mod snapshot_churn;
     pub mod txn_log_on_data_dir;
 }
-/// JVMs: old generation, GC pauses, thread pools, heap against memory.
+/// JVMs: old generation, GC pauses, thread pools, locks and deadlocks, heap against memory and
+/// the cgroup limit.
 pub mod jvm {
+    pub mod deadlock;
     pub mod gc_overhead;
+    pub mod heap_growth;
+    pub mod heap_vs_cgroup;
     pub mod heap_vs_memory;
+    pub mod monitor_contention;
     pub mod old_gen_not_reclaimed;
     pub mod thread_pool_oversized;
 }
@@ -310,6 +315,10 @@ pub static RULES: &[Rule] = &[
     rule!(jvm::gc_overhead),
     rule!(jvm::thread_pool_oversized),
     rule!(jvm::heap_vs_memory),
+    rule!(jvm::monitor_contention),
+    rule!(jvm::deadlock),
+    rule!(jvm::heap_vs_cgroup),
+    rule!(jvm::heap_growth),
     rule!(yarn::vmem_check),
 ];
 

@@ -16,6 +16,7 @@ mod fleet;
 mod incidents_klog;
 mod incidents_fsblk;
 mod incidents_cpu;
+mod incidents_jvm;
 mod jvm_facts;
 mod kind_table;
 mod large_tree;

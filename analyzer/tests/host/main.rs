@@ -12,6 +12,7 @@
 mod collector_script;
 mod end_to_end;
 mod fs_full;
+mod java_locks;
 mod report_browser;
 mod sosreport;
 mod twin_bundles;

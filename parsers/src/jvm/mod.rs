@@ -1,11 +1,12 @@
 //! The JVM: which one runs and how it was started (`java -version`, `jcmd` `VM.*`), its heap
-//! and GC (`jstat`, class histograms, GC logs), its threads (thread dumps, thread counts) and
-//! the JVMs of a host (`jps`).
+//! and GC (`jstat`, `jcmd GC.heap_info`, class histograms, GC logs), its threads (thread dumps,
+//! thread counts) and the JVMs of a host (`jps`).
 //!
 //! In: the text of one output (jcmd prints the target PID alone first). Out: one record per
 //! output; sizes in bytes or KiB as the tool prints them, named in each field's doc.
 
 pub mod gclog;
+pub mod heap_info;
 pub mod histogram;
 pub mod java_version;
 pub mod jps;

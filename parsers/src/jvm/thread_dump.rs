@@ -56,6 +56,81 @@ pub struct ThreadDump {
     pub deadlocked_threads: Vec<String>,
     /// 1-based line of the first `Found one Java-level deadlock:`.
     pub deadlock_line: Option<usize>,
+    /// The `Found one Java-level deadlock:` reports, in input order.
+    pub deadlock_reports: Vec<DeadlockReport>,
+}
+
+/// One `Found one Java-level deadlock:` report: the cycle of threads, each waiting for a lock
+/// the next one holds.
+///
+/// Sample (OpenJDK 17.0.15 `jstack -l`; a `ReentrantLock` prints `waiting for ownable
+/// synchronizer 0x…, (a java.util.concurrent.locks.ReentrantLock$NonfairSync),` instead):
+/// ```text
+/// Found one Java-level deadlock:
+/// =============================
+/// "left":
+///   waiting to lock monitor 0x00007f4bbc066000 (object 0x000000069ec1b1c0, a java.lang.Object),
+///   which is held by "right"
+/// ```
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct DeadlockReport {
+    /// 1-based line of `Found one Java-level deadlock:`.
+    pub line: usize,
+    /// The threads of the cycle, in report order.
+    pub edges: Vec<DeadlockEdge>,
+}
+
+/// One thread of a deadlock cycle.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct DeadlockEdge {
+    /// Thread name (the report's `"name":` line).
+    pub thread: String,
+    /// The lock it waits for: the object's address (`0x000000069ec1b1c0`; for a monitor the
+    /// `object` address, which the thread's stack prints as `<0x…>`) and class.
+    pub waits_for: Option<LockRef>,
+    /// `monitor` (a `synchronized` object) or `ownable synchronizer` (a
+    /// `java.util.concurrent` lock), as printed after `waiting to lock` / `waiting for`.
+    pub lock_kind: Option<String>,
+    /// The thread that holds it (`which is held by "name"`).
+    pub held_by: Option<String>,
+    /// 1-based lines of the entry: the name, the `waiting` and the `held by` lines.
+    pub lines: Vec<usize>,
+}
+
+/// An object a lock line names: `<0x000000069ec1bc00> (a Locks$Inventory)`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct LockRef {
+    /// Object address as printed, lower case (`0x000000069ec1bc00`).
+    pub address: String,
+    /// Class as printed after `a ` (`java.util.concurrent.locks.ReentrantLock$NonfairSync`;
+    /// JDK 8 prints `java.lang.Class for com.foo.Bar` for a class's own monitor).
+    pub class: Option<String>,
+    /// 1-based input line.
+    pub line: usize,
+}
+
+/// How a thread waits, from the verb of its lock line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum WaitVerb {
+    /// `- waiting to lock <…>`: entering a `synchronized` block or method (state `BLOCKED`).
+    Enter,
+    /// `- waiting to re-lock in wait() <…>`: returning from `Object.wait()` into the monitor
+    /// (state `BLOCKED`).
+    Relock,
+    /// `- waiting on <…>`: inside `Object.wait()`, waiting for a `notify`.
+    WaitOn,
+    /// `- parking to wait for <…>`: `LockSupport.park` on a `java.util.concurrent` lock or
+    /// condition.
+    Park,
+}
+
+/// What a thread waits for: the verb and the object.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LockWait {
+    /// The verb.
+    pub verb: WaitVerb,
+    /// The object.
+    pub lock: LockRef,
 }
 
 /// One code line of a stack.
@@ -103,6 +178,12 @@ pub struct JavaThread {
     /// What the thread waits for (`- waiting to lock`, `- waiting on`, `- parking to wait
     /// for`), as printed after the verb; the innermost one when several are printed.
     pub waiting_on: Option<String>,
+    /// [`JavaThread::waiting_on`] read: verb, object address and class (`None` when the line
+    /// names no object, e.g. `<no object reference available>`).
+    pub wait: Option<LockWait>,
+    /// [`JavaThread::locks_held`] read: monitors (`- locked`) and ownable synchronizers, each
+    /// object once, innermost first.
+    pub held: Vec<LockRef>,
     /// JDK 21+: id of the virtual thread this carrier thread runs (`Carrying virtual thread #N`).
     pub carrying_virtual_thread: Option<u64>,
     /// 1-based line of the header.
@@ -311,6 +392,10 @@ pub fn parse(text: &str) -> Result<Parsed<ThreadDump>, ParseError> {
             deadlock_sections += 1;
             deadlock_stacks = false;
             out.deadlock_line.get_or_insert(n);
+            out.deadlock_reports.push(DeadlockReport {
+                line: n,
+                edges: Vec::new(),
+            });
             continue;
         }
         if section == Section::Deadlock {
@@ -328,6 +413,21 @@ pub fn parse(text: &str) -> Result<Parsed<ThreadDump>, ParseError> {
                 let name = &t[1..t.len() - 2];
                 if !out.deadlocked_threads.iter().any(|d| d == name) {
                     out.deadlocked_threads.push(name.to_string());
+                }
+                if let Some(r) = out.deadlock_reports.last_mut() {
+                    r.edges.push(DeadlockEdge {
+                        thread: name.to_string(),
+                        lines: vec![n],
+                        ..DeadlockEdge::default()
+                    });
+                }
+            } else if !deadlock_stacks {
+                if let Some(e) = out
+                    .deadlock_reports
+                    .last_mut()
+                    .and_then(|r| r.edges.last_mut())
+                {
+                    deadlock_line(e, t, n);
                 }
             }
             continue;
@@ -445,6 +545,89 @@ fn is_timestamp(t: &str) -> bool {
         })
 }
 
+/// Adds a held object once (a re-entered monitor is printed at every frame that locked it).
+fn hold(th: &mut JavaThread, r: Option<LockRef>) {
+    if let Some(r) = r {
+        if !th.held.iter().any(|h| h.address == r.address) {
+            th.held.push(r);
+        }
+    }
+}
+
+/// Reads `<0x000000069ec1bc00> (a Locks$Inventory)`; `None` without a `<0x…>` address.
+fn lock_ref(text: &str, n: usize) -> Option<LockRef> {
+    let t = text.trim();
+    let rest = t.strip_prefix('<')?;
+    let (addr, after) = rest.split_once('>')?;
+    if !addr.starts_with("0x")
+        || addr.len() < 3
+        || !addr[2..].bytes().all(|b| b.is_ascii_hexdigit())
+    {
+        return None;
+    }
+    let class = after
+        .trim()
+        .strip_prefix("(a ")
+        .and_then(|c| c.strip_suffix(')'))
+        .map(str::to_string);
+    Some(LockRef {
+        address: addr.to_ascii_lowercase(),
+        class,
+        line: n,
+    })
+}
+
+/// Applies one line of a deadlock report's entry: `waiting to lock monitor 0x… (object 0x…, a
+/// C),`, `waiting for ownable synchronizer 0x…, (a C),`, `which is held by "name"`.
+fn deadlock_line(e: &mut DeadlockEdge, t: &str, n: usize) {
+    if let Some(rest) = t.strip_prefix("which is held by ") {
+        e.lines.push(n);
+        let rest = rest.trim().trim_end_matches(',');
+        e.held_by = Some(
+            rest.strip_prefix('"')
+                .and_then(|r| r.strip_suffix('"'))
+                .unwrap_or(rest)
+                .to_string(),
+        );
+        return;
+    }
+    let (kind, rest) = if let Some(r) = t.strip_prefix("waiting to lock monitor ") {
+        ("monitor", r)
+    } else if let Some(r) = t.strip_prefix("waiting for ownable synchronizer ") {
+        ("ownable synchronizer", r)
+    } else {
+        return;
+    };
+    e.lines.push(n);
+    e.lock_kind = Some(kind.to_string());
+    let rest = rest.trim().trim_end_matches(',');
+    // Monitor: `0x…(monitor) (object 0x…, a C)`; synchronizer: `0x…, (a C)`.
+    let (addr, class) = match rest.split_once("(object ") {
+        Some((_, obj)) => {
+            let obj = obj.trim_end_matches(')');
+            match obj.split_once(", a ") {
+                Some((a, c)) => (a.trim(), Some(c.trim())),
+                None => (obj.trim(), None),
+            }
+        }
+        None => {
+            let (a, c) = rest.split_once(',').unwrap_or((rest, ""));
+            let c = c
+                .trim()
+                .strip_prefix("(a ")
+                .map(|c| c.trim_end_matches(')'));
+            (a.trim(), c)
+        }
+    };
+    if addr.starts_with("0x") {
+        e.waits_for = Some(LockRef {
+            address: addr.to_ascii_lowercase(),
+            class: class.map(str::to_string),
+            line: n,
+        });
+    }
+}
+
 /// Applies one line of a thread block; `false` if it is not a thread line.
 fn thread_line(th: &mut JavaThread, t: &str, n: usize, ownable: &mut bool) -> bool {
     if let Some(s) = t.strip_prefix("java.lang.Thread.State:") {
@@ -467,16 +650,24 @@ fn thread_line(th: &mut JavaThread, t: &str, n: usize, ownable: &mut bool) -> bo
         if *ownable {
             if l != "None" {
                 th.locks_held.push(l.to_string());
+                hold(th, lock_ref(l, n));
             }
         } else if let Some(v) = l.strip_prefix("locked ") {
             th.locks_held.push(v.trim().to_string());
-        } else if let Some(v) = l
-            .strip_prefix("waiting to lock ")
-            .or_else(|| l.strip_prefix("waiting on "))
-            .or_else(|| l.strip_prefix("parking to wait for "))
-            .or_else(|| l.strip_prefix("waiting to re-lock in wait() "))
+            hold(th, lock_ref(v, n));
+        } else if let Some((verb, v)) = [
+            ("waiting to lock ", WaitVerb::Enter),
+            ("waiting on ", WaitVerb::WaitOn),
+            ("parking to wait for ", WaitVerb::Park),
+            ("waiting to re-lock in wait() ", WaitVerb::Relock),
+        ]
+        .iter()
+        .find_map(|(p, verb)| l.strip_prefix(p).map(|v| (*verb, v)))
         {
-            th.waiting_on.get_or_insert_with(|| v.trim().to_string());
+            if th.waiting_on.is_none() {
+                th.waiting_on = Some(v.trim().to_string());
+                th.wait = lock_ref(v, n).map(|lock| LockWait { verb, lock });
+            }
         }
         // Other `- ` lines (`- eliminated <owner is scalar replaced>`) carry nothing more.
     } else if let Some(v) = t.strip_prefix("Carrying virtual thread #") {

@@ -277,7 +277,9 @@ fn sniffer_claims_dumps_and_refuses_the_rest() {
             continue;
         };
         let text = String::from_utf8_lossy(&bytes);
-        let want = if ALL.contains(&rel.as_str()) {
+        let want = if ALL.contains(&rel.as_str())
+            || (rel.starts_with("thread-dump/") && rel.ends_with(".txt"))
+        {
             Sniff::Yes
         } else {
             Sniff::No
@@ -323,4 +325,143 @@ fn the_jdk17_smr_block_with_a_delete_list_is_not_an_issue() {
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     assert_eq!(p.value.smr_length, Some(2));
     assert_eq!(p.value.threads.len(), 1);
+}
+
+const CONTENTION17: &str = "thread-dump/jstack-l-openjdk17-contention.txt";
+const DEADLOCK17: &str = "thread-dump/jcmd-thread-print-l-openjdk17-deadlock.txt";
+const RDEADLOCK17: &str = "thread-dump/jstack-l-openjdk17-reentrantlock-deadlock.txt";
+
+#[test]
+fn captured_openjdk17_contended_monitor_has_owner_and_waiters() {
+    use jvm::thread_dump::WaitVerb;
+    let d = parse_clean(CONTENTION17);
+    let holder = by_name(&d, "holder");
+    assert_eq!(holder.state.as_deref(), Some("TIMED_WAITING"));
+    // Locked at two frames (a synchronized method called inside a synchronized block): once.
+    assert_eq!(holder.held.len(), 1);
+    assert_eq!(holder.held[0].address, "0x000000069ec1bc00");
+    assert_eq!(holder.held[0].class.as_deref(), Some("Locks$Inventory"));
+    assert_eq!(holder.held[0].line, 132);
+    assert_eq!(
+        holder.frames[1].text,
+        "Locks$Inventory.reserve(Locks.java:15)"
+    );
+    let waiters: Vec<_> = d
+        .threads
+        .iter()
+        .filter(|t| {
+            t.wait.as_ref().is_some_and(|w| {
+                w.verb == WaitVerb::Enter && w.lock.address == "0x000000069ec1bc00"
+            })
+        })
+        .collect();
+    assert_eq!(waiters.len(), 120);
+    assert!(waiters
+        .iter()
+        .all(|t| t.state.as_deref() == Some("BLOCKED")));
+    let w1 = by_name(&d, "worker-1");
+    assert_eq!(w1.wait.as_ref().map(|w| w.lock.line), Some(144));
+    // The reference handler waits on a notify, not for a monitor.
+    let rh = by_name(&d, "Reference Handler");
+    assert!(rh.wait.is_none() || rh.wait.as_ref().is_some_and(|w| w.verb != WaitVerb::Enter));
+    assert_eq!(d.deadlocks, 0);
+    assert!(d.deadlock_reports.is_empty());
+}
+
+#[test]
+fn captured_openjdk17_monitor_deadlock_report() {
+    let d = parse_clean(DEADLOCK17);
+    assert_eq!(d.pid, Some(21820));
+    assert_eq!(d.deadlocks, 1);
+    assert_eq!(d.deadlock_reports.len(), 1);
+    let r = &d.deadlock_reports[0];
+    assert_eq!(r.line, 146);
+    let e: Vec<(&str, &str, Option<&str>)> = r
+        .edges
+        .iter()
+        .map(|e| {
+            let w = e.waits_for.as_ref().expect("lock");
+            (e.thread.as_str(), w.address.as_str(), e.held_by.as_deref())
+        })
+        .collect();
+    assert_eq!(
+        e,
+        vec![
+            ("left", "0x000000069ec1b1c0", Some("right")),
+            ("right", "0x000000069ec1b1b0", Some("left")),
+        ]
+    );
+    assert_eq!(r.edges[0].lock_kind.as_deref(), Some("monitor"));
+    assert_eq!(r.edges[0].lines, vec![148, 149, 150]);
+    assert_eq!(
+        r.edges[0]
+            .waits_for
+            .as_ref()
+            .and_then(|w| w.class.as_deref()),
+        Some("java.lang.Object")
+    );
+    // The stack of each deadlocked thread: it holds what the other waits for.
+    let left = by_name(&d, "left");
+    assert_eq!(left.held[0].address, "0x000000069ec1b1b0");
+}
+
+#[test]
+fn captured_openjdk17_reentrantlock_deadlock_report() {
+    use jvm::thread_dump::WaitVerb;
+    let d = parse_clean(RDEADLOCK17);
+    assert_eq!(d.deadlocks, 1);
+    let r = &d.deadlock_reports[0];
+    assert_eq!(r.edges.len(), 2);
+    assert_eq!(r.edges[0].thread, "reader");
+    assert_eq!(
+        r.edges[0].lock_kind.as_deref(),
+        Some("ownable synchronizer")
+    );
+    assert_eq!(r.edges[0].held_by.as_deref(), Some("writer"));
+    let w = r.edges[0].waits_for.as_ref().expect("lock");
+    assert_eq!(w.address, "0x000000069ec1b3e8");
+    assert_eq!(
+        w.class.as_deref(),
+        Some("java.util.concurrent.locks.ReentrantLock$NonfairSync")
+    );
+    let reader = by_name(&d, "reader");
+    let wait = reader.wait.as_ref().expect("parked");
+    assert_eq!(wait.verb, WaitVerb::Park);
+    assert_eq!(wait.lock.address, "0x000000069ec1b3e8");
+    assert_eq!(wait.lock.line, 101);
+    // `jstack -l` lists the lock the writer owns among its ownable synchronizers.
+    let writer = by_name(&d, "writer");
+    assert!(
+        writer
+            .held
+            .iter()
+            .any(|h| h.address == "0x000000069ec1b3e8"),
+        "{:?}",
+        writer.held
+    );
+}
+
+#[test]
+fn public_deadlock_reports_name_threads_locks_and_owners() {
+    for (rel, first, addr, owner) in [
+        (JDK8, "Thread-1", "0x000000076b9a5268", "Thread-0"),
+        (JDK11, "main", "0x000000070fe20f58", "Thread-0"),
+        (
+            JDK25,
+            "DeadlockThread-A",
+            "0x000000052c830070",
+            "DeadlockThread-B",
+        ),
+    ] {
+        let d = parse_clean(rel);
+        let e = &d.deadlock_reports[0].edges[0];
+        assert_eq!(e.thread, first, "{rel}");
+        assert_eq!(
+            e.waits_for.as_ref().map(|w| w.address.as_str()),
+            Some(addr),
+            "{rel}"
+        );
+        assert_eq!(e.held_by.as_deref(), Some(owner), "{rel}");
+        assert_eq!(d.deadlock_reports[0].edges.len(), 2, "{rel}");
+    }
 }

@@ -61,7 +61,8 @@ pub static META: RuleMeta = RuleMeta {
     fires_when: "a pool has more than 4 idle threads per CPU and ≥ 100 threads (warning from \
                  1000), with the knob that sizes it",
     checks: "Per JVM, from the thread dump: threads per pool (thread name without its trailing \
-             number) and how many are `RUNNABLE`, against the host's CPU count.",
+             number) and how many are idle (neither `RUNNABLE` nor queued for a lock: `BLOCKED`, \
+             or parked on a lock another thread owns), against the host's CPU count.",
     why: "Pools sized from the CPU count grow with the host, not with the load: Undertow's XNIO \
           task pool defaults to 8 × cores, so a 128-core host starts 1024 worker threads (case \
           S2). Idle threads cost stacks and scheduler work, and a pool that size hides the real \
@@ -111,7 +112,10 @@ pub fn check(f: &HostFacts) -> Check {
     for j in &with_dumps {
         for p in &j.pools {
             // Without a thread dump (only `/proc` thread names) states are unknown: all count.
-            let idle = p.value.threads - p.value.runnable.min(p.value.threads);
+            // Threads queued for a lock are not idle: the pool waits on a lock, not for work
+            // (`jvm.monitor-contention` names the lock).
+            let busy = p.value.runnable.saturating_add(p.value.blocked);
+            let idle = p.value.threads - busy.min(p.value.threads);
             if p.value.threads < POOL_MIN_THREADS || idle <= POOL_IDLE_PER_CPU * cpus as usize {
                 continue;
             }
@@ -174,6 +178,10 @@ mod tests {
     use crate::rules::testkit::{c, found, is_clear, is_not_evaluated};
 
     fn pools(threads: usize, runnable: usize, cpus: u32) -> HostFacts {
+        pools_blocked(threads, runnable, 0, cpus)
+    }
+
+    fn pools_blocked(threads: usize, runnable: usize, blocked: usize, cpus: u32) -> HostFacts {
         let j = Jvm {
             pid: Some(9),
             threads: Some(threads + 20),
@@ -181,6 +189,7 @@ mod tests {
                 pool: "XNIO-1 task-".into(),
                 threads,
                 runnable,
+                blocked,
             })],
             ..Default::default()
         };
@@ -208,6 +217,15 @@ mod tests {
         // A busy pool is not oversized.
         assert!(is_clear(&check(&pools(256, 200, 32))));
         assert!(is_not_evaluated(&check(&HostFacts::default())));
+    }
+
+    #[test]
+    fn clear_on_a_pool_blocked_on_a_lock() {
+        // 120 workers queued behind one monitor on 2 CPUs: contention, not an idle pool.
+        assert!(is_clear(&check(&pools_blocked(120, 0, 120, 2))));
+        // The same pool with most threads idle still fires.
+        let v = found(check(&pools_blocked(120, 0, 10, 2)));
+        assert!(v[0].why.contains("110 of the pool's 120"), "{}", v[0].why);
     }
 
     #[test]
