@@ -11,7 +11,7 @@
 //! | [`procs`] | `ps`, `top`, `ss`, `netstat` connections, `vmstat`, `free`, `ulimit -a`, cgroups |
 //! | [`jvm`] | `java -version`, `jcmd VM.*`, `jstat`, class histograms, GC logs, thread dumps, `jps` |
 //! | [`time`] | chrony, `ntpq`, `timedatectl`, VMware Tools time sync |
-//! | [`host`] | `uname`, os-release, `dmidecode`, `systemd-detect-virt`, `lscpu`, `lspci`, VMware balloon |
+//! | [`host`] | `uname`, os-release, `dmidecode`, `systemd-detect-virt`, `lscpu`, `lspci`, VMware balloon, transparent huge page settings |
 //! | [`perf`] | `perf report`, `perf script` |
 //! | [`osw`] | OSWatcher archive files: `oswvmstat`, `oswiostat`, `oswmpstat` (the tools' own parsers, split at the `zzz ***` markers) |
 //! | [`zookeeper`], [`hadoop`] | their configuration files and status outputs |

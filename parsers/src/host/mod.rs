@@ -1,5 +1,6 @@
 //! What the host is: its kernel and distribution (`uname -a`, `/etc/os-release`), its hardware
 //! and hypervisor (`dmidecode`, `systemd-detect-virt`, `lscpu`, `lspci`), the VMware balloon,
+//! the transparent huge page settings ([`thp`]),
 //! and [`platform`](platform::platform), which combines the virtualisation evidence into one
 //! verdict.
 //!
@@ -11,5 +12,6 @@ pub mod lscpu;
 pub mod lspci;
 pub mod os_release;
 pub mod platform;
+pub mod thp;
 pub mod uname;
 pub mod vmware_balloon;
