@@ -7,6 +7,7 @@
 //! from, so findings can cite it.
 
 mod available;
+pub mod cgroup;
 pub mod config;
 pub mod conflicts;
 mod cpu;
@@ -24,6 +25,7 @@ pub mod profile;
 pub mod series;
 pub mod snapshots;
 mod softirq;
+pub mod thp;
 pub mod timesync;
 pub mod zookeeper;
 
@@ -99,6 +101,10 @@ pub struct HostFacts {
     pub series_missing: Option<String>,
     /// Host facts that two artifacts state differently: the canonical source's value was taken.
     pub conflicts: Vec<conflicts::Conflict>,
+    /// The cgroups of the target processes: limits, OOM kills, CPU throttling.
+    pub cgroups: Vec<cgroup::CgroupUsage>,
+    /// Transparent huge page settings and compaction counters.
+    pub thp: thp::Thp,
 }
 
 impl HostFacts {
@@ -136,6 +142,8 @@ impl HostFacts {
         f.configs = config::build(c);
         f.limits = limits::build(c, &f.processes);
         f.platform = platform::build(c);
+        f.cgroups = cgroup::build(c, &f.jvms, &f.processes);
+        f.thp = thp::build(c);
         if f.identity.cpus.is_none() {
             f.identity.cpus = c.records::<Lscpu>().find_map(|(_, l)| l.cpus);
         }
@@ -181,6 +189,10 @@ pub enum Fact {
     Hadoop,
     /// [`HostFacts::profiles`].
     Profiles,
+    /// [`HostFacts::cgroups`].
+    Cgroups,
+    /// [`HostFacts::thp`].
+    Thp,
 }
 
 impl Fact {
@@ -202,6 +214,8 @@ impl Fact {
             Fact::Zookeeper => "zookeeper",
             Fact::Hadoop => "hadoop",
             Fact::Profiles => "profiles",
+            Fact::Cgroups => "cgroups",
+            Fact::Thp => "thp",
         }
     }
 
@@ -223,6 +237,8 @@ impl Fact {
             Fact::Zookeeper => "ZooKeeper servers (four-letter words, `zoo.cfg`)",
             Fact::Hadoop => "Hadoop and YARN settings (`*-site.xml`)",
             Fact::Profiles => "CPU profiles (`perf script`, else `perf report`)",
+            Fact::Cgroups => "the target processes' cgroups: limits, OOM kills, CPU throttling (the collector's `cgroup.tsv` at the window's start and end)",
+            Fact::Thp => "transparent huge page settings and compaction counters (`transparent_hugepage/{enabled,defrag}`, `/proc/vmstat`)",
         }
     }
 

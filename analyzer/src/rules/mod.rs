@@ -49,6 +49,7 @@ pub mod net {
 /// Memory: swap and the VMware balloon.
 pub mod mem {
     pub mod balloon;
+    pub mod compaction_stall;
     pub mod oom_kill;
     pub mod swap;
 }
@@ -81,6 +82,11 @@ pub mod jvm {
     pub mod heap_vs_memory;
     pub mod old_gen_not_reclaimed;
     pub mod thread_pool_oversized;
+}
+/// Control groups: memory limits that OOM-kill, CPU quotas that throttle.
+pub mod cgroup {
+    pub mod cpu_throttled;
+    pub mod oom_kill;
 }
 /// YARN NodeManagers.
 pub mod yarn {
@@ -265,6 +271,9 @@ pub static RULES: &[Rule] = &[
     rule!(mem::swap),
     rule!(mem::balloon),
     rule!(mem::oom_kill),
+    rule!(mem::compaction_stall),
+    rule!(cgroup::oom_kill),
+    rule!(cgroup::cpu_throttled),
     rule!(time::offset),
     rule!(time::two_sources),
     rule!(time::unsynchronised),
