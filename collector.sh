@@ -218,14 +218,17 @@
 #     proc-status        /proc/PID/status; <dir>/status
 #     proc-limits        /proc/PID/limits; <dir>/limits
 #     proc-cmdline       /proc/PID/cmdline, one argument per line, secrets masked; <dir>/cmdline.txt
-#     cgroup             cgroup membership and limits: `cgroup<TAB>LINE` for each line of
-#                        /proc/PID/cgroup, then `limit<TAB>FILE<TAB>DIR<TAB>VALUE` for each
-#                        readable limit file (v2: memory.max, memory.high, memory.swap.max,
+#     cgroup             cgroup membership, limits and counters at the window's start and end:
+#                        `cgroup<TAB>LINE` for each line of /proc/PID/cgroup, then
+#                        `limit<TAB>FILE<TAB>DIR<TAB>VALUE` for each line of each readable
+#                        control file (v2: memory.max, memory.high, memory.swap.max,
 #                        memory.current, memory.events, cpu.max, cpu.weight, cpu.stat; v1:
 #                        memory.limit_in_bytes, memory.memsw.limit_in_bytes, memory.usage_in_bytes,
-#                        memory.max_usage_in_bytes, memory.failcnt, cpu.cfs_quota_us,
-#                        cpu.cfs_period_us, cpu.shares, cpu.stat) in the process's cgroup and
-#                        every ancestor up to the mount point; <dir>/cgroup.tsv
+#                        memory.max_usage_in_bytes, memory.failcnt, memory.oom_control,
+#                        cpu.cfs_quota_us, cpu.cfs_period_us, cpu.shares, cpu.stat) in the
+#                        process's cgroup and every ancestor up to the mount point, and
+#                        memory.stat (v1 and v2) of the process's own cgroup only;
+#                        <dir>/cgroup.tsv.start, <dir>/cgroup.tsv.end
 #     java-version       `/proc/PID/exe -version` (stderr kept: that is where java prints it);
 #                        jvm/<pid>/java-version.txt
 #     jcmd-vm-version    `jcmd PID VM.version`; jvm/<pid>/vm-version.txt (also the attach test)
@@ -1426,13 +1429,16 @@ BEGIN {
 EOF
     # cgroup.awk: input /proc/mounts then /proc/PID/cgroup (root: prefix for reading). Prints
     # each membership line and every readable limit file from the process's cgroup up to the
-    # root of its hierarchy (a limit set on a parent slice applies too).
+    # root of its hierarchy (a limit set on a parent slice applies too); the files of `own`
+    # (memory.stat, some 40 lines, hierarchical in v1's total_* lines) in the process's own
+    # cgroup only.
     cat >"$state/cgroup.awk" <<'EOF'
-function walk(m, p, files,   nf, f, d, dir, k, fn, l) {
-    nf = split(files, f, " ")
+function walk(m, p, files, own,   nf, f, d, dir, k, fn, l) {
     d = p
     while (1) {
         dir = (d == "/" ? m : m d)
+        if (d == p) nf = split(files " " own, f, " ")
+        else nf = split(files, f, " ")
         for (k = 1; k <= nf; k++) {
             fn = root dir "/" f[k]
             while ((getline l < fn) > 0) printf "limit\t%s\t%s\t%s\n", f[k], dir, l
@@ -1460,15 +1466,15 @@ part == 1 {
     ctl = substr(rest, 1, j - 1)
     path = substr(rest, j + 1)
     if (ctl == "") {
-        if (v2 != "") walk(v2, path, "memory.max memory.high memory.swap.max memory.current memory.events cpu.max cpu.weight cpu.stat")
+        if (v2 != "") walk(v2, path, "memory.max memory.high memory.swap.max memory.current memory.events cpu.max cpu.weight cpu.stat", "memory.stat")
         next
     }
     n = split(ctl, c, ",")
     for (i = 1; i <= n; i++) {
         if (c[i] == "memory" && ("memory" in v1))
-            walk(v1["memory"], path, "memory.limit_in_bytes memory.memsw.limit_in_bytes memory.usage_in_bytes memory.max_usage_in_bytes memory.failcnt")
+            walk(v1["memory"], path, "memory.limit_in_bytes memory.memsw.limit_in_bytes memory.usage_in_bytes memory.max_usage_in_bytes memory.failcnt memory.oom_control", "memory.stat")
         if (c[i] == "cpu" && ("cpu" in v1))
-            walk(v1["cpu"], path, "cpu.cfs_quota_us cpu.cfs_period_us cpu.shares cpu.stat")
+            walk(v1["cpu"], path, "cpu.cfs_quota_us cpu.cfs_period_us cpu.shares cpu.stat", "")
     }
 }
 EOF
@@ -1863,6 +1869,16 @@ snapshot() {
     copy "proc/pressure/cpu.$1" pressure /proc/pressure/cpu
     copy "proc/pressure/memory.$1" pressure /proc/pressure/memory
     copy "proc/pressure/io.$1" pressure /proc/pressure/io
+    # Each target's cgroup counters (OOM kills, throttled periods) beside the host's. The end
+    # snapshot may be taken in the middle of a target's own collection: its $td is kept.
+    sn_td=${td-}
+    for sn_p in $targets; do
+        [ -d "$root/proc/$sn_p" ] || continue
+        target_dir "$sn_p"
+        run "$td/cgroup.tsv.$1" cgroup "$budget_quick" awk -v root="$root" \
+            -f "$state/cgroup.awk" "$root/proc/mounts" "$root/proc/$sn_p/cgroup"
+    done
+    td=$sn_td
     run "net/netstat-s.$1" netstat-s "$budget_quick" netstat -s
     run "net/nstat-asz.$1" nstat "$budget_quick" nstat -asz
     if have_cmd ss || ! have_cmd netstat; then
@@ -2219,8 +2235,6 @@ collect_targets() {
         o_mask=1
         o_disp="tr '\\0' '\\n' <$root/proc/$ct_p/cmdline | awk -f mask.awk"
         run "$td/cmdline.txt" proc-cmdline "$budget_quick" tr '\0' '\n'
-        run "$td/cgroup.tsv" cgroup "$budget_quick" awk -v root="$root" -f "$state/cgroup.awk" \
-            "$root/proc/mounts" "$root/proc/$ct_p/cgroup"
         if in_list "$ct_p" "$jvms"; then
             collect_jvm "$ct_p"
         fi

@@ -315,6 +315,14 @@ kinds! {
             .sniff(crate::host::os_release::sniff_os_release)
             .parse(|t| read(crate::host::os_release::parse_os_release(t)));
     }
+    /// Transparent huge page settings.
+    Thp(crate::host::thp::Thp) {
+        /// `grep -H . /sys/kernel/mm/transparent_hugepage/{enabled,defrag}`.
+        THP = KindSpec::new("thp", "transparent huge page settings")
+            .collected()
+            .sniff(crate::host::thp::sniff)
+            .parse(|t| read(crate::host::thp::parse(t)));
+    }
     /// sysstat `sar` text or `sadf -j`.
     Sar(crate::sysstat::sar::Sar) {
         /// sysstat `sar` (text).
@@ -1027,8 +1035,6 @@ kinds! {
         PERF_RECORD = KindSpec::new("perf-record", "`perf record` log").collected();
         /// Kept only with `--keep-perf-data`; binary, not analyzed.
         PERF_DATA = KindSpec::new("perf-data", "`perf.data`").collected();
-        /// Collected, analyzed by later versions.
-        THP = KindSpec::new("thp", "transparent huge page settings").collected();
         /// Collected, analyzed by later versions.
         IP_ADDR = KindSpec::new("ip-addr", "`ip addr`").collected();
         /// A configuration file given to the collector (secrets masked), read by kind when it

@@ -11,7 +11,7 @@
 //! | [`procs`] | `ps`, `top`, `ss`, `netstat` connections, `vmstat`, `free`, `ulimit -a`, cgroups |
 //! | [`jvm`] | `java -version`, `jcmd VM.*`, `jstat`, `jcmd GC.heap_info`, class histograms, GC logs, thread dumps, `jps` |
 //! | [`time`] | chrony, `ntpq`, `timedatectl`, VMware Tools time sync |
-//! | [`host`] | `uname`, os-release, `dmidecode`, `systemd-detect-virt`, `lscpu`, `lspci`, VMware balloon, `cpupower frequency-info`, cpufreq sysfs, `tuned-adm` |
+//! | [`host`] | `uname`, os-release, `dmidecode`, `systemd-detect-virt`, `lscpu`, `lspci`, VMware balloon, `cpupower frequency-info`, cpufreq sysfs, `tuned-adm`, transparent huge page settings |
 //! | [`perf`] | `perf report`, `perf script` |
 //! | [`storage`] | `df` (blocks, inodes), `/proc/mounts` and `mount`, `lsblk` (JSON and text), `/sys/block` queue attributes and `slaves/` |
 //! | [`osw`] | OSWatcher archive files: `oswvmstat`, `oswiostat`, `oswmpstat` (the tools' own parsers, split at the `zzz ***` markers) |

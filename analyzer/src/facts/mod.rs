@@ -7,6 +7,7 @@
 //! from, so findings can cite it.
 
 mod available;
+pub mod cgroup;
 pub mod config;
 pub mod conflicts;
 mod cpu;
@@ -27,6 +28,7 @@ pub mod series;
 pub mod snapshots;
 mod softirq;
 pub mod storage;
+pub mod thp;
 pub mod timesync;
 pub mod zookeeper;
 
@@ -109,6 +111,10 @@ pub struct HostFacts {
     pub conflicts: Vec<conflicts::Conflict>,
     /// Kernel log events (`journalctl -k`, `/var/log/messages`, `kern.log`, `dmesg`).
     pub klog: Available<klog::KernelLog>,
+    /// The cgroups of the target processes: limits, OOM kills, CPU throttling.
+    pub cgroups: Vec<cgroup::CgroupUsage>,
+    /// Transparent huge page settings and compaction counters.
+    pub thp: thp::Thp,
 }
 
 impl HostFacts {
@@ -148,6 +154,8 @@ impl HostFacts {
         f.limits = limits::build(c, &f.processes);
         f.platform = platform::build(c);
         f.sched = sched::build(c);
+        f.cgroups = cgroup::build(c, &f.jvms, &f.processes);
+        f.thp = thp::build(c);
         if f.identity.cpus.is_none() {
             f.identity.cpus = c.records::<Lscpu>().find_map(|(_, l)| l.cpus);
         }
@@ -207,6 +215,10 @@ pub enum Fact {
     Storage,
     /// [`HostFacts::sched`].
     Sched,
+    /// [`HostFacts::cgroups`].
+    Cgroups,
+    /// [`HostFacts::thp`].
+    Thp,
 }
 
 impl Fact {
@@ -231,6 +243,8 @@ impl Fact {
             Fact::KernelLog => "klog",
             Fact::Storage => "storage",
             Fact::Sched => "sched",
+            Fact::Cgroups => "cgroups",
+            Fact::Thp => "thp",
         }
     }
 
@@ -255,6 +269,8 @@ impl Fact {
             Fact::KernelLog => "kernel log events (`journalctl -k`, `/var/log/messages`, `kern.log`, `dmesg`)",
             Fact::Storage => "filesystems and the block-device stack (`df`, `df -i`, `/proc/mounts`, `lsblk`, `/sys/block`)",
             Fact::Sched => "run queue, load, all-CPU steal, pressure, CPU frequency (`vmstat`, `sar -q`, `/proc/loadavg`, `/proc/pressure/*`, cpufreq sysfs, `cpupower`, `tuned-adm`)",
+            Fact::Cgroups => "the target processes' cgroups: limits, OOM kills, CPU throttling (the collector's `cgroup.tsv` at the window's start and end)",
+            Fact::Thp => "transparent huge page settings and compaction counters (`transparent_hugepage/{enabled,defrag}`, `/proc/vmstat`)",
         }
     }
 

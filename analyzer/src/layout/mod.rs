@@ -204,7 +204,7 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
     (r"(^|/)netstat_-[a-z]*t[a-z]*$", &kind::NETSTAT_TANP),
     (r"(^|/)vmware-balloon(\.txt)?$", &kind::BALLOON),
     (r"(^|/)swapon-show(\.txt)?$", &kind::SWAPON),
-    (r"(^|/)cgroup\.tsv$", &kind::CGROUP),
+    (r"(^|/)cgroup\.tsv(\.start|\.end)?$", &kind::CGROUP),
     (r"(^|/)(jvm|proc)/[0-9]+/status$", &kind::PROC_STATUS),
     (
         r"(^|/)(jvm|proc)/[0-9]+/cmdline(\.txt)?$",
@@ -621,6 +621,8 @@ mod tests {
         for (path, kind) in [
             ("rca-h/jvm/4242/cgroup.tsv", "cgroup"),
             ("rca-h/proc/77/cgroup.tsv", "cgroup"),
+            ("rca-h/jvm/4242/cgroup.tsv.start", "cgroup"),
+            ("rca-h/proc/77/cgroup.tsv.end", "cgroup"),
             ("rca-h/jvm/4242/status", "proc-status"),
             ("rca-h/proc/77/status", "proc-status"),
             ("rca-h/jvm/jps-lv.txt", "jps"),

@@ -62,6 +62,7 @@ pub mod net {
 pub mod mem {
     pub mod alloc_failure;
     pub mod balloon;
+    pub mod compaction_stall;
     pub mod oom_kill;
     pub mod swap;
 }
@@ -103,6 +104,11 @@ pub mod jvm {
     pub mod monitor_contention;
     pub mod old_gen_not_reclaimed;
     pub mod thread_pool_oversized;
+}
+/// Control groups: memory limits that OOM-kill, CPU quotas that throttle.
+pub mod cgroup {
+    pub mod cpu_throttled;
+    pub mod oom_kill;
 }
 /// YARN NodeManagers.
 pub mod yarn {
@@ -296,6 +302,9 @@ pub static RULES: &[Rule] = &[
     rule!(mem::balloon),
     rule!(mem::oom_kill),
     rule!(mem::alloc_failure),
+    rule!(mem::compaction_stall),
+    rule!(cgroup::oom_kill),
+    rule!(cgroup::cpu_throttled),
     rule!(time::offset),
     rule!(time::two_sources),
     rule!(time::unsynchronised),

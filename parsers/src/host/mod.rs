@@ -1,6 +1,8 @@
 //! What the host is: its kernel and distribution (`uname -a`, `/etc/os-release`), its hardware
 //! and hypervisor (`dmidecode`, `systemd-detect-virt`, `lscpu`, `lspci`), the VMware balloon,
-//! CPU frequency scaling (`cpupower frequency-info`, cpufreq sysfs files, `tuned-adm`), and [`platform`](platform::platform), which combines the virtualisation evidence into one
+//! CPU frequency scaling (`cpupower frequency-info`, cpufreq sysfs files, `tuned-adm`), the
+//! transparent huge page settings ([`thp`]), and [`platform`](platform::platform), which combines
+//! the virtualisation evidence into one
 //! verdict.
 //!
 //! In: the text of one output. Out: one record per output; `platform` takes records, not text.
@@ -14,5 +16,6 @@ pub mod lspci;
 pub mod os_release;
 pub mod platform;
 pub mod tuned;
+pub mod thp;
 pub mod uname;
 pub mod vmware_balloon;

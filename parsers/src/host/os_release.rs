@@ -95,13 +95,14 @@ fn unquote(raw: &str) -> Option<String> {
 
 /// Is this an os-release file?
 ///
-/// `Yes` when every complete non-comment line of the head is `KEY=value` and the head names the
-/// distribution: a non-empty `ID=` and a `NAME=` or `PRETTY_NAME=` (the keys every os-release
-/// of the fixtures carries); `No` otherwise. `KEY=value` lines without them are other files of
-/// the same syntax (`/etc/environment`, `/etc/default/*`, `/etc/lsb-release`, an init script's
-/// variables, `blkid -o export`, systemd's `/run/systemd/users/*`).
+/// `Yes` when every complete non-comment line of the head is `KEY=value` and the head carries
+/// os-release(5)'s own identification keys: `NAME=`, a non-empty `ID=`, and `VERSION_ID=` or
+/// `PRETTY_NAME=` (rolling distributions such as Arch have no `VERSION_ID`); `No` otherwise.
+/// `KEY=value` lines without them are other files of the same shell syntax
+/// (`/etc/environment`, `/etc/default/*`, `/etc/sysconfig/*`, `/etc/lsb-release`, an init
+/// script's variables, `blkid -o export`, systemd's `/run/systemd/users/*`).
 pub fn sniff_os_release(head: &str) -> Sniff {
-    let (mut id, mut name) = (false, false);
+    let (mut id, mut name, mut version) = (false, false, false);
     for (line, complete) in head_lines(head) {
         let t = line.trim();
         if t.is_empty() || t.starts_with('#') {
@@ -110,13 +111,14 @@ pub fn sniff_os_release(head: &str) -> Sniff {
         match os_release_line(t) {
             Some((key, value)) => {
                 id |= key == "ID" && !value.is_empty();
-                name |= matches!(key, "NAME" | "PRETTY_NAME");
+                name |= key == "NAME";
+                version |= matches!(key, "VERSION_ID" | "PRETTY_NAME");
             }
             None if complete => return Sniff::No,
             None => {}
         }
     }
-    if id && name {
+    if id && name && version {
         Sniff::Yes
     } else {
         Sniff::No

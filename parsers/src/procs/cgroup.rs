@@ -13,9 +13,12 @@
 //! Files read by the collector: v2 `memory.max`, `memory.high`, `memory.swap.max`,
 //! `memory.current`, `memory.events`, `cpu.max`, `cpu.weight`, `cpu.stat`; v1
 //! `memory.limit_in_bytes`, `memory.memsw.limit_in_bytes`, `memory.usage_in_bytes`,
-//! `memory.max_usage_in_bytes`, `memory.failcnt`, `cpu.cfs_quota_us`, `cpu.cfs_period_us`,
-//! `cpu.shares`, `cpu.stat`. Their formats are those of the kernel's
-//! `Documentation/admin-guide/cgroup-v2.rst` and `cgroup-v1/memory.rst`.
+//! `memory.max_usage_in_bytes`, `memory.failcnt`, `memory.oom_control`, `cpu.cfs_quota_us`,
+//! `cpu.cfs_period_us`, `cpu.shares`, `cpu.stat`; and `memory.stat` (v1 and v2) of the
+//! process's own cgroup only. The collector reads them at the window's start and end
+//! (`cgroup.tsv.start`, `cgroup.tsv.end`), so counters can be compared. Their formats are those
+//! of the kernel's `Documentation/admin-guide/cgroup-v2.rst`, `cgroup-v1/memory.rst` and
+//! `scheduler/sched-bwc.rst`.
 //!
 //! Sample input (a v2 host, lines shortened; the tabs of the real output are shown as spaces):
 //! ```text
@@ -209,9 +212,30 @@ impl Cgroup {
             .find_map(|f| Some((f.value?.finite()?, f.line)))
     }
 
-    /// OOM kills in the process's cgroup: v2 `memory.events` `oom_kill`, with its line.
+    /// The line of a `key value` file (`memory.events`, `cpu.stat`) in the deepest cgroup that
+    /// has it, with a number: the process's own cgroup when it was readable.
+    pub fn keyed_entry(&self, file: &str, key: &str) -> Option<&CgroupFile> {
+        self.files.iter().find(|f| {
+            f.file == file
+                && f.key.as_deref() == Some(key)
+                && f.value.and_then(CgroupValue::finite).is_some()
+        })
+    }
+
+    /// OOM kills in the process's cgroup, with its line: v2 `memory.events` `oom_kill`, else
+    /// v1 `memory.oom_control` `oom_kill` (Linux ≥ 4.13).
     pub fn oom_kills(&self) -> Option<(u64, usize)> {
         self.keyed("memory.events", "oom_kill")
+            .or_else(|| self.keyed("memory.oom_control", "oom_kill"))
+    }
+
+    /// The cgroup path of the hierarchy that holds `controller` (`memory`, `cpu`): the v1
+    /// membership that lists it, else the v2 membership (`0::/path`).
+    pub fn path_of(&self, controller: &str) -> Option<&Membership> {
+        self.memberships
+            .iter()
+            .find(|m| m.controllers.iter().any(|c| c == controller))
+            .or_else(|| self.memberships.iter().find(|m| m.is_v2()))
     }
 
     /// v1 `memory.failcnt` of the process's own cgroup: how often usage hit the limit.

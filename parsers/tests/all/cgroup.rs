@@ -272,7 +272,7 @@ fn sniffer_claims_its_own_and_refuses_the_rest() {
     // A bare /proc/PID/cgroup (no `cgroup<TAB>` prefix) is not this format.
     assert_eq!(cgroup::sniff("0::/user.slice\n"), Sniff::No);
     for rel in all_fixtures() {
-        if rel == HYBRID {
+        if rel == HYBRID || rel.starts_with("cgroup/") {
             continue;
         }
         let Ok(bytes) = std::fs::read(fixture_path(&rel)) else {
@@ -320,4 +320,58 @@ fn random_bytes_never_panic() {
         }
         let _ = cgroup::sniff(&t);
     }
+}
+
+/// The collector's start and end snapshots of a JVM whose v1 memory cgroup (128 MiB) OOM-killed
+/// a heap-filling JVM six times during the 30 s window (captured; `fixtures/cgroup/PROVENANCE.md`).
+#[test]
+fn captured_v1_memory_cgroup_oom_kills() {
+    let start = cgroup::parse(&fixture("cgroup/collector-v1-hybrid-oom.start.tsv")).unwrap();
+    let end = cgroup::parse(&fixture("cgroup/collector-v1-hybrid-oom.end.tsv")).unwrap();
+    assert!(start.issues.is_empty(), "{:?}", start.issues);
+    assert!(end.issues.is_empty(), "{:?}", end.issues);
+    let (s, e) = (start.value, end.value);
+    assert_eq!(s.oom_kills().map(|k| k.0), Some(1));
+    assert_eq!(e.oom_kills().map(|k| k.0), Some(7));
+    assert_eq!(s.memory_failcnt().map(|k| k.0), Some(132));
+    assert_eq!(e.memory_failcnt().map(|k| k.0), Some(799));
+    assert_eq!(e.memory_limit_bytes().map(|k| k.0), Some(128 << 20));
+    let m = e.path_of("memory").unwrap();
+    assert_eq!((m.hierarchy_id, m.path.as_str()), (4, "/rca-oom"));
+    // memory.stat of the own cgroup only: v1 `rss`, `total_rss`, `hierarchical_memory_limit`.
+    let stat: Vec<_> = e.file("memory.stat").collect();
+    assert!(stat
+        .iter()
+        .all(|f| f.dir == "/sys/fs/cgroup/memory/rca-oom"));
+    assert_eq!(
+        e.keyed_entry("memory.stat", "hierarchical_memory_limit")
+            .and_then(|f| f.value),
+        Some(CgroupValue::Number(128 << 20))
+    );
+    assert!(e.keyed_entry("memory.stat", "total_rss").is_some());
+    // The v2 hierarchy of this hybrid host has no memory controller: its root's cpu.stat only.
+    assert_eq!(
+        e.keyed_entry("cpu.stat", "usage_usec")
+            .map(|f| f.dir.as_str()),
+        Some("/sys/fs/cgroup/unified")
+    );
+}
+
+/// A busy JVM under a v1 CFS quota of 20 ms per 100 ms period, snapshots 30 s apart.
+#[test]
+fn captured_v1_cpu_cgroup_throttling() {
+    let start = cgroup::parse(&fixture("cgroup/collector-v1-hybrid-throttle.start.tsv")).unwrap();
+    let end = cgroup::parse(&fixture("cgroup/collector-v1-hybrid-throttle.end.tsv")).unwrap();
+    assert!(end.issues.is_empty(), "{:?}", end.issues);
+    let (s, e) = (start.value, end.value);
+    let q = e.cpu_quota().unwrap();
+    assert_eq!((q.quota_us, q.period_us), (20_000, 100_000));
+    assert_eq!(q.dir, "/sys/fs/cgroup/cpu/rca-throttle");
+    let key = |c: &cgroup::Cgroup, k: &str| c.keyed("cpu.stat", k).map(|v| v.0);
+    assert_eq!(key(&s, "nr_periods"), Some(85));
+    assert_eq!(key(&e, "nr_periods"), Some(385));
+    assert_eq!(key(&e, "nr_throttled"), Some(385));
+    assert_eq!(key(&s, "throttled_time"), Some(6_739_335_864));
+    assert_eq!(key(&e, "throttled_time"), Some(31_378_848_815));
+    assert_eq!(e.path_of("cpu").unwrap().path, "/rca-throttle");
 }

@@ -1,0 +1,232 @@
+//! Control-group facts: the memory and CPU limits of each target process's cgroup and the
+//! counters that show the limits biting — OOM kills, v1 `memory.failcnt`, CFS throttled periods
+//! and throttled time — over the window when the collector read them at its start and end.
+//!
+//! In: the `cgroup` artifacts (`cgroup.tsv.start`, `cgroup.tsv.end`, or one `cgroup.tsv`) of
+//! each process folder (`jvm/<pid>/`, `proc/<pid>/`), the JVMs and the process list (for a
+//! name). Out: one [`CgroupUsage`] per folder.
+//!
+//! Counters are cumulative since the cgroup was created (kernel `Documentation/admin-guide/
+//! cgroup-v2.rst`, `cgroup-v1/memory.rst`, `scheduler/sched-bwc.rst`): two snapshots give their
+//! change over the window; one snapshot gives a total since creation, which dates nothing.
+
+use super::process::Processes;
+use super::Jvm;
+use crate::artifacts::{Artifact, Collected};
+use crate::evidence::{Cited, Evidence};
+use parsers::procs::cgroup::{Cgroup, CpuQuota};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A cumulative cgroup counter: its value at the last snapshot, and at the first one when the
+/// bundle has two timed snapshots of the same folder.
+#[derive(Debug, Clone, Serialize)]
+pub struct CgroupCounter {
+    /// Value at the first snapshot (the window's start); `None` with one snapshot.
+    pub start: Option<Cited<u64>>,
+    /// Value at the last snapshot (the window's end).
+    pub end: Cited<u64>,
+    /// Seconds between the snapshots (manifest start times); `None` with one snapshot.
+    pub seconds: Option<f64>,
+}
+
+impl CgroupCounter {
+    /// The increase over the window, else the total since the cgroup was created. A counter
+    /// that went backwards (the cgroup was re-created) gives 0.
+    pub fn delta(&self) -> u64 {
+        match &self.start {
+            Some(s) => self.end.value.saturating_sub(s.value),
+            None => self.end.value,
+        }
+    }
+
+    /// Both snapshot lines (or the one), as evidence with `note`.
+    pub fn evidence(&self, note: &str) -> Vec<Evidence> {
+        let mut ev = Vec::new();
+        if let Some(s) = &self.start {
+            ev.push(s.evidence(format!("{note} at the window's start")));
+            ev.push(self.end.evidence(format!("{note} at the window's end")));
+        } else {
+            ev.push(
+                self.end
+                    .evidence(format!("{note}, since the cgroup was created")),
+            );
+        }
+        ev
+    }
+}
+
+/// The cgroups of one target process.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct CgroupUsage {
+    /// The folder its artifacts came from (`jvm/4242`, `proc/77`).
+    pub dir: String,
+    /// Process id, from the folder name.
+    pub pid: Option<u32>,
+    /// A name for the process: the JVM's label, else its `ps` command name, else `pid N`.
+    pub process: String,
+    /// The memory controller's cgroup path (`/system.slice/kafka.service`, v1 `/docker/3f1c…`).
+    pub memory_path: Option<String>,
+    /// The CPU controller's cgroup path.
+    pub cpu_path: Option<String>,
+    /// The tightest memory limit over the cgroup and its ancestors, bytes.
+    pub memory_limit_bytes: Option<Cited<u64>>,
+    /// Memory charged to the cgroup at the last snapshot, bytes (v2 `memory.current`, v1
+    /// `memory.usage_in_bytes`).
+    pub memory_usage_bytes: Option<Cited<u64>>,
+    /// Processes killed by the OOM killer in this cgroup (v2 `memory.events` `oom_kill`, v1
+    /// `memory.oom_control` `oom_kill`, Linux ≥ 4.13).
+    pub oom_kills: Option<CgroupCounter>,
+    /// v1 `memory.failcnt`: how often a charge hit the limit (and reclaim ran).
+    pub memory_failcnt: Option<CgroupCounter>,
+    /// v2 `memory.events` `max`: how often usage was about to exceed `memory.max`.
+    pub memory_max_events: Option<CgroupCounter>,
+    /// The tightest CFS quota over the cgroup and its ancestors.
+    pub cpu_quota: Option<Cited<CpuQuota>>,
+    /// `cpu.stat` `nr_periods`: enforcement periods in which the cgroup had runnable tasks.
+    pub cpu_periods: Option<CgroupCounter>,
+    /// `cpu.stat` `nr_throttled`: periods in which the quota ran out.
+    pub cpu_throttled: Option<CgroupCounter>,
+    /// Time the cgroup's tasks were throttled, microseconds (v2 `throttled_usec`; v1
+    /// `throttled_time` is nanoseconds and converted).
+    pub throttled_us: Option<CgroupCounter>,
+}
+
+/// One folder's snapshots: (artifact, record, manifest start time).
+type Snaps<'a> = Vec<(&'a Artifact, &'a Cgroup, Option<f64>)>;
+
+/// The folder of a bundle path (`jvm/4242/cgroup.tsv.end` → `jvm/4242`), `.` for none.
+fn folder(path: &str) -> &str {
+    path.rsplit_once('/').map_or(".", |(d, _)| d)
+}
+
+/// The pid a folder names (`jvm/4242`, `proc/77`).
+fn pid_of(dir: &str) -> Option<u32> {
+    dir.rsplit('/').next()?.parse().ok()
+}
+
+/// A counter read from each snapshot by `read`: first and last when two timed snapshots with a
+/// positive interval both carry it, else the latest that carries it.
+fn counter(snaps: &Snaps, read: impl Fn(&Cgroup) -> Option<(u64, usize)>) -> Option<CgroupCounter> {
+    let cite = |a: &Artifact, (v, l): (u64, usize)| Cited::new(v, &a.path, l);
+    let timed: Vec<_> = snaps
+        .iter()
+        .filter_map(|(a, c, t)| Some((*a, read(c)?, (*t)?)))
+        .collect();
+    if let (Some(first), Some(last)) = (timed.first(), timed.last()) {
+        let seconds = last.2 - first.2;
+        if seconds > 0.0 {
+            return Some(CgroupCounter {
+                start: Some(cite(first.0, first.1)),
+                end: cite(last.0, last.1),
+                seconds: Some(seconds),
+            });
+        }
+    }
+    let (a, v) = snaps
+        .iter()
+        .rev()
+        .find_map(|(a, c, _)| Some((*a, read(c)?)))?;
+    Some(CgroupCounter {
+        start: None,
+        end: cite(a, v),
+        seconds: None,
+    })
+}
+
+/// Builds one [`CgroupUsage`] per process folder with `cgroup` artifacts, in folder order.
+pub fn build(c: &Collected, jvms: &[Jvm], processes: &Processes) -> Vec<CgroupUsage> {
+    let mut by_dir: BTreeMap<&str, Snaps> = BTreeMap::new();
+    for (a, cg) in c.records::<Cgroup>() {
+        let start = a.record.as_ref().and_then(|r| r.start);
+        by_dir
+            .entry(folder(&a.path))
+            .or_default()
+            .push((a, cg, start));
+    }
+    let mut out = Vec::new();
+    for (dir, mut snaps) in by_dir {
+        // Timed snapshots in time order; untimed ones by name (`.start` before `.end`).
+        snaps.sort_by(|x, y| {
+            x.2.partial_cmp(&y.2)
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then_with(|| x.0.path.ends_with(".end").cmp(&y.0.path.ends_with(".end")))
+        });
+        let Some(&(last_a, last, _)) = snaps.last() else {
+            continue;
+        };
+        let pid = pid_of(dir);
+        let process = jvms
+            .iter()
+            .find(|j| j.dir == dir || (pid.is_some() && j.pid == pid))
+            .map(Jvm::label)
+            .or_else(|| {
+                let p = processes.list.iter().find(|p| Some(p.value.pid) == pid)?;
+                Some(format!(
+                    "{} (pid {})",
+                    super::clip(&p.value.comm),
+                    p.value.pid
+                ))
+            })
+            .unwrap_or_else(|| match pid {
+                Some(p) => format!("pid {p}"),
+                None => dir.to_string(),
+            });
+        let cite = |(v, l): (u64, usize)| Cited::new(v, &last_a.path, l);
+        let cpu_stat = |key: &'static str| move |cg: &Cgroup| cg.keyed("cpu.stat", key);
+        out.push(CgroupUsage {
+            dir: dir.to_string(),
+            pid,
+            process,
+            memory_path: last.path_of("memory").map(|m| m.path.clone()),
+            cpu_path: last.path_of("cpu").map(|m| m.path.clone()),
+            memory_limit_bytes: last.memory_limit_bytes().map(cite),
+            memory_usage_bytes: last.memory_usage_bytes().map(cite),
+            oom_kills: counter(&snaps, Cgroup::oom_kills),
+            memory_failcnt: counter(&snaps, Cgroup::memory_failcnt),
+            memory_max_events: counter(&snaps, |cg| cg.keyed("memory.events", "max")),
+            cpu_quota: last.cpu_quota().map(|q| {
+                let line = q.line;
+                Cited::new(q, &last_a.path, line)
+            }),
+            cpu_periods: counter(&snaps, cpu_stat("nr_periods")),
+            cpu_throttled: counter(&snaps, cpu_stat("nr_throttled")),
+            throttled_us: counter(&snaps, |cg| {
+                cg.keyed("cpu.stat", "throttled_usec").or_else(|| {
+                    cg.keyed("cpu.stat", "throttled_time")
+                        .map(|(ns, l)| (ns / 1000, l))
+                })
+            }),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folders_and_pids() {
+        assert_eq!(folder("jvm/4242/cgroup.tsv.end"), "jvm/4242");
+        assert_eq!(folder("cgroup.tsv"), ".");
+        assert_eq!(pid_of("rca-h/proc/77"), Some(77));
+        assert_eq!(pid_of("."), None);
+    }
+
+    #[test]
+    fn a_counter_without_a_start_is_its_total() {
+        let k = CgroupCounter {
+            start: None,
+            end: Cited::new(8, "a", 3),
+            seconds: None,
+        };
+        assert_eq!(k.delta(), 8);
+        let k = CgroupCounter {
+            start: Some(Cited::new(9, "a", 3)),
+            end: Cited::new(8, "b", 3),
+            seconds: Some(30.0),
+        };
+        assert_eq!(k.delta(), 0, "a re-created cgroup's counter went backwards");
+    }
+}
