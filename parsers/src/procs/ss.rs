@@ -41,6 +41,73 @@ pub struct Socket {
     pub extra: Option<String>,
     /// 1-based input line.
     pub line: usize,
+    /// The TCP internals of `ss -i`, from the indented line under the socket's row.
+    pub info: Option<TcpInfo>,
+}
+
+/// What `ss -i` prints of a TCP socket's `tcp_info` (iproute2 `tcp_show_info`), on the
+/// indented line under its row: `rto:204 … cwnd:1 ssthresh:21 … retrans:1/973 …`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct TcpInfo {
+    /// `rto:` retransmission timeout, µs (printed in ms with up to 3 decimals).
+    pub rto_us: Option<u64>,
+    /// `cwnd:` congestion window, segments.
+    pub cwnd: Option<u64>,
+    /// `ssthresh:` slow-start threshold, segments.
+    pub ssthresh: Option<u64>,
+    /// `retrans:a/b`: `a`, the segments retransmitted and not yet acknowledged now
+    /// (`tcpi_retrans`).
+    pub retrans_now: Option<u64>,
+    /// `retrans:a/b`: `b`, the segments retransmitted over the connection's life
+    /// (`tcpi_total_retrans`); the field is absent while it is 0.
+    pub retrans_total: Option<u64>,
+    /// `data_segs_out:` (or, before iproute2 4.6, none): data segments sent.
+    pub data_segs_out: Option<u64>,
+    /// `lost:` segments presumed lost now.
+    pub lost: Option<u64>,
+    /// 1-based input line of the info line.
+    pub line: usize,
+}
+
+/// Reads an `ss -i` info line; `None` unless it holds at least one of `rto:`, `cwnd:`,
+/// `retrans:` with a readable value.
+fn tcp_info(line: &str, n: usize) -> Option<TcpInfo> {
+    let mut i = TcpInfo {
+        line: n,
+        ..Default::default()
+    };
+    let mut known = false;
+    for tok in line.split_whitespace() {
+        let Some((k, v)) = tok.split_once(':') else {
+            continue;
+        };
+        let num = |v: &str| v.parse::<u64>().ok();
+        match k {
+            "rto" => {
+                i.rto_us = v
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite() && *x >= 0.0)
+                    .map(|ms| (ms * 1000.0).round() as u64);
+                known |= i.rto_us.is_some();
+            }
+            "cwnd" => {
+                i.cwnd = num(v);
+                known |= i.cwnd.is_some();
+            }
+            "ssthresh" => i.ssthresh = num(v),
+            "retrans" => {
+                let (a, b) = v.split_once('/')?;
+                i.retrans_now = num(a);
+                i.retrans_total = num(b);
+                known |= i.retrans_total.is_some();
+            }
+            "data_segs_out" => i.data_segs_out = num(v),
+            "lost" => i.lost = num(v),
+            _ => {}
+        }
+    }
+    known.then_some(i)
 }
 
 /// Parsed `ss`.
@@ -252,6 +319,15 @@ pub fn parse_ss(text: &str) -> Result<Parsed<SsTable>, ParseError> {
     let mut out = SsTable::default();
     let mut issues = Issues::default();
     for (n, line) in lines {
+        // `ss -i`: the socket's internals on an indented line under its row.
+        if line.starts_with([' ', '\t']) {
+            if let Some(info) = tcp_info(line, n) {
+                if let Some(last) = out.sockets.last_mut().filter(|s| s.info.is_none()) {
+                    last.info = Some(info);
+                    continue;
+                }
+            }
+        }
         match ss_row(line, has_netid, n) {
             Ok(s) => out.sockets.push(s),
             Err(msg) => issues.push(n, || msg),
@@ -266,6 +342,45 @@ pub fn parse_ss(text: &str) -> Result<Parsed<SsTable>, ParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tcp_internals_of_ss_tin() {
+        let t = include_str!("../../tests/fixtures/ss/captured-iproute2-6.1-ss-tin-loss.txt");
+        let p = parse_ss(t).unwrap();
+        assert!(p.issues.is_empty(), "{:?}", p.issues);
+        assert_eq!(p.value.sockets.len(), 8);
+        let client = &p.value.sockets[1];
+        assert_eq!(
+            (client.local.text.as_str(), client.send_q),
+            ("127.0.0.1:56396", Some(4_190_965))
+        );
+        let i = client.info.unwrap();
+        assert_eq!(
+            (i.retrans_now, i.retrans_total, i.line),
+            (Some(1), Some(973), 5)
+        );
+        assert_eq!(
+            (i.rto_us, i.cwnd, i.ssthresh, i.lost),
+            (Some(204_000), Some(1), Some(21), Some(1))
+        );
+        assert_eq!(i.data_segs_out, Some(18_955));
+        let server = p.value.sockets[0].info.unwrap();
+        assert_eq!(
+            (server.retrans_total, server.rto_us, server.cwnd),
+            (None, Some(200_000), Some(10))
+        );
+        let total: u64 = p
+            .value
+            .sockets
+            .iter()
+            .filter_map(|s| s.info.and_then(|i| i.retrans_total))
+            .sum();
+        assert_eq!(total, 973 + 1488 + 1010 + 1347);
+        let clean = include_str!("../../tests/fixtures/ss/captured-iproute2-6.1-ss-tin-clean.txt");
+        let p = parse_ss(clean).unwrap();
+        assert!(p.issues.is_empty());
+        assert!(p.value.sockets.iter().all(|s| s.info.is_some()));
+    }
 
     #[test]
     fn users_field() {
