@@ -18,12 +18,14 @@ pub mod kernel;
 pub mod limits;
 pub mod memory;
 pub mod net;
+pub mod numa;
 pub mod platform;
 pub mod process;
 pub mod profile;
 pub mod series;
 pub mod snapshots;
 mod softirq;
+pub mod tcp;
 pub mod timesync;
 pub mod zookeeper;
 
@@ -134,7 +136,7 @@ impl HostFacts {
         f.hadoop = hadoop::build(c);
         f.profiles = profile::build(c);
         f.configs = config::build(c);
-        f.limits = limits::build(c, &f.processes);
+        f.limits = limits::build(c, &f.processes, &f.kernel.sysctl);
         f.platform = platform::build(c);
         if f.identity.cpus.is_none() {
             f.identity.cpus = c.records::<Lscpu>().find_map(|(_, l)| l.cpus);
