@@ -183,6 +183,8 @@ pub enum Fact {
     Hadoop,
     /// [`HostFacts::profiles`].
     Profiles,
+    /// [`HostFacts::limits`].
+    Limits,
 }
 
 impl Fact {
@@ -204,6 +206,7 @@ impl Fact {
             Fact::Zookeeper => "zookeeper",
             Fact::Hadoop => "hadoop",
             Fact::Profiles => "profiles",
+            Fact::Limits => "limits",
         }
     }
 
@@ -225,6 +228,7 @@ impl Fact {
             Fact::Zookeeper => "ZooKeeper servers (four-letter words, `zoo.cfg`)",
             Fact::Hadoop => "Hadoop and YARN settings (`*-site.xml`)",
             Fact::Profiles => "CPU profiles (`perf script`, else `perf report`)",
+            Fact::Limits => "resource limits and open descriptors (`ulimit -a`, `/proc/<pid>/limits`, `/proc/<pid>/fd` counts, `/proc/sys/fs/file-nr`)",
         }
     }
 

@@ -45,10 +45,12 @@ pub mod net {
     pub mod listen_overflow;
     pub mod rx_drops;
     pub mod softnet_backlog;
+    pub mod tcp_retransmits;
 }
 /// Memory: swap and the VMware balloon.
 pub mod mem {
     pub mod balloon;
+    pub mod numa_remote;
     pub mod oom_kill;
     pub mod swap;
 }
@@ -85,6 +87,11 @@ pub mod jvm {
 /// YARN NodeManagers.
 pub mod yarn {
     pub mod vmem_check;
+}
+
+/// Processes' resource limits.
+pub mod proc {
+    pub mod fd_exhaustion;
 }
 
 pub use meta::{Area, Limit, RuleMeta, Source, SymptomGroup, Threshold};
@@ -262,9 +269,11 @@ pub static RULES: &[Rule] = &[
     rule!(net::conntrack),
     rule!(net::listen_overflow),
     rule!(net::softnet_backlog),
+    rule!(net::tcp_retransmits),
     rule!(mem::swap),
     rule!(mem::balloon),
     rule!(mem::oom_kill),
+    rule!(mem::numa_remote),
     rule!(time::offset),
     rule!(time::two_sources),
     rule!(time::unsynchronised),
@@ -281,6 +290,7 @@ pub static RULES: &[Rule] = &[
     rule!(jvm::thread_pool_oversized),
     rule!(jvm::heap_vs_memory),
     rule!(yarn::vmem_check),
+    rule!(proc::fd_exhaustion),
 ];
 
 /// The metadata of the rule with this id.
