@@ -6,7 +6,9 @@
 //! ESTAB  0      0               127.0.0.1:46296          127.0.0.1:18081 users:(("bootstrap",pid=1505,fd=4))
 //! ESTAB  0      0      [::ffff:127.0.0.1]:18081 [::ffff:127.0.0.1]:46296 users:(("python3",pid=1461,fd=4))
 //! ```
-//! The owner is named by its `comm` (`bootstrap`).
+//! The owner is named by its `comm` (`bootstrap`). Under a state filter (`ss -tin state
+//! established`) ss prints no `State` column; with `-i` each TCP socket's row is followed by an
+//! indented line of its internals ([`TcpInfo`]).
 
 use super::{next_token, ConnView, Endpoint, SocketOwner};
 use crate::common::{
@@ -20,7 +22,8 @@ pub struct Socket {
     /// `Netid` (`tcp`, `udp`, `u_str`, `nl`); `None` when the listing has no Netid column
     /// (`ss -t`).
     pub netid: Option<String>,
-    /// `State` (`ESTAB`, `LISTEN`, `TIME-WAIT`, `UNCONN`).
+    /// `State` (`ESTAB`, `LISTEN`, `TIME-WAIT`, `UNCONN`); empty when the listing was filtered
+    /// to one state (`ss -tin state established` prints no State column).
     pub state: String,
     /// `Recv-Q`: bytes not yet read by the application (listeners: accept queue length).
     pub recv_q: Option<u64>,
@@ -185,26 +188,29 @@ fn parse_users(s: &str) -> Result<(Vec<SocketOwner>, usize), String> {
     }
 }
 
-/// The ss header: `Netid State Recv-Q Send-Q Local Address:Port Peer Address:Port [Process]`
-/// (the last two may be glued: `Address:PortProcess`).
-fn ss_header(line: &str) -> Option<bool> {
-    let mut t = line.split_ascii_whitespace();
-    let first = t.next()?;
-    let has_netid = match first {
-        "Netid" => {
-            if t.next()? != "State" {
-                return None;
-            }
-            true
-        }
-        "State" => false,
-        _ => return None,
-    };
-    (t.next()? == "Recv-Q" && t.next()? == "Send-Q" && line.contains("Local Address"))
-        .then_some(has_netid)
+/// Which columns an ss listing has before `Recv-Q`.
+#[derive(Debug, Clone, Copy)]
+struct Columns {
+    /// `Netid` (several families listed).
+    netid: bool,
+    /// `State`; absent when the listing was filtered to one state (`ss -tin state
+    /// established`).
+    state: bool,
 }
 
-fn ss_row(line: &str, has_netid: bool, n: usize) -> Result<Socket, String> {
+/// The ss header: `Netid State Recv-Q Send-Q Local Address:Port Peer Address:Port [Process]`
+/// (the last two may be glued: `Address:PortProcess`); `Netid` appears with several families,
+/// `State` is left out under a state filter.
+fn ss_header(line: &str) -> Option<Columns> {
+    let mut t = line.split_ascii_whitespace().peekable();
+    let netid = t.next_if_eq(&"Netid").is_some();
+    let state = t.next_if_eq(&"State").is_some();
+    (t.next()? == "Recv-Q" && t.next()? == "Send-Q" && line.contains("Local Address"))
+        .then_some(Columns { netid, state })
+}
+
+fn ss_row(line: &str, cols: Columns, n: usize) -> Result<Socket, String> {
+    let has_netid = cols.netid;
     let expected = "expected `[Netid] State Recv-Q Send-Q Local Peer [Process]`";
     let short = || format!("{expected}, found `{}`", excerpt(line));
     let mut rest = line;
@@ -218,7 +224,11 @@ fn ss_row(line: &str, has_netid: bool, n: usize) -> Result<Socket, String> {
     } else {
         None
     };
-    let state = take(&mut rest)?;
+    let state = if cols.state {
+        take(&mut rest)?
+    } else {
+        String::new()
+    };
     let rq = take(&mut rest)?;
     let sq = take(&mut rest)?;
     let q = |v: &str| {
@@ -304,7 +314,7 @@ pub fn sniff_ss(head: &str) -> Sniff {
 /// Errors: [`ParseError::Unusable`] without the header. Rows that cannot be read are issues.
 pub fn parse_ss(text: &str) -> Result<Parsed<SsTable>, ParseError> {
     let mut lines = numbered_lines(strip_bom(text)).filter(|(_, l)| !l.trim().is_empty());
-    let has_netid = match lines.next() {
+    let cols = match lines.next() {
         Some((n, l)) => ss_header(l).ok_or_else(|| {
             ParseError::unusable(
                 Some(n),
@@ -328,7 +338,7 @@ pub fn parse_ss(text: &str) -> Result<Parsed<SsTable>, ParseError> {
                 }
             }
         }
-        match ss_row(line, has_netid, n) {
+        match ss_row(line, cols, n) {
             Ok(s) => out.sockets.push(s),
             Err(msg) => issues.push(n, || msg),
         }
@@ -380,6 +390,28 @@ mod tests {
         let p = parse_ss(clean).unwrap();
         assert!(p.issues.is_empty());
         assert!(p.value.sockets.iter().all(|s| s.info.is_some()));
+    }
+
+    #[test]
+    fn state_filter_leaves_out_the_state_column() {
+        let t = include_str!(
+            "../../tests/fixtures/ss/captured-iproute2-6.1-ss-tin-state-established.txt"
+        );
+        assert_eq!(sniff_ss(t), Sniff::Yes);
+        let p = parse_ss(t).unwrap();
+        assert!(p.issues.is_empty(), "{:?}", p.issues);
+        assert_eq!(p.value.sockets.len(), 8);
+        let first = &p.value.sockets[0];
+        assert_eq!(first.state, "");
+        assert_eq!(
+            (first.local.text.as_str(), first.peer.text.as_str()),
+            ("127.0.0.1:48570", "127.0.0.1:5599")
+        );
+        let i = first.info.unwrap();
+        assert_eq!(
+            (i.cwnd, i.retrans_now, i.retrans_total, i.line),
+            (Some(16), Some(0), Some(31), 3)
+        );
     }
 
     #[test]
