@@ -100,8 +100,10 @@ pub fn build(
     modules: Option<&super::ModuleList>,
     conflicts: &mut Vec<super::conflicts::Conflict>,
 ) -> Memory {
-    let mut m = Memory::default();
-    m.numa_nodes = super::numa::build(c);
+    let mut m = Memory {
+        numa_nodes: super::numa::build(c),
+        ..Default::default()
+    };
     let free = c
         .records::<Free>()
         .find_map(|(a, f)| free_unit_kib(a).map(|k| (a, f, k)));

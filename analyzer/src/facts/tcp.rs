@@ -231,7 +231,7 @@ pub fn retrans_peers(c: &Collected) -> Vec<Cited<RetransPeer>> {
             ))
         })
         .collect();
-    peers.sort_by(|x, y| y.value.retrans_total.cmp(&x.value.retrans_total));
+    peers.sort_by_key(|p| std::cmp::Reverse(p.value.retrans_total));
     peers.truncate(RETRANS_PEERS);
     peers
 }

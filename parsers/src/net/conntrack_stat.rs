@@ -9,10 +9,10 @@
 //! `early_drop` (an entry evicted to make room for a new one), `error`, `search_restart`, …
 //!
 //! - `conntrack -S` (conntrack-tools 1.4.7, over netlink): one line per CPU, `cpu=N` then
-//!   `name=value` pairs in decimal:
+//!   `name=value` pairs in decimal (the tab after `cpu=N` shown as spaces):
 //!
 //! ```text
-//! cpu=0   	found=0 invalid=0 insert=0 insert_failed=0 drop=60 early_drop=0 error=0 search_restart=0 clash_resolve=0 chaintoolong=0
+//! cpu=0       found=0 invalid=0 insert=0 insert_failed=0 drop=60 early_drop=0 error=0 search_restart=0 clash_resolve=0 chaintoolong=0
 //! ```
 //!
 //! - `/proc/net/stat/nf_conntrack` (Linux 6.18): a header naming the columns, then one row per

@@ -11,9 +11,9 @@
 //!
 //! Seen on Linux 6.18 (`6.18.44`, Debian 12) and in hotsos's Ubuntu 20.04 test tree.
 //!
-//! Sample input (Linux 6.18):
+//! Sample input (Linux 6.18; tabs shown as spaces):
 //! ```text
-//! 935	0	2466097
+//! 935    0    2466097
 //! ```
 
 use crate::common::{excerpt, numbered_lines, strip_bom, ParseError, Parsed};

@@ -1,16 +1,16 @@
 //! `ss -s`: iproute2's socket summary.
 //!
-//! iproute2 6.1 (Debian 12), Linux 6.18:
+//! iproute2 6.1 (Debian 12), Linux 6.18 (tabs shown as spaces):
 //! ```text
 //! Total: 269
 //! TCP:   255 (estab 250, closed 3, orphaned 0, timewait 3)
 //!
 //! Transport Total     IP        IPv6
-//! RAW	  0         0         0
-//! UDP	  0         0         0
-//! TCP	  252       252       0
-//! INET	  252       252       0
-//! FRAG	  0         0         0
+//! RAW      0         0         0
+//! UDP      0         0         0
+//! TCP      252       252       0
+//! INET      252       252       0
+//! FRAG      0         0         0
 //! ```
 //! Older iproute2 (4.x, as in RHEL 7 and Ubuntu 18.04) prints `Total: N (kernel M)`, a
 //! `synrecv` count and `timewait N/M` (TIME-WAIT sockets / those the kernel's timewait table
