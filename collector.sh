@@ -150,6 +150,11 @@
 #     free               `free -m`; mem/free-m.txt
 #     swaps              /proc/swaps; mem/swaps
 #     swapon             `swapon --show`; mem/swapon-show.txt
+#     numastat           `numastat` (numactl; NUMA hit/miss pages per node); mem/numastat.txt
+#     node-numastat      /sys/devices/system/node/node<N>/numastat;
+#                        sys/node/node<N>/numastat.start, .end
+#     file-nr            /proc/sys/fs/file-nr (file handles allocated, unused, max);
+#                        proc/sys/fs/file-nr.start, .end
 #     thp                `grep -H . enabled defrag` in /sys/kernel/mm/transparent_hugepage (or
 #                        redhat_transparent_hugepage): lines `FILE:always [madvise] never`; mem/thp.txt
 #     balloon            `vmware-toolbox-cmd stat balloon`; mem/vmware-balloon.txt
@@ -176,7 +181,9 @@
 #     irq-affinity       one line `N<TAB>smp_affinity_list<TAB>action name` per action of each
 #                        /proc/irq/N; net/irq-affinity.tsv
 #     ss                 `ss -tanp` (.start, .end) and `ss -tulpn` (listening); net/ss-tanp.*,
-#                        net/ss-tulpn.txt
+#                        net/ss-tulpn.txt; and `ss -tin state established` at the window's end
+#                        (TCP internals: rto, cwnd, retrans), cut to its first 4001 lines (the
+#                        header and 2000 connections of two lines each); net/ss-tin.end
 #     netstat-tanp       `netstat -tanp` / `netstat -tulpn` where ss is missing; same names
 #     netstat-s          `netstat -s`; net/netstat-s.start, .end
 #     nstat              `nstat -asz` (absolute counters incl. zeros, history untouched);
@@ -184,6 +191,11 @@
 #     net-dev            /proc/net/dev; proc/net/dev.start, .end
 #     net-snmp           /proc/net/snmp; proc/net/snmp.start, .end
 #     softnet-stat       /proc/net/softnet_stat (hex columns per CPU); proc/net/softnet_stat.*
+#     ss-s               `ss -s` (socket summary: orphaned, timewait); net/ss-s.start, .end
+#     conntrack-s        `conntrack -S` (per-CPU drop, insert_failed, early_drop), where
+#                        conntrack-tools is installed; net/conntrack-S.start, .end
+#     nf-conntrack-stat  /proc/net/stat/nf_conntrack (the same counters, hex, one row per CPU),
+#                        where the module is loaded; proc/net/stat/nf_conntrack.start, .end
 #     proc-uptime        /proc/uptime (seconds since boot, for since-boot counters); proc/uptime.*
 #     loadavg            /proc/loadavg; proc/loadavg.start, .end
 #     pressure           /proc/pressure/cpu, memory, io (PSI, Linux >= 4.20);
@@ -217,6 +229,8 @@
 #     jps                `jps -lv`, secrets masked; jvm/jps-lv.txt
 #     proc-status        /proc/PID/status; <dir>/status
 #     proc-limits        /proc/PID/limits; <dir>/limits
+#     fd-count           open descriptors: the entries of /proc/PID/fd, counted (`ls -A`; no
+#                        output when the folder cannot be listed); <dir>/fd-count
 #     proc-cmdline       /proc/PID/cmdline, one argument per line, secrets masked; <dir>/cmdline.txt
 #     cgroup             cgroup membership, limits and counters at the window's start and end:
 #                        `cgroup<TAB>LINE` for each line of /proc/PID/cgroup, then
@@ -1879,10 +1893,30 @@ snapshot() {
             -f "$state/cgroup.awk" "$root/proc/mounts" "$root/proc/$sn_p/cgroup"
     done
     td=$sn_td
+    copy "proc/sys/fs/file-nr.$1" file-nr /proc/sys/fs/file-nr
+    for sn_f in "$root"/sys/devices/system/node/node*/numastat; do
+        [ -f "$sn_f" ] || continue
+        sn_n=${sn_f%/numastat}
+        copy "sys/node/${sn_n##*/}/numastat.$1" node-numastat "${sn_f#"$root"}"
+    done
+    # Present only where the conntrack module is loaded.
+    if [ -f "$root/proc/net/stat/nf_conntrack" ]; then
+        copy "proc/net/stat/nf_conntrack.$1" nf-conntrack-stat /proc/net/stat/nf_conntrack
+    fi
+    if have_cmd conntrack; then
+        run "net/conntrack-S.$1" conntrack-s "$budget_quick" conntrack -S
+    fi
     run "net/netstat-s.$1" netstat-s "$budget_quick" netstat -s
     run "net/nstat-asz.$1" nstat "$budget_quick" nstat -asz
     if have_cmd ss || ! have_cmd netstat; then
         run "net/ss-tanp.$1" ss "$budget_quick" ss -tanp
+        run "net/ss-s.$1" ss-s "$budget_quick" ss -s
+        if [ "$1" = end ]; then
+            # Two lines per connection: the cap keeps the header and 2000 connections.
+            o_filter="head -n 4001"
+            o_fdisp=$o_filter
+            run "net/ss-tin.$1" ss "$budget_quick" ss -tin state established
+        fi
     else
         run "net/netstat-tanp.$1" netstat-tanp "$budget_quick" netstat -tanp
     fi
@@ -2101,6 +2135,7 @@ collect_mem() {
     run mem/free-m.txt free "$budget_quick" free -m
     copy mem/swaps swaps /proc/swaps
     run mem/swapon-show.txt swapon "$budget_quick" swapon --show
+    run mem/numastat.txt numastat "$budget_quick" numastat
     cm_thp=
     for cm_d in /sys/kernel/mm/transparent_hugepage /sys/kernel/mm/redhat_transparent_hugepage; do
         if [ -d "$root$cm_d" ]; then
@@ -2231,6 +2266,12 @@ collect_targets() {
         fi
         copy "$td/status" proc-status "/proc/$ct_p/status"
         copy "$td/limits" proc-limits "/proc/$ct_p/limits"
+        # A folder that cannot be listed (another user's process, without root) gives no count
+        # rather than a count of 0.
+        # shellcheck disable=SC2016 # the child shell expands $1
+        run "$td/fd-count" fd-count "$budget_quick" \
+            sh -c 'l=`ls -A -- "$1"` || exit 1; printf "%s" "$l" | awk "END { print NR }"' \
+            sh "$root/proc/$ct_p/fd"
         o_in=$root/proc/$ct_p/cmdline
         o_mask=1
         o_disp="tr '\\0' '\\n' <$root/proc/$ct_p/cmdline | awk -f mask.awk"

@@ -1010,6 +1010,54 @@ kinds! {
             .collected()
             .sniff(crate::storage::sysblock::sniff_slaves)
             .parse(|t| read(crate::storage::sysblock::parse_slaves(t)));
+    /// `/proc/sys/fs/file-nr`.
+    FileNr(crate::proc::file_nr::FileNr) {
+        /// `/proc/sys/fs/file-nr` (three numbers: known by its path only).
+        FILE_NR = KindSpec::new("file-nr", "`/proc/sys/fs/file-nr`")
+            .collected()
+            .parse(|t| read(crate::proc::file_nr::parse(t)));
+    }
+    /// A process's open descriptors.
+    FdCount(crate::proc::fd_count::FdCount) {
+        /// `ls /proc/<pid>/fd | wc -l` (one number: known by its path, which names the process).
+        FD_COUNT = KindSpec::new("fd-count", "`ls /proc/<pid>/fd | wc -l`")
+            .collected()
+            .scope(Scope::Process)
+            .parse(|t| read(crate::proc::fd_count::parse(t)));
+    }
+    /// `ss -s`.
+    SsSummary(crate::procs::ss_summary::SsSummary) {
+        /// iproute2 `ss -s`.
+        SS_S = KindSpec::new("ss-s", "iproute2 `ss -s`")
+            .collected()
+            .sniff(crate::procs::ss_summary::sniff)
+            .parse(|t| read(crate::procs::ss_summary::parse(t)));
+    }
+    /// NUMA allocation counters per node.
+    Numastat(crate::proc::numastat::Numastat) {
+        /// numactl `numastat` (no options).
+        NUMASTAT = KindSpec::new("numastat", "numactl `numastat`")
+            .collected()
+            .sniff(crate::proc::numastat::sniff)
+            .parse(|t| read(crate::proc::numastat::parse(t)));
+        /// `/sys/devices/system/node/node<N>/numastat` (its path names the node; `/proc/vmstat`
+        /// prints the same names: known by its path only).
+        NODE_NUMASTAT = KindSpec::new("node-numastat", "`/sys/devices/system/node/node<N>/numastat`")
+            .collected()
+            .parse(|t| read(crate::proc::numastat::parse_node(t)));
+    }
+    /// Connection-tracking statistics per CPU.
+    ConntrackStats(crate::net::conntrack_stat::ConntrackStats) {
+        /// conntrack-tools `conntrack -S`.
+        CONNTRACK_S = KindSpec::new("conntrack-s", "conntrack-tools `conntrack -S`")
+            .collected()
+            .sniff(crate::net::conntrack_stat::sniff_cli)
+            .parse(|t| read(crate::net::conntrack_stat::parse_cli(t)));
+        /// `/proc/net/stat/nf_conntrack` (hexadecimal, one row per CPU).
+        NF_CONNTRACK_STAT = KindSpec::new("nf-conntrack-stat", "`/proc/net/stat/nf_conntrack`")
+            .collected()
+            .sniff(crate::net::conntrack_stat::sniff_proc)
+            .parse(|t| read(crate::net::conntrack_stat::parse_proc(t)));
     }
     // Kinds without a record type: kept as text, or collected and not read by this version.
     @other {

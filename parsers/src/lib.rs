@@ -5,10 +5,10 @@
 //! | family | formats |
 //! | --- | --- |
 //! | [`sysstat`] | `iostat`, `mpstat`, `sar`, `sadf -j`, `pidstat` |
-//! | [`proc`] | `/proc` files: softirqs, interrupts, stat, vmstat, meminfo, diskstats, net/dev, net/snmp (and `nstat`), swaps, `<pid>/status`, `<pid>/limits`, pressure (PSI), loadavg |
+//! | [`proc`] | `/proc` files: softirqs, interrupts, stat, vmstat, meminfo, diskstats, net/dev, net/snmp (and `nstat`), swaps, `<pid>/status`, `<pid>/limits`, pressure (PSI), loadavg, `sys/fs/file-nr`, a process's descriptor count, NUMA counters (`numastat`, `node<N>/numastat`) |
 //! | [`kernel`] | `/proc/cmdline`, taint flags, `dmesg`, `journalctl`/syslog files, `/proc/modules`, `lsmod`, `modinfo`, `sysctl` |
-//! | [`net`] | `ethtool` (one module per option), `ip -s link`, bonding, IRQ affinity, `netstat -s` |
-//! | [`procs`] | `ps`, `top`, `ss`, `netstat` connections, `vmstat`, `free`, `ulimit -a`, cgroups |
+//! | [`net`] | `ethtool` (one module per option), `ip -s link`, bonding, IRQ affinity, `netstat -s`, connection-tracking statistics (`conntrack -S`, `/proc/net/stat/nf_conntrack`) |
+//! | [`procs`] | `ps`, `top`, `ss` (with `-i` internals), `ss -s`, `netstat` connections, `vmstat`, `free`, `ulimit -a`, cgroups |
 //! | [`jvm`] | `java -version`, `jcmd VM.*`, `jstat`, `jcmd GC.heap_info`, class histograms, GC logs, thread dumps, `jps` |
 //! | [`time`] | chrony, `ntpq`, `timedatectl`, VMware Tools time sync |
 //! | [`host`] | `uname`, os-release, `dmidecode`, `systemd-detect-virt`, `lscpu`, `lspci`, VMware balloon, `cpupower frequency-info`, cpufreq sysfs, `tuned-adm`, transparent huge page settings |

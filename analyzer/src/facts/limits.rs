@@ -1,11 +1,15 @@
-//! Resource limits: the shell's `ulimit -a` and `/proc/<pid>/limits` of examined processes.
+//! Resource limits: the shell's `ulimit -a`, `/proc/<pid>/limits` of examined processes with
+//! their open descriptors, and the host's file handles.
 //!
-//! In: `ulimit` and `proc-limits` artifacts. Out: [`Limits`], every value keyed by the kernel
-//! resource it shows (`RLIMIT_NOFILE`), so bash, BusyBox, dash and `/proc` outputs compare.
+//! In: `ulimit`, `proc-limits`, `fd-count` and `file-nr` artifacts (else `fs.file-nr` of
+//! `sysctl -a`). Out: [`Limits`], every value keyed by the kernel resource it shows
+//! (`RLIMIT_NOFILE`), so bash, BusyBox, dash and `/proc` outputs compare.
 
 use crate::artifacts::Collected;
 use crate::evidence::Cited;
 use parsers::{
+    proc::fd_count::FdCount,
+    proc::file_nr::FileNr,
     proc::limits::{LimitValue, ProcLimits, Resource},
     procs::ulimit::Ulimit,
 };
@@ -19,6 +23,9 @@ pub struct Limits {
     pub shell: BTreeMap<String, Cited<Limit>>,
     /// `/proc/<pid>/limits` of each examined process, by the folder it was collected in.
     pub processes: Vec<ProcessLimits>,
+    /// The host's file handles (`/proc/sys/fs/file-nr`, else `fs.file-nr` in `sysctl -a`): the
+    /// latest read.
+    pub file_nr: Option<Cited<FileNr>>,
 }
 
 /// One limit.
@@ -58,6 +65,10 @@ pub struct ProcessLimits {
     pub comm: Option<String>,
     /// Limits by key, as in [`Limits::shell`].
     pub limits: BTreeMap<String, Cited<Limit>>,
+    /// Open descriptors (the entries of `/proc/<pid>/fd`, counted), when collected.
+    pub open_fds: Option<Cited<u64>>,
+    /// The folder the process's files were collected in (`jvm/4242`, `proc/17`).
+    pub dir: String,
 }
 
 /// The kernel's name of a resource (`RLIMIT_NOFILE`).
@@ -89,9 +100,19 @@ fn pid_of(path: &str) -> Option<u32> {
     parts.next()?.parse().ok()
 }
 
-/// Builds the limits from `ulimit -a` (the first parsed) and every `/proc/<pid>/limits`; `procs`
-/// names the processes.
-pub fn build(c: &Collected, procs: &super::Processes) -> Limits {
+/// The folder of a path (`jvm/4242/limits` → `jvm/4242`).
+fn dir_of(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(d, _)| d)
+}
+
+/// Builds the limits from `ulimit -a` (the first parsed), every `/proc/<pid>/limits` and
+/// descriptor count, and the host's file handles; `procs` names the processes, `sysctl` is
+/// `sysctl -a` by key.
+pub fn build(
+    c: &Collected,
+    procs: &super::Processes,
+    sysctl: &BTreeMap<String, Cited<String>>,
+) -> Limits {
     let mut out = Limits::default();
     if let Some((a, u)) = c.records::<Ulimit>().next() {
         for e in &u.entries {
@@ -143,8 +164,48 @@ pub fn build(c: &Collected, procs: &super::Processes) -> Limits {
                 ),
             );
         }
-        out.processes.push(ProcessLimits { pid, comm, limits });
+        out.processes.push(ProcessLimits {
+            pid,
+            comm,
+            limits,
+            open_fds: None,
+            dir: dir_of(&a.path).to_string(),
+        });
     }
+    for (a, n) in c.records::<FdCount>() {
+        let dir = dir_of(&a.path);
+        let open = Cited::new(n.open, &a.path, n.line);
+        match out.processes.iter_mut().find(|p| p.dir == dir) {
+            Some(p) => p.open_fds = Some(open),
+            None => {
+                let pid = pid_of(&a.path);
+                out.processes.push(ProcessLimits {
+                    pid,
+                    comm: pid.and_then(|pid| {
+                        procs
+                            .list
+                            .iter()
+                            .find(|x| x.value.pid == pid)
+                            .map(|x| x.value.comm.clone())
+                    }),
+                    limits: BTreeMap::new(),
+                    open_fds: Some(open),
+                    dir: dir.to_string(),
+                });
+            }
+        }
+    }
+    out.file_nr = super::snapshots::latest(c, &parsers::kind::FILE_NR, |x: &FileNr| Some(x))
+        .map(|(a, x)| Cited::new(*x, &a.path, x.line))
+        .or_else(|| {
+            let v = sysctl.get("fs.file-nr")?;
+            let line = v.lines.first().copied().unwrap_or(1);
+            FileNr::from_values(&v.value, line).map(|x| Cited {
+                value: x,
+                artifact: v.artifact.clone(),
+                lines: v.lines.clone(),
+            })
+        });
     out
 }
 

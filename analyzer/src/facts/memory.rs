@@ -2,7 +2,8 @@
 //!
 //! In: `/proc/meminfo`, `free`, `/proc/swaps`, `vmstat` (si/so), `/proc/vmstat` (two snapshots:
 //! pswpin/pswpout), `sysctl -a` (`vm.swappiness`), `lsmod`/`/proc/modules` (`vmw_balloon`),
-//! `vmware-toolbox-cmd stat balloon`. Out: [`Memory`].
+//! `vmware-toolbox-cmd stat balloon`, NUMA counters (`numastat`, `node<N>/numastat`). Out:
+//! [`Memory`].
 
 use crate::evidence::Cited;
 use serde::Serialize;
@@ -34,6 +35,9 @@ pub struct Memory {
     pub balloon_driver: Option<Cited<String>>,
     /// Memory currently reclaimed by the balloon, MiB (`vmware-toolbox-cmd stat balloon`).
     pub balloon_mib: Option<Cited<u64>>,
+    /// NUMA allocation counters per node ([`numa`](super::numa)): over the window, else since
+    /// boot.
+    pub numa_nodes: Vec<Cited<super::numa::NumaNode>>,
 }
 
 use crate::artifacts::Collected;
@@ -96,7 +100,10 @@ pub fn build(
     modules: Option<&super::ModuleList>,
     conflicts: &mut Vec<super::conflicts::Conflict>,
 ) -> Memory {
-    let mut m = Memory::default();
+    let mut m = Memory {
+        numa_nodes: super::numa::build(c),
+        ..Default::default()
+    };
     let free = c
         .records::<Free>()
         .find_map(|(a, f)| free_unit_kib(a).map(|k| (a, f, k)));

@@ -20,6 +20,7 @@ pub mod klog;
 pub mod limits;
 pub mod memory;
 pub mod net;
+pub mod numa;
 pub mod platform;
 pub mod process;
 pub mod profile;
@@ -29,6 +30,7 @@ pub mod snapshots;
 mod softirq;
 pub mod storage;
 pub mod thp;
+pub mod tcp;
 pub mod timesync;
 pub mod zookeeper;
 
@@ -151,7 +153,7 @@ impl HostFacts {
         f.storage = storage::build(c, &f.processes, &f.zookeeper, &f.hadoop);
         f.profiles = profile::build(c);
         f.configs = config::build(c);
-        f.limits = limits::build(c, &f.processes);
+        f.limits = limits::build(c, &f.processes, &f.kernel.sysctl);
         f.platform = platform::build(c);
         f.sched = sched::build(c);
         f.cgroups = cgroup::build(c, &f.jvms, &f.processes);
@@ -219,6 +221,8 @@ pub enum Fact {
     Cgroups,
     /// [`HostFacts::thp`].
     Thp,
+    /// [`HostFacts::limits`].
+    Limits,
 }
 
 impl Fact {
@@ -245,6 +249,7 @@ impl Fact {
             Fact::Sched => "sched",
             Fact::Cgroups => "cgroups",
             Fact::Thp => "thp",
+            Fact::Limits => "limits",
         }
     }
 
@@ -271,6 +276,7 @@ impl Fact {
             Fact::Sched => "run queue, load, all-CPU steal, pressure, CPU frequency (`vmstat`, `sar -q`, `/proc/loadavg`, `/proc/pressure/*`, cpufreq sysfs, `cpupower`, `tuned-adm`)",
             Fact::Cgroups => "the target processes' cgroups: limits, OOM kills, CPU throttling (the collector's `cgroup.tsv` at the window's start and end)",
             Fact::Thp => "transparent huge page settings and compaction counters (`transparent_hugepage/{enabled,defrag}`, `/proc/vmstat`)",
+            Fact::Limits => "resource limits and open descriptors (`ulimit -a`, `/proc/<pid>/limits`, `/proc/<pid>/fd` counts, `/proc/sys/fs/file-nr`)",
         }
     }
 

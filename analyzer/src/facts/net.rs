@@ -3,7 +3,8 @@
 //!
 //! In: `ethtool -i/-l/-g/-k`, `ip -s link`, `/proc/net/dev` (two snapshots), `/proc/net/bonding/*`,
 //! `/proc/interrupts` (two snapshots) and IRQ affinity lists, `netstat -s`/`nstat` (two
-//! snapshots), `sysctl -a`, `ss -tanp`. Out: [`Nic`] per interface and [`NetStack`].
+//! snapshots), `sysctl -a`, `ss -tanp`, `ss -ti`, `ss -s`, `conntrack -S` and
+//! `/proc/net/stat/nf_conntrack` ([`tcp`](super::tcp)). Out: [`Nic`] per interface and [`NetStack`].
 
 use crate::evidence::Cited;
 use serde::Serialize;
@@ -177,6 +178,20 @@ pub struct NetStack {
     pub listeners_read: usize,
     /// Listening sockets whose accept queue was full (`Recv-Q` ≥ `Send-Q` in `ss -ltn`).
     pub full_listeners: Vec<Cited<ListenQueue>>,
+    /// TCP segments sent and retransmitted (`Tcp: OutSegs`, `RetransSegs`, with `TcpExt`
+    /// `TCPTimeouts`, `TCPLostRetransmit`, `TCPSynRetrans`): over the window, else since boot.
+    pub tcp_retrans: Option<Cited<super::tcp::TcpRetrans>>,
+    /// The connections with the most retransmissions (`ss -i` `retrans:a/b`), most first.
+    pub retrans_peers: Vec<Cited<super::tcp::RetransPeer>>,
+    /// The socket summary (`ss -s`): orphaned and TIME-WAIT TCP sockets.
+    pub socket_summary: Option<Cited<parsers::procs::ss_summary::SsSummary>>,
+    /// Packets dropped because no conntrack entry could be made (`drop`, summed over CPUs;
+    /// `conntrack -S`, `/proc/net/stat/nf_conntrack`): over the window, else since loading.
+    pub conntrack_drop: Option<Cited<CounterChange>>,
+    /// Conntrack entries that could not be inserted (`insert_failed`).
+    pub conntrack_insert_failed: Option<Cited<CounterChange>>,
+    /// Conntrack entries evicted to make room for new ones (`early_drop`).
+    pub conntrack_early_drop: Option<Cited<CounterChange>>,
 }
 
 /// A counter's change: over the window when two snapshots exist, else since boot.
@@ -628,6 +643,12 @@ fn stack(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> NetStack {
         });
     net.netdev_max_backlog = num("net.core.netdev_max_backlog");
     net.netdev_budget = num("net.core.netdev_budget");
+    net.tcp_retrans = super::tcp::retrans(c);
+    net.retrans_peers = super::tcp::retrans_peers(c);
+    net.socket_summary = super::tcp::summary(c);
+    net.conntrack_drop = super::tcp::conntrack_counter(c, "drop");
+    net.conntrack_insert_failed = super::tcp::conntrack_counter(c, "insert_failed");
+    net.conntrack_early_drop = super::tcp::conntrack_counter(c, "early_drop");
     net.listen_overflows = change("ListenOverflows");
     net.listen_drops = change("ListenDrops");
     for (a, t) in c.records::<SsTable>() {

@@ -166,6 +166,25 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
     (r"(^|/)sysctl(-a|_-a)(\.txt)?$", &kind::SYSCTL),
     (r"(^|/)ulimit(-a|_-a)?(\.txt)?$", &kind::ULIMIT),
     (r"(^|/)limits$", &kind::PROC_LIMITS),
+    (r"(^|/)fd-count(\.txt)?$", &kind::FD_COUNT),
+    (
+        r"(^|/)(proc/sys/fs/)?file-nr(\.[A-Za-z0-9_-]+)?$",
+        &kind::FILE_NR,
+    ),
+    // Before `numastat` alone: the sysfs file of one node, named by its folder.
+    (
+        r"(^|/)node[0-9]+/numastat(\.[A-Za-z0-9_-]+)?$",
+        &kind::NODE_NUMASTAT,
+    ),
+    (r"(^|/)numastat(\.txt)?$", &kind::NUMASTAT),
+    (
+        r"(^|/)proc/net/stat/nf_conntrack(\.[A-Za-z0-9_-]+)?$",
+        &kind::NF_CONNTRACK_STAT,
+    ),
+    (
+        r"(^|/)conntrack[-_]-?S(\.[A-Za-z0-9_-]+)?$",
+        &kind::CONNTRACK_S,
+    ),
     (r"(^|/)(kernel|proc)/cmdline$", &kind::CMDLINE),
     (r"(^|/)tainted$", &kind::TAINTED),
     (r"(^|/)modinfo[^/]*(\.txt)?$", &kind::MODINFO),
@@ -194,6 +213,8 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
     (r"(^|/)system/ps\.txt$", &kind::PS),
     (r"(^|/)ps(_[a-z-]+)?(\.txt)?$", &kind::PS),
     (r"(^|/)top(_-b[^/]*)?(\.txt)?$", &kind::TOP),
+    // `ss -s` prints a summary, not the socket table: before the `ss-<options>` row.
+    (r"(^|/)ss(-s|_-s)(\.[A-Za-z0-9_-]+)?$", &kind::SS_S),
     (r"(^|/)ss-[a-z]+(\.[A-Za-z0-9_-]+)?$", &kind::SS),
     // Any option letters but `ss -s` alone, which prints a summary, not the socket table.
     (r"(^|/)ss_-([a-rt-zA-Z][a-zA-Z]*|s[a-zA-Z]+)$", &kind::SS),
@@ -634,6 +655,24 @@ mod tests {
             ),
             ("conf/core-site.xml", "hadoop-site-xml"),
             ("sosreport-h/proc/pressure/cpu", "pressure"),
+            ("rca-h/proc/77/fd-count", "fd-count"),
+            ("rca-h/jvm/4242/fd-count", "fd-count"),
+            ("rca-h/proc/sys/fs/file-nr.start", "file-nr"),
+            ("sosreport-h/proc/sys/fs/file-nr", "file-nr"),
+            ("rca-h/net/ss-s.end", "ss-s"),
+            ("sosreport-h/sos_commands/networking/ss_-s", "ss-s"),
+            ("rca-h/net/ss-tin.end", "ss"),
+            ("rca-h/sys/node/node1/numastat.end", "node-numastat"),
+            (
+                "sosreport-h/sys/devices/system/node/node0/numastat",
+                "node-numastat",
+            ),
+            ("rca-h/mem/numastat.txt", "numastat"),
+            (
+                "rca-h/proc/net/stat/nf_conntrack.start",
+                "nf-conntrack-stat",
+            ),
+            ("rca-h/net/conntrack-S.end", "conntrack-s"),
             (
                 "oswbb/archive/oswvmstat/db1_vmstat_24.01.15.1300.dat.gz",
                 "oswvmstat",
@@ -698,7 +737,7 @@ mod tests {
             ("notes/histo_1.txt", Some("class-histogram")),
             ("sosreport-h/sos_commands/memory/free_-m", None),
             ("notes/free_-w.txt", Some("free")),
-            ("sosreport-h/sos_commands/networking/ss_-s", None),
+            ("sosreport-h/sos_commands/networking/ss_-s", Some("ss-s")),
             (
                 "sosreport-h/sos_commands/networking/ss_-peaonmi",
                 Some("ss"),

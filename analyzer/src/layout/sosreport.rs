@@ -58,8 +58,6 @@ const PIDSTAT_HUMAN: &str = "printed with human-readable units (`--human`: `0.0%
 const PS_LSTART: &str = "its `lstart` column holds spaces (`Wed Dec  2 04:11:07 2026`), which the ps reader would split into other columns; `ps auxwww` beside it is read";
 const PS_THREADS: &str = "one line per thread (`ps -elfL`, `ps auxwwwm`): read as a process list it would count every thread as a process; `ps auxwww` beside it is read";
 const NETSTAT_IPV6: &str = "IPv6 counters only (`netstat -s -6`): read as `netstat -s` they would be taken for a second snapshot of the IPv4 counters";
-const SS_SUMMARY: &str =
-    "`ss -s` prints socket counts by family, not the socket table the ss reader reads";
 const SADF_XML: &str =
     "sysstat data as `sadf -x` XML, which rca does not read; `sar -A` of the same file is read";
 const SA_BINARY: &str =
@@ -250,10 +248,7 @@ pub static PATHS: &[(&str, Place)] = &[
         r"^sos_commands/networking/nstat_-zas$",
         Place::Kind(&kind::NSTAT),
     ),
-    (
-        r"^sos_commands/networking/ss_-s$",
-        Place::NotRead(SS_SUMMARY),
-    ),
+    (r"^sos_commands/networking/ss_-s$", Place::Kind(&kind::SS_S)),
     (
         r"^sos_commands/networking/ss_-[a-zA-Z]+$",
         Place::Kind(&kind::SS),
@@ -564,7 +559,7 @@ mod tests {
             ("sos_commands/networking/netstat_-s_-6", "-"),
             ("sos_commands/networking/nstat_-zas", "nstat"),
             ("sos_commands/networking/ss_-peaonmi", "ss"),
-            ("sos_commands/networking/ss_-s", "-"),
+            ("sos_commands/networking/ss_-s", "ss-s"),
             (
                 "sos_commands/networking/ip_netns_exec_qrouter-1_nstat_-zas",
                 "-",

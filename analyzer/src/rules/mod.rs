@@ -57,12 +57,14 @@ pub mod net {
     pub mod rx_drops;
     pub mod softnet_backlog;
     pub mod tcp_oom;
+    pub mod tcp_retransmits;
 }
 /// Memory: swap and the VMware balloon.
 pub mod mem {
     pub mod alloc_failure;
     pub mod balloon;
     pub mod compaction_stall;
+    pub mod numa_remote;
     pub mod oom_kill;
     pub mod swap;
 }
@@ -113,6 +115,11 @@ pub mod cgroup {
 /// YARN NodeManagers.
 pub mod yarn {
     pub mod vmem_check;
+}
+
+/// Processes' resource limits.
+pub mod proc {
+    pub mod fd_exhaustion;
 }
 
 pub use meta::{Area, Limit, RuleMeta, Source, SymptomGroup, Threshold};
@@ -305,6 +312,11 @@ pub static RULES: &[Rule] = &[
     rule!(mem::compaction_stall),
     rule!(cgroup::oom_kill),
     rule!(cgroup::cpu_throttled),
+    rule!(net::tcp_retransmits),
+    rule!(mem::swap),
+    rule!(mem::balloon),
+    rule!(mem::oom_kill),
+    rule!(mem::numa_remote),
     rule!(time::offset),
     rule!(time::two_sources),
     rule!(time::unsynchronised),
@@ -329,6 +341,7 @@ pub static RULES: &[Rule] = &[
     rule!(jvm::heap_vs_cgroup),
     rule!(jvm::heap_growth),
     rule!(yarn::vmem_check),
+    rule!(proc::fd_exhaustion),
 ];
 
 /// The metadata of the rule with this id.

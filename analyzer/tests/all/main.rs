@@ -17,6 +17,7 @@ mod incidents_klog;
 mod incidents_fsblk;
 mod incidents_cpu;
 mod incidents_jvm;
+mod incidents_netfd;
 mod jvm_facts;
 mod kind_table;
 mod large_tree;

@@ -4,6 +4,11 @@
 //! machine analyzed, and two loop-mounted filesystems filled to their last block and inode. Each
 //! skips with a note when its tools are missing, unless `RCA_HOST_TESTS=1` (set by CI, which
 //! installs them).
+//! collection of this machine analyzed end to end, a process at its descriptor limit collected
+//! and named, two quiet collections compared, ZooKeeper with
+//! a million watches, every report page opened in headless Chromium, and a `sos report` of this
+//! machine analyzed. Each skips with a note
+//! when its tools are missing, unless `RCA_HOST_TESTS=1` (set by CI, which installs them).
 //!
 //! The heavy ones take [`exclusive`] so that they run one at a time, as they would in separate
 //! binaries: a collection measures the machine, and another suite running beside it would be
@@ -13,6 +18,7 @@ mod collector_script;
 mod end_to_end;
 mod fs_full;
 mod java_locks;
+mod fd_exhaustion;
 mod report_browser;
 mod sosreport;
 mod twin_bundles;

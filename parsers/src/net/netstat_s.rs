@@ -339,7 +339,7 @@ const SENTENCES: &[(&str, &str, &str)] = &[
         "TCPLossUndo",
     ),
     ("TcpExt", "%llu TCP data loss events", "TCPLoss"),
-    ("TcpExt", "%llu retransmits lost", "TCPLostRetransmits"),
+    ("TcpExt", "%llu retransmits lost", "TCPLostRetransmit"),
     (
         "TcpExt",
         "%llu timeouts after reno fast retransmit",

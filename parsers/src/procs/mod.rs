@@ -14,6 +14,7 @@ pub mod free;
 pub mod netstat;
 pub mod ps;
 pub mod ss;
+pub mod ss_summary;
 pub mod top;
 pub mod ulimit;
 pub mod uptime;

@@ -6,7 +6,9 @@
 //! ESTAB  0      0               127.0.0.1:46296          127.0.0.1:18081 users:(("bootstrap",pid=1505,fd=4))
 //! ESTAB  0      0      [::ffff:127.0.0.1]:18081 [::ffff:127.0.0.1]:46296 users:(("python3",pid=1461,fd=4))
 //! ```
-//! The owner is named by its `comm` (`bootstrap`).
+//! The owner is named by its `comm` (`bootstrap`). Under a state filter (`ss -tin state
+//! established`) ss prints no `State` column; with `-i` each TCP socket's row is followed by an
+//! indented line of its internals ([`TcpInfo`]).
 
 use super::{next_token, ConnView, Endpoint, SocketOwner};
 use crate::common::{
@@ -20,7 +22,8 @@ pub struct Socket {
     /// `Netid` (`tcp`, `udp`, `u_str`, `nl`); `None` when the listing has no Netid column
     /// (`ss -t`).
     pub netid: Option<String>,
-    /// `State` (`ESTAB`, `LISTEN`, `TIME-WAIT`, `UNCONN`).
+    /// `State` (`ESTAB`, `LISTEN`, `TIME-WAIT`, `UNCONN`); empty when the listing was filtered
+    /// to one state (`ss -tin state established` prints no State column).
     pub state: String,
     /// `Recv-Q`: bytes not yet read by the application (listeners: accept queue length).
     pub recv_q: Option<u64>,
@@ -41,6 +44,73 @@ pub struct Socket {
     pub extra: Option<String>,
     /// 1-based input line.
     pub line: usize,
+    /// The TCP internals of `ss -i`, from the indented line under the socket's row.
+    pub info: Option<TcpInfo>,
+}
+
+/// What `ss -i` prints of a TCP socket's `tcp_info` (iproute2 `tcp_show_info`), on the
+/// indented line under its row: `rto:204 … cwnd:1 ssthresh:21 … retrans:1/973 …`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct TcpInfo {
+    /// `rto:` retransmission timeout, µs (printed in ms with up to 3 decimals).
+    pub rto_us: Option<u64>,
+    /// `cwnd:` congestion window, segments.
+    pub cwnd: Option<u64>,
+    /// `ssthresh:` slow-start threshold, segments.
+    pub ssthresh: Option<u64>,
+    /// `retrans:a/b`: `a`, the segments retransmitted and not yet acknowledged now
+    /// (`tcpi_retrans`).
+    pub retrans_now: Option<u64>,
+    /// `retrans:a/b`: `b`, the segments retransmitted over the connection's life
+    /// (`tcpi_total_retrans`); the field is absent while it is 0.
+    pub retrans_total: Option<u64>,
+    /// `data_segs_out:` (or, before iproute2 4.6, none): data segments sent.
+    pub data_segs_out: Option<u64>,
+    /// `lost:` segments presumed lost now.
+    pub lost: Option<u64>,
+    /// 1-based input line of the info line.
+    pub line: usize,
+}
+
+/// Reads an `ss -i` info line; `None` unless it holds at least one of `rto:`, `cwnd:`,
+/// `retrans:` with a readable value.
+fn tcp_info(line: &str, n: usize) -> Option<TcpInfo> {
+    let mut i = TcpInfo {
+        line: n,
+        ..Default::default()
+    };
+    let mut known = false;
+    for tok in line.split_whitespace() {
+        let Some((k, v)) = tok.split_once(':') else {
+            continue;
+        };
+        let num = |v: &str| v.parse::<u64>().ok();
+        match k {
+            "rto" => {
+                i.rto_us = v
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite() && *x >= 0.0)
+                    .map(|ms| (ms * 1000.0).round() as u64);
+                known |= i.rto_us.is_some();
+            }
+            "cwnd" => {
+                i.cwnd = num(v);
+                known |= i.cwnd.is_some();
+            }
+            "ssthresh" => i.ssthresh = num(v),
+            "retrans" => {
+                let (a, b) = v.split_once('/')?;
+                i.retrans_now = num(a);
+                i.retrans_total = num(b);
+                known |= i.retrans_total.is_some();
+            }
+            "data_segs_out" => i.data_segs_out = num(v),
+            "lost" => i.lost = num(v),
+            _ => {}
+        }
+    }
+    known.then_some(i)
 }
 
 /// Parsed `ss`.
@@ -118,26 +188,29 @@ fn parse_users(s: &str) -> Result<(Vec<SocketOwner>, usize), String> {
     }
 }
 
-/// The ss header: `Netid State Recv-Q Send-Q Local Address:Port Peer Address:Port [Process]`
-/// (the last two may be glued: `Address:PortProcess`).
-fn ss_header(line: &str) -> Option<bool> {
-    let mut t = line.split_ascii_whitespace();
-    let first = t.next()?;
-    let has_netid = match first {
-        "Netid" => {
-            if t.next()? != "State" {
-                return None;
-            }
-            true
-        }
-        "State" => false,
-        _ => return None,
-    };
-    (t.next()? == "Recv-Q" && t.next()? == "Send-Q" && line.contains("Local Address"))
-        .then_some(has_netid)
+/// Which columns an ss listing has before `Recv-Q`.
+#[derive(Debug, Clone, Copy)]
+struct Columns {
+    /// `Netid` (several families listed).
+    netid: bool,
+    /// `State`; absent when the listing was filtered to one state (`ss -tin state
+    /// established`).
+    state: bool,
 }
 
-fn ss_row(line: &str, has_netid: bool, n: usize) -> Result<Socket, String> {
+/// The ss header: `Netid State Recv-Q Send-Q Local Address:Port Peer Address:Port [Process]`
+/// (the last two may be glued: `Address:PortProcess`); `Netid` appears with several families,
+/// `State` is left out under a state filter.
+fn ss_header(line: &str) -> Option<Columns> {
+    let mut t = line.split_ascii_whitespace().peekable();
+    let netid = t.next_if_eq(&"Netid").is_some();
+    let state = t.next_if_eq(&"State").is_some();
+    (t.next()? == "Recv-Q" && t.next()? == "Send-Q" && line.contains("Local Address"))
+        .then_some(Columns { netid, state })
+}
+
+fn ss_row(line: &str, cols: Columns, n: usize) -> Result<Socket, String> {
+    let has_netid = cols.netid;
     let expected = "expected `[Netid] State Recv-Q Send-Q Local Peer [Process]`";
     let short = || format!("{expected}, found `{}`", excerpt(line));
     let mut rest = line;
@@ -151,7 +224,11 @@ fn ss_row(line: &str, has_netid: bool, n: usize) -> Result<Socket, String> {
     } else {
         None
     };
-    let state = take(&mut rest)?;
+    let state = if cols.state {
+        take(&mut rest)?
+    } else {
+        String::new()
+    };
     let rq = take(&mut rest)?;
     let sq = take(&mut rest)?;
     let q = |v: &str| {
@@ -237,7 +314,7 @@ pub fn sniff_ss(head: &str) -> Sniff {
 /// Errors: [`ParseError::Unusable`] without the header. Rows that cannot be read are issues.
 pub fn parse_ss(text: &str) -> Result<Parsed<SsTable>, ParseError> {
     let mut lines = numbered_lines(strip_bom(text)).filter(|(_, l)| !l.trim().is_empty());
-    let has_netid = match lines.next() {
+    let cols = match lines.next() {
         Some((n, l)) => ss_header(l).ok_or_else(|| {
             ParseError::unusable(
                 Some(n),
@@ -252,7 +329,16 @@ pub fn parse_ss(text: &str) -> Result<Parsed<SsTable>, ParseError> {
     let mut out = SsTable::default();
     let mut issues = Issues::default();
     for (n, line) in lines {
-        match ss_row(line, has_netid, n) {
+        // `ss -i`: the socket's internals on an indented line under its row.
+        if line.starts_with([' ', '\t']) {
+            if let Some(info) = tcp_info(line, n) {
+                if let Some(last) = out.sockets.last_mut().filter(|s| s.info.is_none()) {
+                    last.info = Some(info);
+                    continue;
+                }
+            }
+        }
+        match ss_row(line, cols, n) {
             Ok(s) => out.sockets.push(s),
             Err(msg) => issues.push(n, || msg),
         }
@@ -266,6 +352,67 @@ pub fn parse_ss(text: &str) -> Result<Parsed<SsTable>, ParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tcp_internals_of_ss_tin() {
+        let t = include_str!("../../tests/fixtures/ss/captured-iproute2-6.1-ss-tin-loss.txt");
+        let p = parse_ss(t).unwrap();
+        assert!(p.issues.is_empty(), "{:?}", p.issues);
+        assert_eq!(p.value.sockets.len(), 8);
+        let client = &p.value.sockets[1];
+        assert_eq!(
+            (client.local.text.as_str(), client.send_q),
+            ("127.0.0.1:56396", Some(4_190_965))
+        );
+        let i = client.info.unwrap();
+        assert_eq!(
+            (i.retrans_now, i.retrans_total, i.line),
+            (Some(1), Some(973), 5)
+        );
+        assert_eq!(
+            (i.rto_us, i.cwnd, i.ssthresh, i.lost),
+            (Some(204_000), Some(1), Some(21), Some(1))
+        );
+        assert_eq!(i.data_segs_out, Some(18_955));
+        let server = p.value.sockets[0].info.unwrap();
+        assert_eq!(
+            (server.retrans_total, server.rto_us, server.cwnd),
+            (None, Some(200_000), Some(10))
+        );
+        let total: u64 = p
+            .value
+            .sockets
+            .iter()
+            .filter_map(|s| s.info.and_then(|i| i.retrans_total))
+            .sum();
+        assert_eq!(total, 973 + 1488 + 1010 + 1347);
+        let clean = include_str!("../../tests/fixtures/ss/captured-iproute2-6.1-ss-tin-clean.txt");
+        let p = parse_ss(clean).unwrap();
+        assert!(p.issues.is_empty());
+        assert!(p.value.sockets.iter().all(|s| s.info.is_some()));
+    }
+
+    #[test]
+    fn state_filter_leaves_out_the_state_column() {
+        let t = include_str!(
+            "../../tests/fixtures/ss/captured-iproute2-6.1-ss-tin-state-established.txt"
+        );
+        assert_eq!(sniff_ss(t), Sniff::Yes);
+        let p = parse_ss(t).unwrap();
+        assert!(p.issues.is_empty(), "{:?}", p.issues);
+        assert_eq!(p.value.sockets.len(), 8);
+        let first = &p.value.sockets[0];
+        assert_eq!(first.state, "");
+        assert_eq!(
+            (first.local.text.as_str(), first.peer.text.as_str()),
+            ("127.0.0.1:48570", "127.0.0.1:5599")
+        );
+        let i = first.info.unwrap();
+        assert_eq!(
+            (i.cwnd, i.retrans_now, i.retrans_total, i.line),
+            (Some(16), Some(0), Some(31), 3)
+        );
+    }
 
     #[test]
     fn users_field() {

@@ -1,0 +1,265 @@
+//! End-to-end incident bundles of descriptor exhaustion, listen-queue overflow and TCP
+//! retransmissions (`analyzer/tests/fixtures/incidents/`, see each folder's README.md): real
+//! captures, analyzed through the command line as a user would. Each checks that the class's
+//! rule is the first finding with the evidence lines it cites, that the decoys rank below it,
+//! and the exit status; the healthy bundle must not fire the class's rule.
+
+use super::common::repo;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn incident(rel: &str) -> PathBuf {
+    repo().join("analyzer/tests/fixtures/incidents").join(rel)
+}
+
+/// The one `.tar.gz` in `dir`.
+fn tarball(dir: &Path) -> PathBuf {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.to_string_lossy().ends_with(".tar.gz"))
+        .unwrap_or_else(|| panic!("a collector bundle in {}", dir.display()))
+}
+
+/// `rca analyze PATH --json`: the exit status and the JSON document.
+fn analyze(path: &Path) -> (Option<i32>, Value) {
+    let out = tempfile::tempdir().unwrap();
+    let json = out.path().join("f.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
+        .arg("analyze")
+        .arg(path)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    let doc = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    (o.status.code(), doc)
+}
+
+fn findings(doc: &Value) -> &Vec<Value> {
+    doc["findings"].as_array().unwrap()
+}
+
+fn rule_status<'a>(doc: &'a Value, id: &str) -> &'a Value {
+    &doc["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == id)
+        .unwrap_or_else(|| panic!("rule {id} is listed"))["result"]
+}
+
+/// The `(artifact path ending, line, text)` of each evidence line of finding `f`.
+fn cited(f: &Value) -> Vec<(String, u64, String)> {
+    f["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|e| {
+            let path = e["artifact"].as_str().unwrap().to_string();
+            e["excerpt"].as_array().unwrap().iter().map(move |x| {
+                (
+                    path.clone(),
+                    x["line"].as_u64().unwrap(),
+                    x["text"].as_str().unwrap().to_string(),
+                )
+            })
+        })
+        .collect()
+}
+
+fn rank_of(doc: &Value, id: &str) -> Option<usize> {
+    findings(doc).iter().position(|f| f["rule_id"] == id)
+}
+
+#[test]
+fn fd_exhaustion_collector_bundle_names_the_process_at_its_limit() {
+    let (code, doc) = analyze(&tarball(&incident("fd-exhaustion")));
+    assert_eq!(code, Some(1));
+    let top = &findings(&doc)[0];
+    assert_eq!(top["rule_id"], "proc.fd-exhaustion");
+    assert_eq!(top["severity"], "critical");
+    assert_eq!(
+        top["title"],
+        "PID 16729 (python3) at its open-file limit: 256 descriptors open, soft limit 256"
+    );
+    let lines = cited(top);
+    assert!(lines
+        .iter()
+        .any(|(p, l, t)| p.ends_with("proc/16729/fd-count") && *l == 1 && t == "256"));
+    assert!(lines
+        .iter()
+        .any(|(p, l, t)| p.ends_with("proc/16729/limits")
+            && *l == 9
+            && t.starts_with("Max open files            256                  256")));
+    // The decoy: no time-sync daemon in the container, a warning below the critical finding.
+    assert!(rank_of(&doc, "time.unsynchronised").is_some_and(|r| r > 0));
+    // The host's handles were far from fs.file-max: the only finding is the process's.
+    assert_eq!(
+        findings(&doc)
+            .iter()
+            .filter(|f| f["rule_id"] == "proc.fd-exhaustion")
+            .count(),
+        1
+    );
+}
+
+#[test]
+fn fd_exhaustion_loose_outputs_name_the_process_at_its_limit() {
+    let (code, doc) = analyze(&incident("fd-exhaustion/loose"));
+    assert_eq!(code, Some(1));
+    let top = &findings(&doc)[0];
+    assert_eq!(top["rule_id"], "proc.fd-exhaustion");
+    assert_eq!(
+        top["title"],
+        "PID 11573 (python3) at its open-file limit: 256 descriptors open, soft limit 256"
+    );
+    let lines = cited(top);
+    assert!(lines
+        .iter()
+        .any(|(p, l, _)| p.ends_with("proc/11573/fd-count") && *l == 1));
+    assert!(lines
+        .iter()
+        .any(|(p, l, _)| p.ends_with("proc/11573/limits") && *l == 9));
+    // Every file was read, by its place or its content.
+    let artifacts = doc["artifacts"].as_array().unwrap();
+    assert!(
+        artifacts.iter().all(|a| a["outcome"]["status"] == "parsed"),
+        "{artifacts:?}"
+    );
+    assert!(artifacts
+        .iter()
+        .any(|a| a["path"].as_str().unwrap().ends_with("ss-s.txt") && a["kind"] == "ss-s"));
+    assert!(artifacts.iter().any(
+        |a| a["path"].as_str().unwrap().ends_with("proc/sys/fs/file-nr") && a["kind"] == "file-nr"
+    ));
+}
+
+#[test]
+fn listen_overflow_collector_bundle_counts_the_window_and_the_full_queue() {
+    let (code, doc) = analyze(&tarball(&incident("listen-overflow")));
+    assert_eq!(code, Some(1));
+    let f = findings(&doc);
+    assert_eq!(f[0]["rule_id"], "net.listen-overflow");
+    assert_eq!(
+        f[0]["title"],
+        "266 listen-queue overflows during the 10 s window"
+    );
+    // The counter at the window's end (304 at its start).
+    assert!(cited(&f[0])
+        .iter()
+        .any(|(p, l, t)| p.ends_with("net/netstat-s.end")
+            && *l == 43
+            && t.trim() == "570 times the listen queue of a socket overflowed"));
+    assert_eq!(f[1]["rule_id"], "net.listen-overflow");
+    assert_eq!(
+        f[1]["title"],
+        "Accept queue of 127.0.0.1:5598 (python3) full: 2 waiting, backlog 1"
+    );
+    assert!(rank_of(&doc, "time.unsynchronised").is_some_and(|r| r > 1));
+    assert_eq!(rule_status(&doc, "proc.fd-exhaustion")["status"], "clear");
+}
+
+#[test]
+fn listen_overflow_loose_outputs_show_the_full_queue_first() {
+    let (code, doc) = analyze(&incident("listen-overflow/loose"));
+    assert_eq!(code, Some(1));
+    let f = findings(&doc);
+    assert_eq!(f[0]["rule_id"], "net.listen-overflow");
+    assert_eq!(
+        f[0]["title"],
+        "Accept queue of 127.0.0.1:5598 full: 2 waiting, backlog 1"
+    );
+    assert!(cited(&f[0])
+        .iter()
+        .any(|(p, l, t)| p.ends_with("ss-ltn.txt")
+            && *l > 1
+            && t.starts_with("LISTEN 2      1          127.0.0.1:5598")));
+    // Two `netstat -s` without times: the counters read once, since boot, as information.
+    assert_eq!(f[1]["rule_id"], "net.listen-overflow");
+    assert_eq!(f[1]["severity"], "info");
+    assert!(f[1]["title"]
+        .as_str()
+        .unwrap()
+        .starts_with("266 listen-queue overflows since boot"));
+}
+
+#[test]
+fn tcp_retransmits_collector_bundle_names_the_lossy_connections() {
+    let (code, doc) = analyze(&tarball(&incident("tcp-retrans")));
+    assert_eq!(code, Some(1));
+    let top = &findings(&doc)[0];
+    assert_eq!(top["rule_id"], "net.tcp-retransmits");
+    assert_eq!(top["severity"], "warning");
+    assert_eq!(
+        top["title"],
+        "4.4 % of TCP segments retransmitted during the 9 s window"
+    );
+    let why = top["why"].as_str().unwrap();
+    // net-tools 2.10 prints these two under their kernel names (`TCPTimeouts: 1165`).
+    assert!(
+        why.contains("130 retransmission timeouts (TCPTimeouts), 194 retransmissions lost again (TCPLostRetransmit)"),
+        "{why}"
+    );
+    assert!(
+        why.contains(":5599: "),
+        "the peers on the lossy port are named: {why}"
+    );
+    let lines = cited(top);
+    assert!(lines
+        .iter()
+        .any(|(p, _, t)| p.ends_with("net/netstat-s.end") && t.contains("segments retransmitted")));
+    assert!(lines.iter().any(
+        |(p, _, t)| p.ends_with("net/netstat-s.start") && t.contains("segments retransmitted")
+    ));
+    assert!(lines
+        .iter()
+        .any(|(p, _, t)| p.ends_with("net/ss-tin.end") && t.contains("retrans:")));
+    assert!(rank_of(&doc, "time.unsynchronised").is_some_and(|r| r > 0));
+}
+
+#[test]
+fn tcp_retransmits_loose_outputs_are_since_boot_information() {
+    let (code, doc) = analyze(&incident("tcp-retrans/loose"));
+    // Nothing at warning, and too little evidence (no CPU, memory or disk outputs) to call the
+    // host healthy.
+    assert_eq!(code, Some(2));
+    let f = findings(&doc)
+        .iter()
+        .find(|f| f["rule_id"] == "net.tcp-retransmits")
+        .expect("a since-boot finding");
+    assert_eq!(
+        (f["severity"].as_str(), f["confidence"].as_str()),
+        (Some("info"), Some("low"))
+    );
+    assert!(f["title"]
+        .as_str()
+        .unwrap()
+        .starts_with("4.0 % of TCP segments retransmitted since boot"));
+}
+
+#[test]
+fn healthy_transfer_does_not_fire_the_retransmit_rule() {
+    let (code, doc) = analyze(&tarball(&incident("tcp-retrans/healthy")));
+    assert_eq!(rank_of(&doc, "net.tcp-retransmits"), None);
+    let r = rule_status(&doc, "net.tcp-retransmits");
+    assert_eq!(r["status"], "clear");
+    assert_eq!(
+        r["checked"],
+        "107 of 218563 segments retransmitted (0.05 %) during the 10 s window"
+    );
+    for id in ["proc.fd-exhaustion", "net.listen-overflow", "net.conntrack"] {
+        assert_eq!(rule_status(&doc, id)["status"], "clear", "{id}");
+    }
+    assert_eq!(
+        rule_status(&doc, "mem.numa-remote")["reason"],
+        "one NUMA node (node0): every allocation is local"
+    );
+    // The container runs no time-sync daemon: that warning is the only one.
+    assert_eq!(code, Some(1));
+    assert!(findings(&doc)
+        .iter()
+        .filter(|f| f["severity"] != "info")
+        .all(|f| f["rule_id"] == "time.unsynchronised"));
+}

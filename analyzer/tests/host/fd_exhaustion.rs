@@ -1,0 +1,140 @@
+//! Descriptor exhaustion for real: a Python process under `ulimit -n 256` opens loopback
+//! connections until `socket()` fails with EMFILE, `collector.sh --pid` collects it, and `rca
+//! analyze` must name it first (`proc.fd-exhaustion`, critical) with the counts it cited.
+//!
+//! Needs `python3` and `sh`; without them the test is skipped, unless `RCA_HOST_TESTS=1` (CI).
+//! Traffic stays on 127.0.0.1; the process exits by itself after 120 s and is killed when the
+//! test ends.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+/// Opens connection pairs to its own loopback listener until EMFILE, then holds them.
+const FDHOG: &str = r#"
+import errno, socket, time
+srv = socket.socket()
+srv.bind(("127.0.0.1", 0))
+srv.listen(128)
+port = srv.getsockname()[1]
+socks = []
+while True:
+    try:
+        c = socket.create_connection(("127.0.0.1", port))
+        socks.append(c)
+        a, _ = srv.accept()
+        socks.append(a)
+    except OSError as e:
+        if e.errno != errno.EMFILE:
+            raise
+        break
+print("READY", len(socks), flush=True)
+time.sleep(120)
+"#;
+
+fn have(cmd: &str) -> bool {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {cmd}"))
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// Kills the process when the test ends, whatever happens.
+struct Reaped(Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn a_process_at_its_descriptor_limit_is_named_first() {
+    if !have("python3") {
+        assert!(
+            std::env::var("RCA_HOST_TESTS").as_deref() != Ok("1"),
+            "RCA_HOST_TESTS=1 but python3 is not installed"
+        );
+        eprintln!("skipped: python3 not found");
+        return;
+    }
+    let _machine = crate::exclusive();
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -n 256 && exec python3 -c \"$0\"")
+        .arg(FDHOG)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("sh runs");
+    let stdout = child.stdout.take().expect("piped");
+    let pid = child.id();
+    let child = Reaped(child);
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line).unwrap();
+    assert!(line.starts_with("READY"), "{line:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new("sh")
+        .arg(repo().join("collector.sh"))
+        .args(["--duration", "2", "--interval", "1", "--no-perf", "--pid"])
+        .arg(pid.to_string())
+        .arg("--output")
+        .arg(dir.path())
+        .output()
+        .expect("sh runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let tarball = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .last()
+        .unwrap()
+        .trim()
+        .to_string();
+    drop(child);
+    let json = dir.path().join("f.json");
+    let a = Command::new(env!("CARGO_BIN_EXE_rca"))
+        .arg("analyze")
+        .arg(&tarball)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert_eq!(
+        a.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&a.stdout)
+    );
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let top = &doc["findings"][0];
+    assert_eq!(
+        top["rule_id"], "proc.fd-exhaustion",
+        "{:#}",
+        doc["findings"]
+    );
+    assert_eq!(top["severity"], "critical");
+    assert_eq!(
+        top["title"],
+        format!("PID {pid} (python3) at its open-file limit: 256 descriptors open, soft limit 256")
+    );
+    let cited: Vec<String> = top["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|e| e["excerpt"].as_array().unwrap().iter())
+        .map(|x| x["text"].as_str().unwrap().to_string())
+        .collect();
+    assert!(cited.iter().any(|t| t == "256"), "{cited:?}");
+    assert!(
+        cited.iter().any(|t| t.starts_with("Max open files")),
+        "{cited:?}"
+    );
+}
