@@ -1010,6 +1010,7 @@ kinds! {
             .collected()
             .sniff(crate::storage::sysblock::sniff_slaves)
             .parse(|t| read(crate::storage::sysblock::parse_slaves(t)));
+    }
     /// `/proc/sys/fs/file-nr`.
     FileNr(crate::proc::file_nr::FileNr) {
         /// `/proc/sys/fs/file-nr` (three numbers: known by its path only).

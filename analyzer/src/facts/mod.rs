@@ -29,8 +29,8 @@ pub mod series;
 pub mod snapshots;
 mod softirq;
 pub mod storage;
-pub mod thp;
 pub mod tcp;
+pub mod thp;
 pub mod timesync;
 pub mod zookeeper;
 

@@ -33,9 +33,9 @@ pub mod fs {
 pub mod cpu {
     pub mod frequency;
     pub mod iowait;
-    pub mod thermal_throttle;
     pub mod run_queue;
     pub mod steal;
+    pub mod thermal_throttle;
 }
 /// Soft-IRQ time.
 pub mod softirq {

@@ -16,9 +16,9 @@
 
 mod collector_script;
 mod end_to_end;
+mod fd_exhaustion;
 mod fs_full;
 mod java_locks;
-mod fd_exhaustion;
 mod report_browser;
 mod sosreport;
 mod twin_bundles;

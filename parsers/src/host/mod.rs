@@ -15,7 +15,7 @@ pub mod lscpu;
 pub mod lspci;
 pub mod os_release;
 pub mod platform;
-pub mod tuned;
 pub mod thp;
+pub mod tuned;
 pub mod uname;
 pub mod vmware_balloon;
