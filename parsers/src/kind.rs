@@ -702,6 +702,14 @@ kinds! {
                 exit == 1 && text.contains("No current active profile.")
             });
     }
+    /// `/proc/cpuinfo`.
+    Cpuinfo(crate::proc::cpuinfo::Cpuinfo) {
+        /// `/proc/cpuinfo` (the collector keeps its first 64 lines).
+        CPUINFO = KindSpec::new("cpuinfo", "`/proc/cpuinfo`")
+            .collected()
+            .sniff(crate::proc::cpuinfo::sniff)
+            .parse(|t| read(crate::proc::cpuinfo::parse(t)));
+    }
     /// `/proc/loadavg`.
     Loadavg(crate::proc::loadavg::Loadavg) {
         /// `/proc/loadavg` (one line of numbers: known by its path only).
@@ -954,8 +962,6 @@ kinds! {
             .parse(|_| Ok((Data::Text, Vec::new())));
         /// The collector's manifest, read by the analyzer itself.
         MANIFEST = KindSpec::new("manifest", "the collector's manifest").bookkeeping();
-        /// Collected, analyzed by later versions.
-        CPUINFO = KindSpec::new("cpuinfo", "`/proc/cpuinfo`").collected();
         /// Collected, analyzed by later versions.
         NUMACTL = KindSpec::new("numactl", "`numactl -H`").collected();
         /// Collected, analyzed by later versions.

@@ -5,7 +5,7 @@
 //! | family | formats |
 //! | --- | --- |
 //! | [`sysstat`] | `iostat`, `mpstat`, `sar`, `sadf -j`, `pidstat` |
-//! | [`proc`] | `/proc` files: softirqs, interrupts, stat, vmstat, meminfo, diskstats, net/dev, net/snmp (and `nstat`), swaps, `<pid>/status`, `<pid>/limits`, pressure (PSI), loadavg |
+//! | [`proc`] | `/proc` files: softirqs, interrupts, stat, vmstat, meminfo, diskstats, net/dev, net/snmp (and `nstat`), swaps, `<pid>/status`, `<pid>/limits`, pressure (PSI), loadavg, cpuinfo |
 //! | [`kernel`] | `/proc/cmdline`, taint flags, `dmesg`, `/proc/modules`, `lsmod`, `modinfo`, `sysctl` |
 //! | [`net`] | `ethtool` (one module per option), `ip -s link`, bonding, IRQ affinity, `netstat -s` |
 //! | [`procs`] | `ps`, `top`, `ss`, `netstat` connections, `vmstat`, `free`, `ulimit -a`, cgroups |

@@ -230,7 +230,7 @@ impl Fact {
             Fact::Zookeeper => "ZooKeeper servers (four-letter words, `zoo.cfg`)",
             Fact::Hadoop => "Hadoop and YARN settings (`*-site.xml`)",
             Fact::Profiles => "CPU profiles (`perf script`, else `perf report`)",
-            Fact::Sched => "run queue, load, all-CPU steal, pressure, CPU frequency (`vmstat`, `sar -q`, `/proc/loadavg`, `/proc/pressure/*`, cpufreq sysfs, `cpupower`, `tuned-adm`)",
+            Fact::Sched => "run queue, load, all-CPU steal, pressure, CPU frequency (`vmstat`, `sar -q`, `/proc/loadavg`, `/proc/pressure/*`, cpufreq sysfs, `cpupower`, `tuned-adm`, `/proc/cpuinfo`)",
         }
     }
 

@@ -1,13 +1,14 @@
 //! Files of procfs: `/proc/softirqs`, `/proc/interrupts`, `/proc/stat`, `/proc/vmstat`,
 //! `/proc/meminfo`, `/proc/diskstats`, `/proc/net/dev`, `/proc/net/snmp` (with
 //! `/proc/net/netstat`, `/proc/net/snmp6` and `nstat`), `/proc/swaps` (and `swapon --show`),
-//! `/proc/<pid>/status`, `/proc/<pid>/limits`, `/proc/pressure/*` (PSI) and `/proc/loadavg`.
+//! `/proc/<pid>/status`, `/proc/<pid>/limits`, `/proc/pressure/*` (PSI), `/proc/loadavg` and `/proc/cpuinfo`.
 //!
 //! In: the text of one read of the file. Out: its values as the kernel prints them (counters
 //! cumulative since boot, sizes in the file's unit, named in each field's doc); records of
 //! counters can be compared with a later read of the same file (`rates_to`, `delta_to`,
 //! `utilisation_to`) to get per-second rates.
 
+pub mod cpuinfo;
 pub mod diskstats;
 pub mod interrupts;
 pub mod limits;
