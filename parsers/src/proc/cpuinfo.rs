@@ -12,11 +12,11 @@
 //! Seen in: Linux 6.18 x86_64 (KVM guest, AMD EPYC, captured); arm64 in a container (cpu-core-counter's test data); insights-core's test data for a
 //! 2-socket Intel Xeon E5-2670 and a 4-CPU ARMv7 (`armv7l`) board (arm64 prints the same keys, without a clock).
 //!
-//! Sample input (insights-core, x86_64, abridged):
+//! Sample input (insights-core, x86_64, abridged; the kernel's tabs shown as spaces):
 //! ```text
-//! processor	: 0
-//! model name	: Intel(R) Xeon(R) CPU E5-2670 0 @ 2.60GHz
-//! cpu MHz		: 2359.484
+//! processor   : 0
+//! model name  : Intel(R) Xeon(R) CPU E5-2670 0 @ 2.60GHz
+//! cpu MHz     : 2359.484
 //! ```
 
 use crate::common::{head_lines, numbered_lines, strip_bom, Issues, ParseError, Parsed, Sniff};

@@ -234,7 +234,12 @@ pub fn check(f: &HostFacts) -> Check {
     let busy = mean(
         f.cpus
             .iter()
-            .flat_map(|c| c.samples.iter().map(|s| s.busy_pct())),
+            // Stolen time is not the guest running: it does not make a CPU busy here.
+            .flat_map(|c| {
+                c.samples
+                    .iter()
+                    .map(|s| s.busy_pct().map(|b| b - s.steal_pct.unwrap_or(0.0)))
+            }),
     );
     let sysfs_clocks = fr
         .cpus
