@@ -9,6 +9,7 @@
 //! part of what it measures.
 
 mod collector_script;
+mod cpu_tools;
 mod end_to_end;
 mod report_browser;
 mod sosreport;
