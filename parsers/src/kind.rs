@@ -722,6 +722,14 @@ kinds! {
                 exit == 1 && text.contains("No current active profile.")
             });
     }
+    /// `/proc/cpuinfo`.
+    Cpuinfo(crate::proc::cpuinfo::Cpuinfo) {
+        /// `/proc/cpuinfo` (the collector keeps its first 64 lines).
+        CPUINFO = KindSpec::new("cpuinfo", "`/proc/cpuinfo`")
+            .collected()
+            .sniff(crate::proc::cpuinfo::sniff)
+            .parse(|t| read(crate::proc::cpuinfo::parse(t)));
+    }
     /// `/proc/loadavg`.
     Loadavg(crate::proc::loadavg::Loadavg) {
         /// `/proc/loadavg` (one line of numbers: known by its path only).
@@ -1069,8 +1077,6 @@ kinds! {
             .parse(|_| Ok((Data::Text, Vec::new())));
         /// The collector's manifest, read by the analyzer itself.
         MANIFEST = KindSpec::new("manifest", "the collector's manifest").bookkeeping();
-        /// Collected, analyzed by later versions.
-        CPUINFO = KindSpec::new("cpuinfo", "`/proc/cpuinfo`").collected();
         /// Collected for the reader (device-mapper names and their tables), not analyzed: the
         /// stack itself is read from `lsblk` and `/sys/block/*/slaves`.
         DMSETUP_TREE = KindSpec::new("dmsetup-tree", "LVM2 `dmsetup ls --tree`").collected();

@@ -5,7 +5,7 @@
 //! | family | formats |
 //! | --- | --- |
 //! | [`sysstat`] | `iostat`, `mpstat`, `sar`, `sadf -j`, `pidstat` |
-//! | [`proc`] | `/proc` files: softirqs, interrupts, stat, vmstat, meminfo, diskstats, net/dev, net/snmp (and `nstat`), swaps, `<pid>/status`, `<pid>/limits`, pressure (PSI), loadavg, `sys/fs/file-nr`, a process's descriptor count, NUMA counters (`numastat`, `node<N>/numastat`) |
+//! | [`proc`] | `/proc` files: softirqs, interrupts, stat, vmstat, meminfo, diskstats, net/dev, net/snmp (and `nstat`), swaps, `<pid>/status`, `<pid>/limits`, pressure (PSI), loadavg, `sys/fs/file-nr`, a process's descriptor count, NUMA counters (`numastat`, `node<N>/numastat`), cpuinfo |
 //! | [`kernel`] | `/proc/cmdline`, taint flags, `dmesg`, `journalctl`/syslog files, `/proc/modules`, `lsmod`, `modinfo`, `sysctl` |
 //! | [`net`] | `ethtool` (one module per option), `ip -s link`, bonding, IRQ affinity, `netstat -s`, connection-tracking statistics (`conntrack -S`, `/proc/net/stat/nf_conntrack`) |
 //! | [`procs`] | `ps`, `top`, `ss` (with `-i` internals), `ss -s`, `netstat` connections, `vmstat`, `free`, `ulimit -a`, cgroups |

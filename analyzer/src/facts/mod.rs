@@ -273,10 +273,10 @@ impl Fact {
             Fact::Profiles => "CPU profiles (`perf script`, else `perf report`)",
             Fact::KernelLog => "kernel log events (`journalctl -k`, `/var/log/messages`, `kern.log`, `dmesg`)",
             Fact::Storage => "filesystems and the block-device stack (`df`, `df -i`, `/proc/mounts`, `lsblk`, `/sys/block`)",
-            Fact::Sched => "run queue, load, all-CPU steal, pressure, CPU frequency (`vmstat`, `sar -q`, `/proc/loadavg`, `/proc/pressure/*`, cpufreq sysfs, `cpupower`, `tuned-adm`)",
             Fact::Cgroups => "the target processes' cgroups: limits, OOM kills, CPU throttling (the collector's `cgroup.tsv` at the window's start and end)",
             Fact::Thp => "transparent huge page settings and compaction counters (`transparent_hugepage/{enabled,defrag}`, `/proc/vmstat`)",
             Fact::Limits => "resource limits and open descriptors (`ulimit -a`, `/proc/<pid>/limits`, `/proc/<pid>/fd` counts, `/proc/sys/fs/file-nr`)",
+            Fact::Sched => "run queue, load, all-CPU steal, pressure, CPU frequency (`vmstat`, `sar -q`, `/proc/loadavg`, `/proc/pressure/*`, cpufreq sysfs, `cpupower`, `tuned-adm`, `/proc/cpuinfo`)",
         }
     }
 

@@ -11,6 +11,7 @@ use parsers::host::cpufreq::CpufreqValue;
 use parsers::host::cpupower::CpupowerFrequencyInfo;
 use parsers::host::tuned::Tuned;
 use parsers::kind;
+use parsers::proc::cpuinfo::Cpuinfo;
 use parsers::proc::loadavg::Loadavg;
 use parsers::proc::pressure::{Pressure, Stall};
 use parsers::proc::stat::ProcStat;
@@ -106,6 +107,9 @@ pub struct CpuFreq {
     pub tuned_profile: Option<Cited<String>>,
     /// `tuned-adm` said no profile is active.
     pub tuned_none: Option<Cited<()>>,
+    /// Per processor of `/proc/cpuinfo` with a `cpu MHz` line (x86): the clock the kernel last
+    /// measured, MHz, and the nominal clock its model name states (`@ 2.60GHz`), when it does.
+    pub cpuinfo: Vec<(u32, Cited<f64>, Option<f64>)>,
 }
 
 /// The cpufreq sysfs attributes of one CPU.
@@ -384,6 +388,19 @@ fn freq(c: &Collected) -> CpuFreq {
         .records::<CpupowerFrequencyInfo>()
         .max_by_key(|(_, p)| p.cpus.len())
         .map(|(a, p)| (a.path.clone(), p.clone()));
+    if let Some((a, ci)) = c
+        .records::<Cpuinfo>()
+        .max_by_key(|(_, ci)| ci.processors.len())
+    {
+        f.cpuinfo = ci
+            .processors
+            .iter()
+            .filter_map(|p| {
+                let (mhz, line) = p.mhz?;
+                Some((p.processor, Cited::new(mhz, &a.path, line), p.nominal_mhz()))
+            })
+            .collect();
+    }
     if let Some((a, t)) = c.records::<Tuned>().next() {
         f.tuned_profile = t
             .active

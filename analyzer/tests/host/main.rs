@@ -15,6 +15,7 @@
 //! part of what it measures.
 
 mod collector_script;
+mod cpu_tools;
 mod end_to_end;
 mod fd_exhaustion;
 mod fs_full;

@@ -1,7 +1,7 @@
 //! Files of procfs: `/proc/softirqs`, `/proc/interrupts`, `/proc/stat`, `/proc/vmstat`,
 //! `/proc/meminfo`, `/proc/diskstats`, `/proc/net/dev`, `/proc/net/snmp` (with
 //! `/proc/net/netstat`, `/proc/net/snmp6` and `nstat`), `/proc/swaps` (and `swapon --show`),
-//! `/proc/<pid>/status`, `/proc/<pid>/limits`, `/proc/pressure/*` (PSI), `/proc/loadavg`,
+//! `/proc/<pid>/status`, `/proc/<pid>/limits`, `/proc/pressure/*` (PSI), `/proc/loadavg`, `/proc/cpuinfo`,
 //! `/proc/sys/fs/file-nr`, the count of `/proc/<pid>/fd` and NUMA counters (`numastat`,
 //! `/sys/devices/system/node/node<N>/numastat`).
 //!
@@ -10,6 +10,7 @@
 //! counters can be compared with a later read of the same file (`rates_to`, `delta_to`,
 //! `utilisation_to`) to get per-second rates.
 
+pub mod cpuinfo;
 pub mod diskstats;
 pub mod fd_count;
 pub mod file_nr;

@@ -56,7 +56,8 @@ pub static META: RuleMeta = RuleMeta {
             sources: &[CPUFREQ_DOC, PSTATE_DOC],
         },
         Threshold {
-            name: "scaling_cur_freq / cpuinfo_max_freq while CPUs are busy",
+            name: "scaling_cur_freq / cpuinfo_max_freq (else /proc/cpuinfo cpu MHz / the model \
+                   name's nominal clock) while CPUs are busy",
             value: Limit::Num(LOW_CLOCK_PCT),
             unit: "%",
             meaning: "below, with the CPUs ≥ 50 % busy on average: clocks far below nominal under \
@@ -233,32 +234,68 @@ pub fn check(f: &HostFacts) -> Check {
     let busy = mean(
         f.cpus
             .iter()
-            .flat_map(|c| c.samples.iter().map(|s| s.busy_pct())),
+            // Stolen time is not the guest running: it does not make a CPU busy here.
+            .flat_map(|c| {
+                c.samples
+                    .iter()
+                    .map(|s| s.busy_pct().map(|b| b - s.steal_pct.unwrap_or(0.0)))
+            }),
     );
-    let slow: Vec<(u32, f64, Evidence, Evidence)> = fr
+    let sysfs_clocks = fr
         .cpus
         .iter()
-        .filter_map(|c| {
-            let cur = c.cur_khz.as_ref()?;
-            let max = c.cpuinfo_max_khz.as_ref().filter(|m| m.value > 0)?;
-            let pct = cur.value as f64 * 100.0 / max.value as f64;
-            (pct < LOW_CLOCK_PCT).then(|| {
-                (
-                    c.cpu,
-                    pct,
-                    cur.evidence(format!("cpu{} scaling_cur_freq {} kHz", c.cpu, cur.value)),
-                    max.evidence(format!("cpu{} cpuinfo_max_freq {} kHz", c.cpu, max.value)),
-                )
+        .any(|c| c.cur_khz.is_some() && c.cpuinfo_max_khz.is_some());
+    let slow: Vec<(u32, f64, Evidence, Option<Evidence>)> = if sysfs_clocks {
+        fr.cpus
+            .iter()
+            .filter_map(|c| {
+                let cur = c.cur_khz.as_ref()?;
+                let max = c.cpuinfo_max_khz.as_ref().filter(|m| m.value > 0)?;
+                let pct = cur.value as f64 * 100.0 / max.value as f64;
+                (pct < LOW_CLOCK_PCT).then(|| {
+                    (
+                        c.cpu,
+                        pct,
+                        cur.evidence(format!("cpu{} scaling_cur_freq {} kHz", c.cpu, cur.value)),
+                        Some(
+                            max.evidence(format!(
+                                "cpu{} cpuinfo_max_freq {} kHz",
+                                c.cpu, max.value
+                            )),
+                        ),
+                    )
+                })
             })
-        })
-        .collect();
+            .collect()
+    } else {
+        // `/proc/cpuinfo`'s `cpu MHz` against the nominal clock of an Intel model name.
+        fr.cpuinfo
+            .iter()
+            .filter_map(|(cpu, mhz, nominal)| {
+                let pct = mhz.value * 100.0 / nominal.filter(|n| *n > 0.0)?;
+                (pct < LOW_CLOCK_PCT).then(|| {
+                    (
+                        *cpu,
+                        pct,
+                        mhz.evidence(format!(
+                            "processor {cpu}: cpu MHz {:.0}, model name nominal {:.0} MHz",
+                            mhz.value,
+                            nominal.unwrap_or(0.0)
+                        )),
+                        None,
+                    )
+                })
+            })
+            .collect()
+    };
     if let Some(b) = busy.filter(|b| *b >= BUSY_PCT && !slow.is_empty()) {
         let worst = slow
             .iter()
             .min_by(|a, b| a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal));
         let mut evidence = Vec::new();
         if let Some((_, _, e1, e2)) = worst {
-            evidence.extend([e1.clone(), e2.clone()]);
+            evidence.push(e1.clone());
+            evidence.extend(e2.clone());
         }
         findings.push(Finding {
             rule_id: META.id,
@@ -271,8 +308,18 @@ pub fn check(f: &HostFacts) -> Check {
             severity: Severity::Warning,
             confidence: Confidence::Medium,
             why: format!(
-                "The CPUs are {b:.0} % busy on average, yet scaling_cur_freq is below \
-                 {LOW_CLOCK_PCT:.0} % of cpuinfo_max_freq on {} CPU(s) (lowest {:.0} %).",
+                "The CPUs are {b:.0} % busy on average, yet {} is below {LOW_CLOCK_PCT:.0} % of \
+                 {} on {} CPU(s) (lowest {:.0} %).",
+                if sysfs_clocks {
+                    "scaling_cur_freq"
+                } else {
+                    "/proc/cpuinfo's cpu MHz"
+                },
+                if sysfs_clocks {
+                    "cpuinfo_max_freq"
+                } else {
+                    "the model name's nominal clock"
+                },
                 slow.len(),
                 worst.map_or(0.0, |w| w.1)
             ),
@@ -375,6 +422,44 @@ mod tests {
         ));
         let r = found(check(&f));
         assert_eq!(r[0].evidence[0].lines, vec![1, 2, 9]);
+    }
+
+    #[test]
+    fn fires_on_busy_cpus_far_below_the_nominal_clock() {
+        use crate::facts::{CpuSample, CpuSeries};
+        // insights-core's Xeon E5-2670 (@ 2.60GHz) with its 1200 MHz processor, all CPUs busy.
+        let mut f = host("performance", Some("acpi-cpufreq"));
+        f.sched.freq.cpuinfo = vec![
+            (0, Cited::new(2359.484, "proc/cpuinfo", 8), Some(2600.0)),
+            (1, Cited::new(1200.058, "proc/cpuinfo", 36), Some(2600.0)),
+        ];
+        let busy = |line| CpuSample {
+            time: None,
+            line,
+            header_line: 1,
+            user_pct: Some(90.0),
+            sys_pct: Some(5.0),
+            iowait_pct: Some(0.0),
+            irq_pct: Some(0.0),
+            soft_pct: Some(0.0),
+            steal_pct: Some(0.0),
+            idle_pct: Some(5.0),
+        };
+        f.cpus = crate::facts::Available::Present(vec![CpuSeries {
+            cpu: 0,
+            artifact: "mpstat.txt".into(),
+            samples: vec![busy(2), busy(3), busy(4)],
+        }]);
+        let r = found(check(&f));
+        assert_eq!(
+            r[0].title,
+            "1 busy CPU(s) clocked below 50 % of their maximum"
+        );
+        assert!(r[0].why.contains("lowest 46 %"), "{}", r[0].why);
+        assert_eq!(r[0].evidence[0].lines, vec![36]);
+        // Idle CPUs at a low clock are not slowed.
+        f.cpus = crate::facts::Available::Present(Vec::new());
+        assert!(is_clear(&check(&f)));
     }
 
     #[test]

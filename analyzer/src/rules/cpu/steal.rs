@@ -55,7 +55,7 @@ pub static META: RuleMeta = RuleMeta {
             },
             Source::Doc {
                 document: "Brendan Gregg, Systems Performance, 2nd ed.",
-                section: Some("6.6.2 vmstat / 11.2 Hardware Virtualization: steal (st)"),
+                section: Some("Chapter 11, Cloud Computing: hardware virtualization observability, CPU steal time"),
                 url: Some("https://www.brendangregg.com/systems-performance-2nd-edition-book.html"),
             },
             Source::Rca(

@@ -1,0 +1,97 @@
+//! The CPU kinds read from this machine: `/proc/loadavg`, `/proc/pressure/*`, `/proc/cpuinfo`,
+//! `cpupower frequency-info` and `tuned-adm active`, each through the kind the bundle layouts
+//! give it (or content sniffing, for the commands), then its parser.
+//!
+//! cpupower (Debian `linux-cpupower`) and tuned-adm (Debian `tuned`) are optional on a developer
+//! machine; with `RCA_HOST_TESTS=1` (set by CI, which installs them) their absence is a failure.
+
+use parsers::kind::{self, KindSpec, Record, Sniffed};
+use std::process::Command;
+
+fn host_tests_required() -> bool {
+    std::env::var("RCA_HOST_TESTS").is_ok_and(|v| v == "1")
+}
+
+fn parse<T: Record + Clone>(spec: &KindSpec, text: &str) -> T {
+    let (data, _issues) = (spec.parse.expect("the kind has a parser"))(text)
+        .unwrap_or_else(|e| panic!("{}: {e}\n{text}", spec.name));
+    T::of(&data).expect("the kind's record").clone()
+}
+
+/// Output of `cmd args` (stdout and exit status), or `None` when it is not installed.
+fn run(cmd: &str, args: &[&str]) -> Option<(String, i32)> {
+    let o = Command::new(cmd)
+        .args(args)
+        .env("LC_ALL", "C")
+        .output()
+        .ok()?;
+    Some((
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        o.status.code().unwrap_or(-1),
+    ))
+}
+
+#[test]
+fn proc_files_parse() {
+    let l: parsers::proc::loadavg::Loadavg = parse(
+        &kind::LOADAVG,
+        &std::fs::read_to_string("/proc/loadavg").unwrap(),
+    );
+    assert!(l.total >= 1 && l.load_average.iter().all(|v| *v >= 0.0));
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap();
+    assert!(matches!(kind::sniff(&cpuinfo), Sniffed::Kind(k) if k.name == "cpuinfo"));
+    let c: parsers::proc::cpuinfo::Cpuinfo = parse(&kind::CPUINFO, &cpuinfo);
+    // Every online CPU has a block, numbered from 0.
+    assert_eq!(c.processors.first().map(|p| p.processor), Some(0));
+    if cfg!(target_arch = "x86_64") {
+        assert!(
+            c.processors.iter().all(|p| p.mhz.is_some()),
+            "x86 prints cpu MHz"
+        );
+    }
+    match std::fs::read_to_string("/proc/pressure/cpu") {
+        Ok(t) => {
+            let p: parsers::proc::pressure::Pressure = parse(&kind::PRESSURE, &t);
+            assert!(p.some.is_some());
+        }
+        Err(e) => eprintln!("note: no /proc/pressure/cpu ({e}): PSI not checked"),
+    }
+}
+
+#[test]
+fn cpupower_and_tuned_adm_parse() {
+    match run("cpupower", &["frequency-info"]) {
+        Some((out, 0)) => {
+            assert!(
+                matches!(kind::sniff(&out), Sniffed::Kind(k) if k.name == "cpupower-frequency-info"),
+                "{out}"
+            );
+            let p: parsers::host::cpupower::CpupowerFrequencyInfo =
+                parse(&kind::CPUPOWER_FREQUENCY_INFO, &out);
+            let c = &p.cpus[0];
+            // A driver and a governor, or the statement that there is no driver (a VM).
+            assert!(c.no_driver || c.driver.is_some(), "{out}");
+        }
+        Some((out, code)) => panic!("cpupower frequency-info exited {code}: {out}"),
+        None if host_tests_required() => {
+            panic!(
+                "RCA_HOST_TESTS=1 but `cpupower` is not installed (apt-get install linux-cpupower)"
+            )
+        }
+        None => eprintln!("note: cpupower not installed: not checked"),
+    }
+    match run("tuned-adm", &["active"]) {
+        Some((out, code)) => {
+            assert!(
+                code == 0 || (kind::TUNED_ADM.answers_with_exit.unwrap())(code, &out),
+                "tuned-adm active exited {code}: {out}"
+            );
+            let t: parsers::host::tuned::Tuned = parse(&kind::TUNED_ADM, &out);
+            assert!(t.active.is_some() || t.none_active_line.is_some(), "{out}");
+        }
+        None if host_tests_required() => {
+            panic!("RCA_HOST_TESTS=1 but `tuned-adm` is not installed (apt-get install tuned)")
+        }
+        None => eprintln!("note: tuned-adm not installed: not checked"),
+    }
+}
