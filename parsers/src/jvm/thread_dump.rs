@@ -181,9 +181,10 @@ pub struct JavaThread {
     /// [`JavaThread::waiting_on`] read: verb, object address and class (`None` when the line
     /// names no object, e.g. `<no object reference available>`).
     pub wait: Option<LockWait>,
-    /// [`JavaThread::locks_held`] read: monitors (`- locked`) and ownable synchronizers, each
-    /// object once, innermost first.
+    /// Monitors held (`- locked <…>`), read: each object once, innermost first.
     pub held: Vec<LockRef>,
+    /// `jstack -l`: the `Locked ownable synchronizers` (`java.util.concurrent` locks), read.
+    pub owned_synchronizers: Vec<LockRef>,
     /// JDK 21+: id of the virtual thread this carrier thread runs (`Carrying virtual thread #N`).
     pub carrying_virtual_thread: Option<u64>,
     /// 1-based line of the header.
@@ -650,7 +651,7 @@ fn thread_line(th: &mut JavaThread, t: &str, n: usize, ownable: &mut bool) -> bo
         if *ownable {
             if l != "None" {
                 th.locks_held.push(l.to_string());
-                hold(th, lock_ref(l, n));
+                th.owned_synchronizers.extend(lock_ref(l, n));
             }
         } else if let Some(v) = l.strip_prefix("locked ") {
             th.locks_held.push(v.trim().to_string());
