@@ -15,6 +15,13 @@
 //! `#id` and as a decimal `nid=12345` (earlier JDKs print `nid=0x3039`); JDK 21+ carrier
 //! threads of virtual threads are followed by `Carrying virtual thread #49`.
 //!
+//! Each lock line is also read into its verb ([`WaitVerb`]), object address and class
+//! ([`LockRef`]): what a thread waits for ([`JavaThread::wait`]), the monitors it holds
+//! ([`JavaThread::held`]) and, with `-l`, the ownable synchronizers it owns
+//! ([`JavaThread::owned_synchronizers`]). Each deadlock report becomes a [`DeadlockReport`]: the
+//! threads of the cycle, the lock each waits for (`monitor` or `ownable synchronizer`) and who
+//! holds it. Not covered: OpenJ9 javacores (a different format, `1LKDEADLOCK` records).
+//!
 //! Units: `cpu_ms` milliseconds of CPU time consumed by the thread, `elapsed_s` seconds since it
 //! started.
 //!
