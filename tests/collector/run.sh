@@ -638,7 +638,7 @@ if [ -r /proc/pressure/cpu ]; then
 fi
 per_jvm="status limits cmdline.txt cgroup.tsv java-version.txt vm-version.txt vm-flags.txt
 vm-command-line.txt vm-system-properties.txt jstat-gcutil.txt thread-dump.1.txt
-thread-dump.2.txt class-histogram.txt gc.log threads.tsv"
+thread-dump.2.txt gc-heap-info.1.txt gc-heap-info.2.txt class-histogram.txt gc.log threads.tsv"
 
 # expected_root: the artifacts a root run on this machine must have collected with exit 0 and
 # a non-empty output. (What this VM cannot provide is left out on purpose and, like every
@@ -710,9 +710,10 @@ check_real() {
         bash -c "[[ ' $(meta "$run" jvms) ' == *' $alloc_pid '* && ' $(meta "$run" jvms) ' == *' $zk_pid '* ]]"
     check "$run: meta zk = 127.0.0.1:$zk_port" [ "$(meta "$run" zk)" = "127.0.0.1:$zk_port" ]
     check "$run: meta secrets_masked > 0" [ "$(meta "$run" secrets_masked)" -gt 0 ]
-    check "$run: the test JVM's own artifacts exit 0 (java-version, jcmd, jstat, thread dumps)" bash -c "
+    check "$run: the test JVM's own artifacts exit 0 (java-version, jcmd, jstat, thread dumps, heap info)" bash -c "
         for f in java-version.txt vm-version.txt vm-flags.txt vm-command-line.txt vm-system-properties.txt \
-            jstat-gcutil.txt thread-dump.1.txt thread-dump.2.txt class-histogram.txt gc.log threads.tsv; do
+            jstat-gcutil.txt thread-dump.1.txt thread-dump.2.txt gc-heap-info.1.txt gc-heap-info.2.txt \
+            class-histogram.txt gc.log threads.tsv; do
             [ \"\$(awk -F '\t' -v p=jvm/$alloc_pid/\$f '\$1 == \"artifact\" && \$2 == p { print \$4 }' <<<\"\$1\")\" = 0 ] || exit 1
         done" _ "$(manifest "$run")"
     check "$run: java-version says which JVM (openjdk/java version)" \

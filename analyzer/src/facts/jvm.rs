@@ -945,7 +945,8 @@ fn fill_threads(j: &mut Jvm, a: &Artifact, t: &parsers::jvm::thread_dump::Thread
     let owned: std::collections::BTreeSet<&str> = t
         .threads
         .iter()
-        .flat_map(|th| th.held.iter().map(|h| h.address.as_str()))
+        .flat_map(|th| th.held.iter().chain(&th.owned_synchronizers))
+        .map(|h| h.address.as_str())
         .collect();
     let mut pools: BTreeMap<&str, (usize, usize, usize, Vec<usize>)> = BTreeMap::new();
     for th in &t.threads {
@@ -959,7 +960,10 @@ fn fill_threads(j: &mut Jvm, a: &Artifact, t: &parsers::jvm::thread_dump::Thread
         let parked_on_owned = th.wait.as_ref().is_some_and(|w| {
             w.verb == parsers::jvm::thread_dump::WaitVerb::Park
                 && owned.contains(w.lock.address.as_str())
-                && !th.held.iter().any(|h| h.address == w.lock.address)
+                && !th
+                    .owned_synchronizers
+                    .iter()
+                    .any(|h| h.address == w.lock.address)
         });
         if th.state.as_deref() == Some("BLOCKED") || parked_on_owned {
             e.2 += 1;
@@ -1008,7 +1012,7 @@ fn contended_locks(dumps: &[(&Artifact, &ThreadDump)]) -> Vec<ContendedLock> {
         let mut owners: BTreeMap<&str, (&JavaThread, &parsers::jvm::thread_dump::LockRef)> =
             BTreeMap::new();
         for t in &d.threads {
-            for h in &t.held {
+            for h in t.held.iter().chain(&t.owned_synchronizers) {
                 owners.entry(h.address.as_str()).or_insert((t, h));
             }
         }
@@ -1063,16 +1067,13 @@ fn contended_locks(dumps: &[(&Artifact, &ThreadDump)]) -> Vec<ContendedLock> {
                 lines.extend(o.frames.first().map(|f| f.line));
                 // The frame printed just above the `- locked` line: the innermost frame holding
                 // the lock (a `synchronized` method, or the method with the `synchronized` block).
+                // An ownable synchronizer (`jstack -l`'s list after the stack) names no frame.
+                if let Some(h) = o.owned_synchronizers.iter().find(|h| h.address == addr) {
+                    lines.push(h.line);
+                }
                 if let Some(h) = o.held.iter().find(|h| h.address == addr) {
                     lines.push(h.line);
-                    // An ownable synchronizer (`jstack -l`'s list after the stack) has no frame.
-                    let in_stack = o.frames.last().is_some_and(|f| f.line > h.line);
-                    let took = o
-                        .frames
-                        .iter()
-                        .rev()
-                        .find(|f| f.line < h.line)
-                        .filter(|f| in_stack || h.line - f.line <= 4);
+                    let took = o.frames.iter().rev().find(|f| f.line < h.line);
                     v.locked_at = took.map(|f| super::clip(&f.text));
                     lines.extend(took.map(|f| f.line));
                 }

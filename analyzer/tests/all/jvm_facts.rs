@@ -253,3 +253,51 @@ fn a_huge_value_in_the_bundle_is_clipped_before_the_report() {
     let json = serde_json::to_string(&r).unwrap();
     assert!(json.len() < 1 << 20, "{} bytes of JSON", json.len());
 }
+
+#[test]
+fn a_reentrantlock_deadlock_is_one_cycle_with_parked_waiters_and_their_owners() {
+    // `jstack -l` of `Locks rdeadlock`: each thread parks on the lock the other one lists among
+    // its ownable synchronizers.
+    let e: Vec<Entry> = vec![(
+        "dumps/jstack.txt".into(),
+        fixture("thread-dump/jstack-l-openjdk17-reentrantlock-deadlock.txt"),
+    )];
+    let r = analyze(&e);
+    assert_eq!(r.jvms.len(), 1, "{:#?}", r.jvms);
+    let j = &r.jvms[0];
+    assert_eq!(j.deadlocks.len(), 1);
+    let d = &j.deadlocks[0].value;
+    assert_eq!(d.in_dumps, 1);
+    let t = &d.threads[0];
+    assert_eq!(t.name, "reader");
+    assert_eq!(
+        t.waits_for,
+        "0x000000069ec1b3e8 (a java.util.concurrent.locks.ReentrantLock$NonfairSync)"
+    );
+    assert_eq!(t.lock_kind.as_deref(), Some("ownable synchronizer"));
+    assert_eq!(t.held_by.as_deref(), Some("writer"));
+    assert_eq!(
+        t.top_frame.as_deref(),
+        Some("jdk.internal.misc.Unsafe.park(java.base@17.0.15/Native Method)")
+    );
+    // The parked waiters count as queued for a lock with a known owner (one each).
+    let l = j
+        .contended_locks
+        .iter()
+        .find(|l| l.address == "0x000000069ec1b3e8")
+        .expect("the reader's lock");
+    assert_eq!(l.dumps[0].value.waiters, 1);
+    assert_eq!(l.dumps[0].value.owner.as_deref(), Some("writer"));
+    // An ownable synchronizer is listed after the stack: no frame took it.
+    assert_eq!(l.dumps[0].value.locked_at, None);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule_id == "jvm.deadlock")
+        .expect("deadlock finding");
+    assert_eq!(f.severity, Severity::Critical);
+    assert!(!r
+        .findings
+        .iter()
+        .any(|f| f.rule_id == "jvm.monitor-contention"));
+}

@@ -15,6 +15,13 @@
 //! `#id` and as a decimal `nid=12345` (earlier JDKs print `nid=0x3039`); JDK 21+ carrier
 //! threads of virtual threads are followed by `Carrying virtual thread #49`.
 //!
+//! Each lock line is also read into its verb ([`WaitVerb`]), object address and class
+//! ([`LockRef`]): what a thread waits for ([`JavaThread::wait`]), the monitors it holds
+//! ([`JavaThread::held`]) and, with `-l`, the ownable synchronizers it owns
+//! ([`JavaThread::owned_synchronizers`]). Each deadlock report becomes a [`DeadlockReport`]: the
+//! threads of the cycle, the lock each waits for (`monitor` or `ownable synchronizer`) and who
+//! holds it. Not covered: OpenJ9 javacores (a different format, `1LKDEADLOCK` records).
+//!
 //! Units: `cpu_ms` milliseconds of CPU time consumed by the thread, `elapsed_s` seconds since it
 //! started.
 //!
@@ -181,9 +188,10 @@ pub struct JavaThread {
     /// [`JavaThread::waiting_on`] read: verb, object address and class (`None` when the line
     /// names no object, e.g. `<no object reference available>`).
     pub wait: Option<LockWait>,
-    /// [`JavaThread::locks_held`] read: monitors (`- locked`) and ownable synchronizers, each
-    /// object once, innermost first.
+    /// Monitors held (`- locked <…>`), read: each object once, innermost first.
     pub held: Vec<LockRef>,
+    /// `jstack -l`: the `Locked ownable synchronizers` (`java.util.concurrent` locks), read.
+    pub owned_synchronizers: Vec<LockRef>,
     /// JDK 21+: id of the virtual thread this carrier thread runs (`Carrying virtual thread #N`).
     pub carrying_virtual_thread: Option<u64>,
     /// 1-based line of the header.
@@ -650,7 +658,7 @@ fn thread_line(th: &mut JavaThread, t: &str, n: usize, ownable: &mut bool) -> bo
         if *ownable {
             if l != "None" {
                 th.locks_held.push(l.to_string());
-                hold(th, lock_ref(l, n));
+                th.owned_synchronizers.extend(lock_ref(l, n));
             }
         } else if let Some(v) = l.strip_prefix("locked ") {
             th.locks_held.push(v.trim().to_string());
