@@ -432,7 +432,7 @@ pub fn build(
         logs.iter()
             .flat_map(|l| &l.lines)
             .filter_map(|l| l.local)
-            .last()
+            .next_back()
             .map(|t| (ASSUMED_YEAR, t.month))
     });
     let epoch_of = |t: &Local| -> Option<f64> {
@@ -479,7 +479,7 @@ pub fn build(
         None => (
             logs.iter()
                 .flat_map(|l| &l.lines)
-                .filter_map(|l| time_of(l))
+                .filter_map(&time_of)
                 .fold(None, |m: Option<f64>, t| Some(m.map_or(t, |m| m.max(t)))),
             "the end of the log",
         ),
