@@ -10,6 +10,7 @@
 
 mod collector_script;
 mod end_to_end;
+mod kernel_log;
 mod report_browser;
 mod sosreport;
 mod twin_bundles;
