@@ -476,7 +476,7 @@ proc/softirqs.start proc/diskstats proc/softirqs.end proc/diskstats.end proc/int
 proc/interrupts.end proc/stat.start proc/stat.end proc/vmstat.start proc/vmstat.end
 proc/net/dev.start proc/net/dev.end proc/net/snmp.start proc/net/snmp.end
 net/netstat-s.start net/netstat-s.end kernel/cmdline kernel/tainted kernel/modinfo-tainted.txt
-kernel/dmesg.txt kernel/sysctl-a.txt cpu/lscpu.txt cpu/numactl-H.txt cpu/cpuinfo-head.txt
+kernel/dmesg.txt kernel/journalctl-k.txt kernel/sysctl-a.txt cpu/lscpu.txt cpu/numactl-H.txt cpu/cpuinfo-head.txt
 system/detect-virt.txt system/dmidecode-t-system.txt system/lspci-k.txt mem/meminfo
 mem/free-m.txt mem/swaps mem/swapon-show.txt mem/thp.txt mem/vmware-balloon.txt
 net/irq-affinity.tsv time/chronyc-tracking.txt time/chronyc-sources.txt time/ntpq-pn.txt

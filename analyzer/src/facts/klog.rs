@@ -28,7 +28,6 @@ use parsers::common::{Date, Timestamp};
 use parsers::kernel::dmesg::Dmesg;
 use parsers::kernel::syslog::{Syslog, SyslogTime};
 use serde::Serialize;
-use std::collections::HashMap;
 
 /// The kernel log events of one host.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -49,6 +48,11 @@ pub struct KernelLog {
     /// [`EventTime::host_time`].
     pub year_assumed: bool,
 }
+
+/// Most seconds between one message's times in two logs for them to be one event, when both
+/// carry their own date: syslog daemons stamp a line on receipt, a second or so after the
+/// kernel's stamp.
+pub const DEDUP_S: f64 = 2.0;
 
 /// The year year-less lines are read in when nothing in the bundle gives one: a leap year, so
 /// that `Feb 29` is a date.
@@ -432,7 +436,7 @@ pub fn build(
         logs.iter()
             .flat_map(|l| &l.lines)
             .filter_map(|l| l.local)
-            .last()
+            .next_back()
             .map(|t| (ASSUMED_YEAR, t.month))
     });
     let epoch_of = |t: &Local| -> Option<f64> {
@@ -451,12 +455,19 @@ pub fn build(
     };
     // Boot time: a line with both a date and the kernel's stamp (the last one: the current
     // boot), else the window's end minus the uptime.
-    let boot_epoch = logs
+    let exact_boot = logs
         .iter()
         .flat_map(|l| &l.lines)
         .filter_map(|l| Some(epoch_of(l.local.as_ref()?)? - l.since_boot?))
-        .next_back()
-        .or_else(|| Some(window?.1 - uptime_s?));
+        .next_back();
+    let boot_epoch = exact_boot.or_else(|| Some(window?.1 - uptime_s?));
+    // How far apart one message's times in two logs may be: a second or two between a line's
+    // own stamp and the syslog daemon's; with the boot time from the uptime, the window's
+    // length and the uptime's resolution as well.
+    let tolerance = match (exact_boot, window) {
+        (None, Some((start, end))) => DEDUP_S + (end - start).max(0.0) + 60.0,
+        _ => DEDUP_S,
+    };
     let host_time = |epoch: Option<f64>| -> Option<Timestamp> {
         if year_assumed {
             return None;
@@ -479,13 +490,14 @@ pub fn build(
         None => (
             logs.iter()
                 .flat_map(|l| &l.lines)
-                .filter_map(|l| time_of(l))
+                .filter_map(&time_of)
                 .fold(None, |m: Option<f64>, t| Some(m.map_or(t, |m| m.max(t)))),
             "the end of the log",
         ),
     };
-    let mut events = Vec::new();
-    let mut seen: HashMap<_, &str> = HashMap::new();
+    let mut events: Vec<KernelEvent> = Vec::new();
+    // Per accepted event, the other logs whose copy of it was already absorbed.
+    let mut absorbed: Vec<Vec<&str>> = Vec::new();
     for log in &logs {
         for mut e in classify(log) {
             let l = &log.lines[e.0];
@@ -500,16 +512,24 @@ pub fn build(
                 },
                 host_time: host_time(epoch),
             };
-            // The same message at the same second (or boot stamp) in two logs is one event.
-            let key = (
-                e.1.text.clone(),
-                epoch.map(|t| t.round() as i64),
-                l.since_boot.map(|s| (s * 1e6).round() as i64),
-            );
-            // Within one log a repeated message is another event.
-            if seen.get(&key).is_none_or(|a| *a == log.path) {
-                seen.insert(key, log.path);
-                events.push(e.1);
+            // The same message of another log at the same time is this event again (the
+            // journal, `/var/log/messages` and `dmesg` hold the same kernel lines); within one
+            // log a repeated message is another event.
+            let twin = events.iter().zip(absorbed.iter()).position(|(a, seen)| {
+                a.artifact != log.path
+                    && !seen.contains(&log.path)
+                    && a.text == e.1.text
+                    && match (a.time.epoch, epoch) {
+                        (Some(x), Some(y)) => (x - y).abs() <= tolerance,
+                        _ => a.time.since_boot_s.is_some() && a.time.since_boot_s == l.since_boot,
+                    }
+            });
+            match twin {
+                Some(i) => absorbed[i].push(log.path),
+                None => {
+                    events.push(e.1);
+                    absorbed.push(Vec::new());
+                }
             }
         }
     }

@@ -126,45 +126,6 @@ pub(crate) fn at(e: &KernelEvent, log: &KernelLog) -> String {
     }
 }
 
-#[cfg(test)]
-pub(crate) mod testkit {
-    //! Kernel log facts for rule tests.
-    use crate::facts::klog::{EventKind, EventTime, KernelEvent, KernelLog};
-    use crate::facts::{Available, HostFacts};
-
-    /// An event `before_s` seconds before the window (`None`: undated), on line `line`.
-    pub fn ev(kind: EventKind, before_s: Option<f64>, line: usize, text: &str) -> KernelEvent {
-        KernelEvent {
-            kind,
-            time: EventTime {
-                epoch: before_s.map(|b| 1_800_000_000.0 - b),
-                since_boot_s: None,
-                label: format!("Dec  2 10:{:02}:00", line % 60),
-                before_reference_s: before_s,
-                host_time: None,
-            },
-            artifact: "kernel/journalctl-k.txt".into(),
-            lines: vec![line],
-            text: text.into(),
-            program: "kernel".into(),
-        }
-    }
-
-    /// Facts with these kernel log events.
-    pub fn facts(events: Vec<KernelEvent>) -> HostFacts {
-        let mut f = HostFacts::default();
-        f.klog = Available::Present(KernelLog {
-            sources: vec!["kernel/journalctl-k.txt".into()],
-            events,
-            reference_epoch: Some(1_800_000_000.0),
-            reference: "the collection window",
-            boot_epoch: None,
-            year_assumed: false,
-        });
-        f
-    }
-}
-
 /// The check of a rule that reports every event of one class: clear without any, else one
 /// finding titled `N {noun} {when}{what}` (`what` from the events: the CPUs, the commands), with
 /// `why` and the latest events' lines.
@@ -221,5 +182,45 @@ pub(crate) fn on_cpus(cpus: impl Iterator<Item = u32>) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testkit {
+    //! Kernel log facts for rule tests.
+    use crate::facts::klog::{EventKind, EventTime, KernelEvent, KernelLog};
+    use crate::facts::{Available, HostFacts};
+
+    /// An event `before_s` seconds before the window (`None`: undated), on line `line`.
+    pub fn ev(kind: EventKind, before_s: Option<f64>, line: usize, text: &str) -> KernelEvent {
+        KernelEvent {
+            kind,
+            time: EventTime {
+                epoch: before_s.map(|b| 1_800_000_000.0 - b),
+                since_boot_s: None,
+                label: format!("Dec  2 10:{:02}:00", line % 60),
+                before_reference_s: before_s,
+                host_time: None,
+            },
+            artifact: "kernel/journalctl-k.txt".into(),
+            lines: vec![line],
+            text: text.into(),
+            program: "kernel".into(),
+        }
+    }
+
+    /// Facts with these kernel log events.
+    pub fn facts(events: Vec<KernelEvent>) -> HostFacts {
+        HostFacts {
+            klog: Available::Present(KernelLog {
+                sources: vec!["kernel/journalctl-k.txt".into()],
+                events,
+                reference_epoch: Some(1_800_000_000.0),
+                reference: "the collection window",
+                boot_epoch: None,
+                year_assumed: false,
+            }),
+            ..HostFacts::default()
+        }
     }
 }

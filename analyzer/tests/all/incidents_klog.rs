@@ -205,3 +205,28 @@ fn a_year_less_log_alone_keeps_intervals_in_an_assumed_year() {
     assert_eq!(hung.time.before_reference_s, Some(120.0));
     assert_eq!(hung.time.host_time, None);
 }
+
+#[test]
+fn the_collectors_two_ring_buffer_copies_count_each_event_once() {
+    // A real collection of this machine: `dmesg` (seconds since boot, dated by the uptime at
+    // the window's end) and `dmesg -T` (wall clock) hold the same 8 OOM kills and 20
+    // `table full` lines.
+    let b = incident("collector-kernel-logs");
+    let c = rca::artifacts::collect(&b, &rca::bundle::Limits::default()).unwrap();
+    let f = rca::facts::HostFacts::from_collected(&c);
+    let k = f.klog.get().unwrap();
+    assert_eq!(k.sources.len(), 3, "{:?}", k.sources);
+    assert_eq!(k.of("oom-kill").count(), 8);
+    assert_eq!(k.of("conntrack-full").count(), 20);
+    assert_eq!(k.reference, "the collection window");
+    // The boot: the window's end (1796205495.8) minus the uptime (1208.08 s).
+    assert!((k.boot_epoch.unwrap() - (1_796_205_495.798_565 - 1208.08)).abs() < 1e-3);
+    // The first kill, `[Wed Dec  2 09:45:40 2026]` in `dmesg -T` (the host clock is UTC), 739 s
+    // before the window starts (1796205479.44).
+    let first = k.of("oom-kill").next().unwrap();
+    assert_eq!(first.time.epoch, Some(1_796_204_740.0));
+    assert_eq!(
+        first.time.before_reference_s.map(|b| b.round()),
+        Some(739.0)
+    );
+}

@@ -20,6 +20,7 @@ mod end_to_end;
 mod fd_exhaustion;
 mod fs_full;
 mod java_locks;
+mod kernel_log;
 mod report_browser;
 mod sosreport;
 mod twin_bundles;

@@ -209,9 +209,12 @@ fn priority(s: &str) -> Option<(u8, &str)> {
     Some(((digits(n)? & 7) as u8, rest))
 }
 
-/// `host ident[pid]: message` → (host, ident, pid, message); the ident is `None` when the
-/// second word is not one.
-fn host_ident(s: &str) -> Option<(&str, Option<(&str, Option<u32>)>, &str)> {
+/// A program and its pid: `systemd[1]` → (`systemd`, `Some(1)`).
+type Ident<'a> = (&'a str, Option<u32>);
+
+/// `host ident[pid]: message` → (host, ident, message); the ident is `None` when the second
+/// word is not one.
+fn host_ident(s: &str) -> Option<(&str, Option<Ident<'_>>, &str)> {
     let (host, rest) = s.split_once(' ')?;
     if host.is_empty() || host.contains([':', '[', ']']) {
         return None;
@@ -291,7 +294,7 @@ fn marker_date(m: &str) -> Option<Date> {
                 day: digits(d).filter(|d| (1..=31).contains(d))?,
             })
         })
-        .last()
+        .next_back()
 }
 
 /// A line of the full shape: time, host and a program (`ident:` or `ident[pid]:`).
