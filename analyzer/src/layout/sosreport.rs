@@ -78,7 +78,7 @@ pub static PATHS: &[(&str, Place)] = &[
     ),
     (r"^sos_strings/", Place::NotRead(TAILED)),
     (
-        r"^sos_commands/networking/(namespaces/|ip_netns_exec_)",
+        r"^sos_commands/[^/]+/(namespaces/|ip_netns_exec_)",
         Place::NotRead(NAMESPACE),
     ),
     // kernel (sos 3.x general: dmesg)
@@ -566,6 +566,10 @@ mod tests {
             ),
             (
                 "sos_commands/networking/namespaces/ns1/ip_netns_exec_ns1_netstat_-s",
+                "-",
+            ),
+            (
+                "sos_commands/conntrack/ip_netns_exec_qrouter-1_conntrack_-S",
                 "-",
             ),
             ("sos_commands/numa/numactl_--hardware", "numactl"),

@@ -216,7 +216,13 @@ type Ident<'a> = (&'a str, Option<u32>);
 /// word is not one.
 fn host_ident(s: &str) -> Option<(&str, Option<Ident<'_>>, &str)> {
     let (host, rest) = s.split_once(' ')?;
-    if host.is_empty() || host.contains([':', '[', ']']) {
+    // A host name or address (RFC 1123 letters, digits, `-`, `.`; `_` as some sites use it):
+    // not a separator such as multipath's `Feb 10 16:19:25 | bcache0: …`.
+    if !host.starts_with(|c: char| c.is_ascii_alphanumeric())
+        || !host
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_'))
+    {
         return None;
     }
     let ident = rest.split_once(' ').map_or(rest, |(w, _)| w);
