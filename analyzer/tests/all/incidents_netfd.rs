@@ -362,3 +362,39 @@ fn numa_remote_allocations_over_the_window_of_a_two_node_host() {
         "one NUMA node (node0): every allocation is local"
     );
 }
+
+#[test]
+fn conntrack_table_full_with_the_trackers_drops() {
+    let (code, doc) = analyze(&incident("conntrack-full/loose"));
+    assert_eq!(code, Some(1));
+    let f = findings(&doc);
+    assert_eq!(f[0]["rule_id"], "net.conntrack");
+    assert_eq!(f[0]["severity"], "critical");
+    assert_eq!(
+        f[0]["title"],
+        "Connection-tracking table 100 % full (32 of 32)"
+    );
+    assert!(
+        cited(&f[0])
+            .iter()
+            .any(|(p, _, t)| p.ends_with("sysctl-a.txt")
+                && t == "net.netfilter.nf_conntrack_max = 32")
+    );
+    assert_eq!(f[1]["rule_id"], "net.conntrack");
+    assert_eq!(f[1]["severity"], "info");
+    assert_eq!(
+        f[1]["title"],
+        "Connection tracker dropping: drop 264 since the conntrack module was loaded"
+    );
+    assert!(cited(&f[1])
+        .iter()
+        .any(|(p, l, _)| p.ends_with("conntrack_-S.2") && *l == 1));
+    let artifacts = doc["artifacts"].as_array().unwrap();
+    assert_eq!(
+        artifacts
+            .iter()
+            .filter(|a| a["kind"] == "nf-conntrack-stat")
+            .count(),
+        2
+    );
+}

@@ -151,7 +151,7 @@ pub fn check(f: &HostFacts) -> Check {
         };
         let parts: Vec<String> = grew
             .iter()
-            .map(|(c, name)| format!("{} {name}", c.value.delta))
+            .map(|(c, name)| format!("{name} {}", c.value.delta))
             .collect();
         let (severity, confidence) = match window {
             Some(_) => (Severity::Warning, Confidence::High),
@@ -221,7 +221,7 @@ mod tests {
         assert_eq!(v[0].severity, Severity::Warning);
         assert_eq!(
             v[0].title,
-            "Connection tracker dropping: 204 drop during the 12 s window"
+            "Connection tracker dropping: drop 204 during the 12 s window"
         );
         f.net.conntrack_drop = Some(c(CounterChange {
             delta: 264,
