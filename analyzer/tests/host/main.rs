@@ -1,6 +1,6 @@
 //! The tests that run host tools for real: the collector suite (`tests/collector/run.sh`), a
-//! collection of this machine analyzed end to end, a process at its descriptor limit collected
-//! and named, two quiet collections compared, ZooKeeper with
+//! collection of this machine analyzed end to end, a process at its descriptor limit and a
+//! listener that never accepts collected and named, two quiet collections compared, ZooKeeper with
 //! a million watches, every report page opened in headless Chromium, and a `sos report` of this
 //! machine analyzed. Each skips with a note
 //! when its tools are missing, unless `RCA_HOST_TESTS=1` (set by CI, which installs them).
@@ -12,6 +12,7 @@
 mod collector_script;
 mod end_to_end;
 mod fd_exhaustion;
+mod listen_overflow;
 mod report_browser;
 mod sosreport;
 mod twin_bundles;
