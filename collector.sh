@@ -150,11 +150,10 @@
 #     free               `free -m`; mem/free-m.txt
 #     swaps              /proc/swaps; mem/swaps
 #     swapon             `swapon --show`; mem/swapon-show.txt
-#     numastat           `numastat` (numactl; NUMA hit/miss pages per node); mem/numastat.txt
 #     node-numastat      /sys/devices/system/node/node<N>/numastat;
-#                        sys/node/node<N>/numastat.start, .end
+#                        sys/node/node<N>/numastat.start, .end (no .end after an interrupt)
 #     file-nr            /proc/sys/fs/file-nr (file handles allocated, unused, max);
-#                        proc/sys/fs/file-nr.start, .end
+#                        proc/sys/fs/file-nr.start, .end (no .end after an interrupt)
 #     thp                `grep -H . enabled defrag` in /sys/kernel/mm/transparent_hugepage (or
 #                        redhat_transparent_hugepage): lines `FILE:always [madvise] never`; mem/thp.txt
 #     balloon            `vmware-toolbox-cmd stat balloon`; mem/vmware-balloon.txt
@@ -182,8 +181,9 @@
 #                        /proc/irq/N; net/irq-affinity.tsv
 #     ss                 `ss -tanp` (.start, .end) and `ss -tulpn` (listening); net/ss-tanp.*,
 #                        net/ss-tulpn.txt; and `ss -tin state established` at the window's end
-#                        (TCP internals: rto, cwnd, retrans), cut to its first 4001 lines (the
-#                        header and 2000 connections of two lines each); net/ss-tin.end
+#                        (TCP internals: rto, cwnd, retrans; not after an interrupt), cut to
+#                        its first 4001 lines (the header and 2000 connections of two lines
+#                        each); net/ss-tin.end
 #     netstat-tanp       `netstat -tanp` / `netstat -tulpn` where ss is missing; same names
 #     netstat-s          `netstat -s`; net/netstat-s.start, .end
 #     nstat              `nstat -asz` (absolute counters incl. zeros, history untouched);
@@ -191,11 +191,14 @@
 #     net-dev            /proc/net/dev; proc/net/dev.start, .end
 #     net-snmp           /proc/net/snmp; proc/net/snmp.start, .end
 #     softnet-stat       /proc/net/softnet_stat (hex columns per CPU); proc/net/softnet_stat.*
-#     ss-s               `ss -s` (socket summary: orphaned, timewait); net/ss-s.start, .end
-#     conntrack-s        `conntrack -S` (per-CPU drop, insert_failed, early_drop), where
-#                        conntrack-tools is installed; net/conntrack-S.start, .end
-#     nf-conntrack-stat  /proc/net/stat/nf_conntrack (the same counters, hex, one row per CPU),
-#                        where the module is loaded; proc/net/stat/nf_conntrack.start, .end
+#     ss-s               `ss -s` (socket summary: orphaned, timewait) at the window's end, not
+#                        after an interrupt; net/ss-s.end
+#     nf-conntrack-stat  /proc/net/stat/nf_conntrack (per-CPU drop, insert_failed, early_drop;
+#                        hex, one row per CPU), where the module is loaded;
+#                        proc/net/stat/nf_conntrack.start, .end (no .end after an interrupt)
+#     conntrack-s        `conntrack -S` (the same counters over netlink) where that file is
+#                        missing and conntrack-tools is installed; net/conntrack-S.start,
+#                        .end (no .end after an interrupt)
 #     proc-uptime        /proc/uptime (seconds since boot, for since-boot counters); proc/uptime.*
 #     loadavg            /proc/loadavg; proc/loadavg.start, .end
 #     pressure           /proc/pressure/cpu, memory, io (PSI, Linux >= 4.20);
@@ -1893,25 +1896,30 @@ snapshot() {
             -f "$state/cgroup.awk" "$root/proc/mounts" "$root/proc/$sn_p/cgroup"
     done
     td=$sn_td
-    copy "proc/sys/fs/file-nr.$1" file-nr /proc/sys/fs/file-nr
-    for sn_f in "$root"/sys/devices/system/node/node*/numastat; do
-        [ -f "$sn_f" ] || continue
-        sn_n=${sn_f%/numastat}
-        copy "sys/node/${sn_n##*/}/numastat.$1" node-numastat "${sn_f#"$root"}"
-    done
-    # Present only where the conntrack module is loaded.
-    if [ -f "$root/proc/net/stat/nf_conntrack" ]; then
-        copy "proc/net/stat/nf_conntrack.$1" nf-conntrack-stat /proc/net/stat/nf_conntrack
-    fi
-    if have_cmd conntrack; then
-        run "net/conntrack-S.$1" conntrack-s "$budget_quick" conntrack -S
+    # After an interrupt the end snapshot keeps to the counters read since 0.1.0, so that the run
+    # stops promptly; these read once are still read since boot.
+    if [ "$1" = start ] || [ "$interrupted" = 0 ]; then
+        copy "proc/sys/fs/file-nr.$1" file-nr /proc/sys/fs/file-nr
+        for sn_f in "$root"/sys/devices/system/node/node*/numastat; do
+            [ -f "$sn_f" ] || continue
+            sn_n=${sn_f%/numastat}
+            copy "sys/node/${sn_n##*/}/numastat.$1" node-numastat "${sn_f#"$root"}"
+        done
+        # Present only where the conntrack module is loaded; `conntrack -S` prints the same counters
+        # over netlink, for kernels without the proc file.
+        if [ -f "$root/proc/net/stat/nf_conntrack" ]; then
+            copy "proc/net/stat/nf_conntrack.$1" nf-conntrack-stat /proc/net/stat/nf_conntrack
+        elif have_cmd conntrack; then
+            run "net/conntrack-S.$1" conntrack-s "$budget_quick" conntrack -S
+        fi
     fi
     run "net/netstat-s.$1" netstat-s "$budget_quick" netstat -s
     run "net/nstat-asz.$1" nstat "$budget_quick" nstat -asz
     if have_cmd ss || ! have_cmd netstat; then
         run "net/ss-tanp.$1" ss "$budget_quick" ss -tanp
-        run "net/ss-s.$1" ss-s "$budget_quick" ss -s
-        if [ "$1" = end ]; then
+        # Once, at the end; not after an interrupt, which should stop the run promptly.
+        if [ "$1" = end ] && [ "$interrupted" = 0 ]; then
+            run "net/ss-s.$1" ss-s "$budget_quick" ss -s
             # Two lines per connection: the cap keeps the header and 2000 connections.
             o_filter="head -n 4001"
             o_fdisp=$o_filter
@@ -2135,7 +2143,6 @@ collect_mem() {
     run mem/free-m.txt free "$budget_quick" free -m
     copy mem/swaps swaps /proc/swaps
     run mem/swapon-show.txt swapon "$budget_quick" swapon --show
-    run mem/numastat.txt numastat "$budget_quick" numastat
     cm_thp=
     for cm_d in /sys/kernel/mm/transparent_hugepage /sys/kernel/mm/redhat_transparent_hugepage; do
         if [ -d "$root$cm_d" ]; then

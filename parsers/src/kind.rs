@@ -1046,7 +1046,6 @@ kinds! {
     Numastat(crate::proc::numastat::Numastat) {
         /// numactl `numastat` (no options).
         NUMASTAT = KindSpec::new("numastat", "numactl `numastat`")
-            .collected()
             .sniff(crate::proc::numastat::sniff)
             .parse(|t| read(crate::proc::numastat::parse(t)));
         /// `/sys/devices/system/node/node<N>/numastat` (its path names the node; `/proc/vmstat`

@@ -24,7 +24,8 @@ pub struct Limits {
     /// `/proc/<pid>/limits` of each examined process, by the folder it was collected in.
     pub processes: Vec<ProcessLimits>,
     /// The host's file handles (`/proc/sys/fs/file-nr`, else `fs.file-nr` in `sysctl -a`): the
-    /// latest read.
+    /// latest read. The two are reads at different moments of a count that changes with every
+    /// open, so a difference between them is no conflict: the file is taken when present.
     pub file_nr: Option<Cited<FileNr>>,
 }
 

@@ -667,7 +667,7 @@ mod tests {
                 "sosreport-h/sys/devices/system/node/node0/numastat",
                 "node-numastat",
             ),
-            ("rca-h/mem/numastat.txt", "numastat"),
+            ("notes/numastat.txt", "numastat"),
             (
                 "rca-h/proc/net/stat/nf_conntrack.start",
                 "nf-conntrack-stat",

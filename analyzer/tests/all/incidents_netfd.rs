@@ -2,7 +2,9 @@
 //! retransmissions (`analyzer/tests/fixtures/incidents/`, see each folder's README.md): real
 //! captures, analyzed through the command line as a user would. Each checks that the class's
 //! rule is the first finding with the evidence lines it cites, that the decoys rank below it,
-//! and the exit status; the healthy bundle must not fire the class's rule.
+//! and the exit status; the healthy bundle must not fire the class's rule. NUMA remote
+//! allocations need two nodes, which the capturing machine does not have: that case starts from
+//! its real `node0/numastat` and changes only the counters it is about.
 
 use super::common::repo;
 use serde_json::Value;
@@ -326,3 +328,135 @@ static CONCURRENT_AND: std::sync::LazyLock<std::collections::HashMap<&str, Vec<S
         .into_iter()
         .collect()
     });
+/// Writes `entries` (`path`, kind, text, start epoch) as a collector bundle with a manifest.
+fn write_bundle(root: &Path, entries: &[(String, &str, String, f64)]) -> PathBuf {
+    let top = root.join("rca-numa-20261202T000000Z");
+    let mut manifest =
+        String::from("# rca-manifest 1\nmeta\tstarted\t1796000000\nmeta\tended\t1796000060\n");
+    for (path, kind, text, start) in entries {
+        let p = top.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+        manifest.push_str(&format!(
+            "artifact\t{path}\t{kind}\t0\t0\t{start}\t{start}\t{}\t0\t\tcat {path}\n",
+            text.len()
+        ));
+    }
+    std::fs::write(top.join("manifest.tsv"), manifest).unwrap();
+    top
+}
+
+/// The captured `node0/numastat` with `add` added to each named counter.
+fn numastat_plus(add: &[(&str, u64)]) -> String {
+    let real = std::fs::read_to_string(
+        repo().join("parsers/tests/fixtures/node-numastat/captured-linux-6.18-node0.txt"),
+    )
+    .unwrap();
+    real.lines()
+        .map(|l| {
+            let (k, v) = l.split_once(' ').unwrap();
+            let plus = add.iter().find(|(n, _)| *n == k).map_or(0, |(_, a)| *a);
+            format!("{k} {}\n", v.parse::<u64>().unwrap() + plus)
+        })
+        .collect()
+}
+
+#[test]
+fn numa_remote_allocations_over_the_window_of_a_two_node_host() {
+    // The one-node capture of this machine's node0, as the start of both nodes; over the 60 s
+    // window node0 allocates 100000 pages for its own CPUs, node1 60000 for its own and 40000
+    // for node0's (`other_node`, of which `numa_miss` 40000): values changed for the case.
+    let t0 = 1_796_000_000.0;
+    let node = |n: u32, end: &str, add: &[(&str, u64)], t: f64| {
+        (
+            format!("sys/node/node{n}/numastat.{end}"),
+            "node-numastat",
+            numastat_plus(add),
+            t,
+        )
+    };
+    let two = vec![
+        node(0, "start", &[], t0),
+        node(1, "start", &[], t0),
+        node(
+            0,
+            "end",
+            &[("numa_hit", 100_000), ("local_node", 100_000)],
+            t0 + 60.0,
+        ),
+        node(
+            1,
+            "end",
+            &[
+                ("numa_hit", 60_000),
+                ("local_node", 60_000),
+                ("numa_miss", 40_000),
+                ("other_node", 40_000),
+            ],
+            t0 + 60.0,
+        ),
+    ];
+    let d = tempfile::tempdir().unwrap();
+    let (_, doc) = analyze(&write_bundle(d.path(), &two));
+    let f = findings(&doc)
+        .iter()
+        .find(|f| f["rule_id"] == "mem.numa-remote")
+        .expect("remote allocations found");
+    assert_eq!(f["severity"], "warning");
+    assert_eq!(
+        f["title"],
+        "20.0 % of memory allocations remote across 2 NUMA nodes during the 60 s window"
+    );
+    assert!(f["why"]
+        .as_str()
+        .unwrap()
+        .contains("Node 1 served 40.0 % of its allocations to other nodes (40000 other_node, 40000 numa_miss)"));
+    assert!(cited(f)
+        .iter()
+        .any(|(p, l, t)| p.ends_with("node1/numastat.end") && *l == 6 && t == "other_node 40000"));
+
+    // The same host with one node: not evaluated, and said so.
+    let one: Vec<_> = two.into_iter().filter(|e| e.0.contains("node0")).collect();
+    let d = tempfile::tempdir().unwrap();
+    let (_, doc) = analyze(&write_bundle(d.path(), &one));
+    assert_eq!(
+        rule_status(&doc, "mem.numa-remote")["reason"],
+        "one NUMA node (node0): every allocation is local"
+    );
+}
+
+#[test]
+fn conntrack_table_full_with_the_trackers_drops() {
+    let (code, doc) = analyze(&incident("conntrack-full/loose"));
+    assert_eq!(code, Some(1));
+    let f = findings(&doc);
+    assert_eq!(f[0]["rule_id"], "net.conntrack");
+    assert_eq!(f[0]["severity"], "critical");
+    assert_eq!(
+        f[0]["title"],
+        "Connection-tracking table 100 % full (32 of 32)"
+    );
+    assert!(
+        cited(&f[0])
+            .iter()
+            .any(|(p, _, t)| p.ends_with("sysctl-a.txt")
+                && t == "net.netfilter.nf_conntrack_max = 32")
+    );
+    assert_eq!(f[1]["rule_id"], "net.conntrack");
+    assert_eq!(f[1]["severity"], "info");
+    assert_eq!(
+        f[1]["title"],
+        "Connection tracker dropping: drop 264 since the conntrack module was loaded"
+    );
+    assert!(cited(&f[1])
+        .iter()
+        .any(|(p, l, _)| p.ends_with("conntrack_-S.2") && *l == 1));
+    let artifacts = doc["artifacts"].as_array().unwrap();
+    assert_eq!(
+        artifacts
+            .iter()
+            .filter(|a| a["kind"] == "nf-conntrack-stat")
+            .count(),
+        2
+    );
+}

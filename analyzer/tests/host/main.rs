@@ -1,14 +1,11 @@
 //! The tests that run host tools for real: the collector suite (`tests/collector/run.sh`), a
-//! collection of this machine analyzed end to end, two quiet collections compared, ZooKeeper with
+//! collection of this machine analyzed end to end, a process at its descriptor limit and a
+//! listener that never accepts collected and named, two quiet collections compared, ZooKeeper with
 //! a million watches, every report page opened in headless Chromium, a `sos report` of this
-//! machine analyzed, and two loop-mounted filesystems filled to their last block and inode. Each
-//! skips with a note when its tools are missing, unless `RCA_HOST_TESTS=1` (set by CI, which
-//! installs them).
-//! collection of this machine analyzed end to end, a process at its descriptor limit collected
-//! and named, two quiet collections compared, ZooKeeper with
-//! a million watches, every report page opened in headless Chromium, and a `sos report` of this
-//! machine analyzed. Each skips with a note
-//! when its tools are missing, unless `RCA_HOST_TESTS=1` (set by CI, which installs them).
+//! machine analyzed, two loop-mounted filesystems filled to their last block and inode, JVMs with
+//! a contended monitor and a deadlock, real memory and CPU cgroups at their limits, this
+//! machine's kernel log, and `cpupower` and `tuned-adm` answers. Each skips with a note when its
+//! tools are missing, unless `RCA_HOST_TESTS=1` (set by CI, which installs them).
 //!
 //! The heavy ones take [`exclusive`] so that they run one at a time, as they would in separate
 //! binaries: a collection measures the machine, and another suite running beside it would be
@@ -21,6 +18,7 @@ mod fd_exhaustion;
 mod fs_full;
 mod java_locks;
 mod kernel_log;
+mod listen_overflow;
 mod report_browser;
 mod sosreport;
 mod twin_bundles;

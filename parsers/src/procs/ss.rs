@@ -415,6 +415,37 @@ mod tests {
     }
 
     #[test]
+    fn sosreport_options_with_internals() {
+        // `ss -peaonmi`, as sosreport runs it: every family, owners, socket memory, timers.
+        let t = include_str!("../../tests/fixtures/ss/captured-iproute2-6.1-ss-peaonmi.txt");
+        let p = parse_ss(t).unwrap();
+        assert!(p.issues.is_empty(), "{:?}", p.issues);
+        let s = p
+            .value
+            .sockets
+            .iter()
+            .find(|s| s.local.text == "127.0.0.1:58360")
+            .unwrap();
+        assert_eq!(
+            (s.netid.as_deref(), s.state.as_str(), s.line),
+            (Some("tcp"), "ESTAB", 27)
+        );
+        assert_eq!(s.users[0].name, "python3");
+        let i = s.info.unwrap();
+        assert_eq!(
+            (i.rto_us, i.cwnd, i.retrans_now, i.retrans_total, i.line),
+            (Some(204_000), Some(52), Some(0), Some(5), 28)
+        );
+        // `bytes_retrans:` is not `retrans:`.
+        assert!(p
+            .value
+            .sockets
+            .iter()
+            .filter_map(|s| s.info)
+            .all(|i| i.retrans_total.is_none_or(|n| n < 1000)));
+    }
+
+    #[test]
     fn users_field() {
         let (u, used) =
             parse_users("users:((\"rpcbind\",pid=1139,fd=5),(\"systemd\",pid=1,fd=41)) ino:1")

@@ -220,7 +220,7 @@ fn from_counters(f: &HostFacts, fill_cited: bool) -> Check {
         };
         let parts: Vec<String> = grew
             .iter()
-            .map(|(c, name)| format!("{} {name}", c.value.delta))
+            .map(|(c, name)| format!("{name} {}", c.value.delta))
             .collect();
         let (severity, confidence) = match window {
             Some(_) => (Severity::Warning, Confidence::High),
@@ -305,7 +305,7 @@ mod tests {
         assert_eq!(v[0].severity, Severity::Warning);
         assert_eq!(
             v[0].title,
-            "Connection tracker dropping: 204 drop during the 12 s window"
+            "Connection tracker dropping: drop 204 during the 12 s window"
         );
         f.net.conntrack_drop = Some(c(CounterChange {
             delta: 264,
