@@ -13,6 +13,7 @@ mod captures;
 mod compression;
 mod diff;
 mod fleet;
+mod incidents_cgthp;
 mod jvm_facts;
 mod kind_table;
 mod large_tree;

@@ -1,13 +1,14 @@
 //! The tests that run host tools for real: the collector suite (`tests/collector/run.sh`), a
 //! collection of this machine analyzed end to end, two quiet collections compared, ZooKeeper with
-//! a million watches, every report page opened in headless Chromium, and a `sos report` of this
-//! machine analyzed. Each skips with a note
+//! a million watches, every report page opened in headless Chromium, a `sos report` of this
+//! machine analyzed, and cgroup limits that OOM-kill and throttle. Each skips with a note
 //! when its tools are missing, unless `RCA_HOST_TESTS=1` (set by CI, which installs them).
 //!
 //! The heavy ones take [`exclusive`] so that they run one at a time, as they would in separate
 //! binaries: a collection measures the machine, and another suite running beside it would be
 //! part of what it measures.
 
+mod cgroup_limits;
 mod collector_script;
 mod end_to_end;
 mod report_browser;
