@@ -63,6 +63,8 @@ impl Group {
         let child = Command::new("sh")
             .arg("-c")
             .arg(format!("echo $$ > '{}' && exec {script}", procs.display()))
+            // The shell's "Killed" notes for the OOM-killed hogs are expected.
+            .stderr(std::process::Stdio::null())
             .spawn()
             .expect("sh starts");
         let pid = child.id();
