@@ -636,7 +636,7 @@ proc/net/softnet_stat net/netstat-s net/nstat-asz net/ss-tanp proc/loadavg"
 if [ -r /proc/pressure/cpu ]; then
     snap="$snap proc/pressure/cpu proc/pressure/memory proc/pressure/io"
 fi
-per_jvm="status limits cmdline.txt cgroup.tsv java-version.txt vm-version.txt vm-flags.txt
+per_jvm="status limits cmdline.txt cgroup.tsv.start cgroup.tsv.end java-version.txt vm-version.txt vm-flags.txt
 vm-command-line.txt vm-system-properties.txt jstat-gcutil.txt thread-dump.1.txt
 thread-dump.2.txt gc-heap-info.1.txt gc-heap-info.2.txt class-histogram.txt gc.log threads.tsv"
 
@@ -751,7 +751,9 @@ check_real() {
         grep -q 'Using ' '$dir/jvm/$alloc_pid/gc.log' && [ -s '$dir/jvm/$zk_pid/gc.log' ]"
     check "$run: jstat-gcutil has a header and >= 6 samples" \
         [ "$(grep -c . "$dir/jvm/$alloc_pid/jstat-gcutil.txt")" -ge 7 ]
-    check "$run: cgroup.tsv has membership lines" grep -q '^cgroup' "$dir/jvm/$alloc_pid/cgroup.tsv"
+    check "$run: cgroup.tsv.start and .end have membership lines" bash -c "
+        grep -q '^cgroup' '$dir/jvm/$alloc_pid/cgroup.tsv.start' &&
+        grep -q '^cgroup' '$dir/jvm/$alloc_pid/cgroup.tsv.end'"
     # shellcheck disable=SC2016 # an awk program
     check "$run: start/end snapshots span the window (>= 5.5 s apart)" awk -F '\t' '
         $1 == "artifact" && $2 == "proc/softirqs.start" { s = $6 }

@@ -18,6 +18,7 @@ mod incidents_fsblk;
 mod incidents_jvm;
 mod incidents_klog;
 mod incidents_netfd;
+mod incidents_cgthp;
 mod jvm_facts;
 mod kind_table;
 mod large_tree;

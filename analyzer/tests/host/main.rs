@@ -11,6 +11,7 @@
 //! binaries: a collection measures the machine, and another suite running beside it would be
 //! part of what it measures.
 
+mod cgroup_limits;
 mod collector_script;
 mod cpu_tools;
 mod end_to_end;

@@ -220,18 +220,19 @@ mod tests {
     }
 
     fn group(p: (Option<u64>, u64), t: (Option<u64>, u64)) -> HostFacts {
-        let mut f = HostFacts::default();
-        f.cgroups = vec![CgroupUsage {
-            dir: "jvm/9".into(),
-            pid: Some(9),
-            process: "Spin (pid 9)".into(),
-            cpu_path: Some("/rca-throttle".into()),
-            cpu_periods: Some(counter(p.0, p.1, 79)),
-            cpu_throttled: Some(counter(t.0, t.1, 80)),
-            throttled_us: Some(counter(p.0.map(|_| 6_739_335), 31_378_848, 81)),
-            ..CgroupUsage::default()
-        }];
-        f
+        HostFacts {
+            cgroups: vec![CgroupUsage {
+                dir: "jvm/9".into(),
+                pid: Some(9),
+                process: "Spin (pid 9)".into(),
+                cpu_path: Some("/rca-throttle".into()),
+                cpu_periods: Some(counter(p.0, p.1, 79)),
+                cpu_throttled: Some(counter(t.0, t.1, 80)),
+                throttled_us: Some(counter(p.0.map(|_| 6_739_335), 31_378_848, 81)),
+                ..CgroupUsage::default()
+            }],
+            ..HostFacts::default()
+        }
     }
 
     #[test]

@@ -206,10 +206,16 @@ mod tests {
         }
     }
 
+    fn with(cgroups: Vec<CgroupUsage>) -> HostFacts {
+        HostFacts {
+            cgroups,
+            ..HostFacts::default()
+        }
+    }
+
     #[test]
     fn fires_on_kills_in_the_window_with_free_host_memory() {
-        let mut f = HostFacts::default();
-        f.cgroups = vec![group(Some(1), 7)];
+        let mut f = with(vec![group(Some(1), 7)]);
         f.memory.mem_available_kib = Some(Cited::new(23_000_000, "mem/meminfo", 3));
         let v = found(check(&f));
         assert_eq!(v[0].severity, Severity::Critical);
@@ -232,8 +238,7 @@ mod tests {
 
     #[test]
     fn fires_as_information_since_creation() {
-        let mut f = HostFacts::default();
-        f.cgroups = vec![group(None, 8)];
+        let f = with(vec![group(None, 8)]);
         let v = found(check(&f));
         assert_eq!(
             (v[0].severity, v[0].confidence),
@@ -246,8 +251,7 @@ mod tests {
 
     #[test]
     fn clear_when_the_counter_did_not_move() {
-        let mut f = HostFacts::default();
-        f.cgroups = vec![group(Some(8), 8)];
+        let f = with(vec![group(Some(8), 8)]);
         let c = check(&f);
         assert!(is_clear(&c));
         let Check::Clear(s) = c else { unreachable!() };
@@ -257,8 +261,7 @@ mod tests {
     #[test]
     fn not_evaluated_without_cgroup_counters() {
         assert!(is_not_evaluated(&check(&HostFacts::default())));
-        let mut f = HostFacts::default();
-        f.cgroups = vec![CgroupUsage::default()];
+        let f = with(vec![CgroupUsage::default()]);
         assert!(is_not_evaluated(&check(&f)));
     }
 }
