@@ -74,14 +74,15 @@ fn cited(f: &Value) -> Vec<String> {
         .collect()
 }
 
-/// The only warnings a healthy variant of this capture host shows: it runs no time-sync daemon.
-fn only_host_warnings(doc: &Value) {
+/// The only warnings a healthy variant of this capture host shows: the other real incidents
+/// that ran on the shared capture machine (the README names them), none of this class.
+fn only_host_warnings(doc: &Value, host: &[&str]) {
     let loud: Vec<_> = findings(doc)
         .iter()
         .filter(|f| f["severity"] != "info")
         .map(|f| f["rule_id"].as_str().unwrap())
         .collect();
-    assert_eq!(loud, ["time.unsynchronised"], "{loud:?}");
+    assert_eq!(loud, host, "{loud:?}");
 }
 
 #[test]
@@ -115,24 +116,30 @@ fn cgroup_oom_names_the_cgroup_limit_above_the_host_counter() {
     // about swap or host memory outranks the cgroup.
     let host = rank(&doc, "mem.oom-kill").expect("the host counter fires too");
     assert!(host > 0);
-    assert_eq!(
-        findings(&doc)[host]["title"],
-        "OOM killer killed 6 processes during the 30 s window"
-    );
+    assert!(findings(&doc)[host]["title"]
+        .as_str()
+        .unwrap()
+        .contains("at memory cgroup /rca-oom's limit"));
     assert!(rank(&doc, "mem.swap").is_none_or(|r| r > 0));
 }
 
 #[test]
 fn cgroup_oom_healthy_does_not_fire() {
     let (code, doc) = analyze("cgroup-oom-healthy");
-    assert_eq!(code, Some(1), "the capture host's own time-sync warning");
-    only_host_warnings(&doc);
+    assert_eq!(code, Some(1), "the capture host's own warnings");
+    only_host_warnings(&doc, &["jvm.heap-vs-cgroup", "mem.oom-kill"]);
     // Eight kills since the cgroup was created, none in the window.
     assert_eq!(
         rule(&doc, "cgroup.oom-kill")["result"]["checked"],
         "no OOM kill in 1 target cgroup during the window"
     );
-    assert_eq!(rule(&doc, "mem.oom-kill")["result"]["status"], "clear");
+    // The kernel log's kills of the earlier run, within the hour before the window: the host
+    // rule reports them as such, not as kills in the window.
+    let host = &findings(&doc)[rank(&doc, "mem.oom-kill").unwrap()];
+    assert!(host["title"]
+        .as_str()
+        .unwrap()
+        .ends_with("within an hour before the collection window"));
 }
 
 #[test]
@@ -169,8 +176,8 @@ fn cgroup_throttle_healthy_is_judged_on_the_window_not_the_past() {
     // The decoy: since the cgroup was created it was throttled in 505 of 535 periods (the quota
     // was raised before the window); in the window, in none of 201.
     let (code, doc) = analyze("cgroup-throttle-healthy");
-    assert_eq!(code, Some(1), "the capture host's own time-sync warning");
-    only_host_warnings(&doc);
+    assert_eq!(code, Some(1), "the capture host's own warnings");
+    only_host_warnings(&doc, &["mem.oom-kill", "cpu.run-queue"]);
     assert_eq!(
         rule(&doc, "cgroup.cpu-throttled")["result"]["checked"],
         "Spin (pid 16263): throttled in 0 % of 201 periods"
@@ -209,8 +216,8 @@ fn thp_compaction_reports_stalls_per_second_of_the_window() {
 #[test]
 fn thp_always_without_stalls_does_not_fire() {
     let (code, doc) = analyze("thp-compaction-healthy");
-    assert_eq!(code, Some(1), "the capture host's own time-sync warning");
-    only_host_warnings(&doc);
+    assert_eq!(code, Some(0), "nothing wrong");
+    only_host_warnings(&doc, &[]);
     assert_eq!(
         rule(&doc, "mem.compaction-stall")["result"]["checked"],
         "no direct compaction stall in the 20 s window (THP enabled [always], defrag [always])"

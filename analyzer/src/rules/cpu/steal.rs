@@ -58,10 +58,16 @@ pub static META: RuleMeta = RuleMeta {
                 section: Some("Chapter 11, Cloud Computing: hardware virtualization observability, CPU steal time"),
                 url: Some("https://www.brendangregg.com/systems-performance-2nd-edition-book.html"),
             },
-            Source::Rca(
-                "10 % follows the alert level commonly used for sustained steal (a tenth of each \
-                 vCPU lost); the per-document definitions above give the meaning, not a number",
-            ),
+            Source::Doc {
+                document: "Scout APM, Understanding CPU Steal Time: when should you be worried?",
+                section: Some(
+                    "\"if steal time is greater than 10% for 20 minutes, the VM is likely in a \
+                     state that it is running slower than it should\"",
+                ),
+                url: Some(
+                    "https://scoutapm.com/blog/understanding-cpu-steal-time-when-should-you-be-worried",
+                ),
+            },
         ],
     }],
     groups: &[SymptomGroup::KernelCpu],
