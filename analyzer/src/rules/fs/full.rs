@@ -252,7 +252,9 @@ pub fn check(f: &HostFacts) -> Check {
             severity,
             confidence,
             why: format!(
-                "{} on {} is at {}: at 100 % writes by unprivileged processes fail with ENOSPC.",
+                "{} on {} is at {}: with no block available unprivileged writes fail, with no \
+                 inode free no file can be created — both with ENOSPC (\"No space left on \
+                 device\").",
                 fs.mount,
                 fs.device,
                 what.join(" and ")
