@@ -266,7 +266,7 @@ pub static PATHS: &[(&str, Place)] = &[
     // the `mount` listing, and lsblk's default tree (its `-f`, `-t`, `-D`, `-O -P` print other
     // columns, which the lsblk reader does not read).
     (
-        r"^sos_commands/filesys/df_-al?i?(_-x_autofs)?$",
+        r"^sos_commands/filesys/df_-al?i?T?(_-x_autofs)?$",
         Place::Kind(&kind::DF),
     ),
     (
@@ -583,6 +583,7 @@ mod tests {
             ("sos_commands/openvswitch/ovs-vsctl_-t_5_show", "common"),
             ("sos_commands/filesys/df_-al_-x_autofs", "df"),
             ("sos_commands/filesys/df_-ali_-x_autofs", "df"),
+            ("sos_commands/filesys/df_-aliT_-x_autofs", "df"),
             ("sos_commands/filesys/mount_-l", "mounts"),
             ("sos_commands/filesys/lslocks", "-"),
             ("sos_commands/block/lsblk", "lsblk"),
