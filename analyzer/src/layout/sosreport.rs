@@ -268,6 +268,18 @@ pub static PATHS: &[(&str, Place)] = &[
         r"^proc/([0-9]+/)?net/bonding/[^/]+$",
         Place::Kind(&kind::BONDING),
     ),
+    // filesys and block: `df` in either of sos's forms (blocks, inodes; the header says which),
+    // the `mount` listing, and lsblk's default tree (its `-f`, `-t`, `-D`, `-O -P` print other
+    // columns, which the lsblk reader does not read).
+    (
+        r"^sos_commands/filesys/df_-al?i?T?(_-x_autofs)?$",
+        Place::Kind(&kind::DF),
+    ),
+    (
+        r"^sos_commands/filesys/mount(_-l)?$",
+        Place::Kind(&kind::MOUNTS),
+    ),
+    (r"^sos_commands/block/lsblk$", Place::Kind(&kind::LSBLK)),
     (r"^sos_commands/pacemaker/crm_report/", Place::NotRead(DUMP)),
     // Every other output of the plugins whose commands the rows above were written from.
     (
@@ -579,6 +591,14 @@ mod tests {
             ("sos_commands/host/uptime", "uptime"),
             ("sos_commands/host/hostname", "-"),
             ("sos_commands/openvswitch/ovs-vsctl_-t_5_show", "common"),
+            ("sos_commands/filesys/df_-al_-x_autofs", "df"),
+            ("sos_commands/filesys/df_-ali_-x_autofs", "df"),
+            ("sos_commands/filesys/df_-aliT_-x_autofs", "df"),
+            ("sos_commands/filesys/mount_-l", "mounts"),
+            ("sos_commands/filesys/lslocks", "-"),
+            ("sos_commands/block/lsblk", "lsblk"),
+            ("sos_commands/block/lsblk_-f_-a_-l", "-"),
+            ("proc/mounts", "common"),
             ("proc/4242/net/snmp", "net-snmp"),
             ("proc/4242/net/dev", "net-dev"),
             ("proc/net/softnet_stat", "softnet-stat"),

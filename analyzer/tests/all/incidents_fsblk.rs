@@ -143,6 +143,24 @@ fn fs_healthy_clears_with_its_decoys_still_full() {
 }
 
 #[test]
+fn a_sosreport_with_full_snap_images_is_clear() {
+    let (code, doc) = analyze("fs-sosreport-snaps");
+    assert!(findings(&doc, "fs.full").is_empty());
+    let r = doc["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "fs.full")
+        .unwrap();
+    assert_eq!(r["result"]["status"], "clear");
+    assert_eq!(
+        r["result"]["checked"],
+        "2 filesystem(s) below 95 % (14 read-only, image or memory filesystem(s) skipped)"
+    );
+    assert_eq!(code, Some(2));
+}
+
+#[test]
 fn lvm_saturated_is_one_finding_naming_the_lv_the_disk_and_the_mount() {
     let (code, doc) = analyze("lvm-saturated");
     assert_eq!(code, Some(1));

@@ -165,18 +165,14 @@ fn string(v: Option<&Value>) -> Option<String> {
 fn strip_tree(cell: &str) -> (&str, usize) {
     let mut rest = cell;
     let mut cols = 0usize;
-    loop {
-        let Some(c) = rest.chars().next() else { break };
-        if matches!(c, '├' | '└' | '│' | '─' | '|' | '`' | '-' | ' ') {
-            // `-` only inside a glyph (`|-`, `` `- ``): a name may start with `-` only after one.
-            if c == '-' && cols == 0 {
-                break;
-            }
-            rest = &rest[c.len_utf8()..];
-            cols += 1;
-        } else {
+    while let Some(c) = rest.chars().next() {
+        // `-` only inside a glyph (`|-`, `` `- ``): a name may start with `-` only after one.
+        let glyph = matches!(c, '├' | '└' | '│' | '─' | '|' | '`' | ' ') || (c == '-' && cols > 0);
+        if !glyph {
             break;
         }
+        rest = &rest[c.len_utf8()..];
+        cols += 1;
     }
     (rest, cols / 2)
 }

@@ -63,13 +63,14 @@ pub struct Slave {
 impl QueueAttr {
     /// `rotational`: `Some(true)` for 1, `Some(false)` for 0.
     pub fn rotational(&self) -> Option<bool> {
-        (self.attr == "rotational")
-            .then(|| match self.value.as_str() {
-                "1" => Some(true),
-                "0" => Some(false),
-                _ => None,
-            })
-            .flatten()
+        if self.attr != "rotational" {
+            return None;
+        }
+        match self.value.as_str() {
+            "1" => Some(true),
+            "0" => Some(false),
+            _ => None,
+        }
     }
 
     /// `scheduler`: the active scheduler (the bracketed word), if any.

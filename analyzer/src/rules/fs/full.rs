@@ -141,6 +141,14 @@ pub fn check(f: &HostFacts) -> Check {
     let mut judged = 0usize;
     let mut skipped_n = 0usize;
     for fs in &st.filesystems {
+        let sized = |u: &Option<crate::evidence::Cited<Usage>>| {
+            u.as_ref()
+                .is_some_and(|c| c.value.total.is_some_and(|t| t > 0))
+        };
+        // Pseudo filesystems (sysfs, cgroup, nsfs …) report a size of 0: nothing to judge.
+        if !sized(&fs.blocks) && !sized(&fs.inodes) {
+            continue;
+        }
         if skipped(fs).is_some() {
             skipped_n += 1;
             continue;
@@ -244,7 +252,9 @@ pub fn check(f: &HostFacts) -> Check {
             severity,
             confidence,
             why: format!(
-                "{} on {} is at {}: at 100 % writes by unprivileged processes fail with ENOSPC.",
+                "{} on {} is at {}: with no block available unprivileged writes fail, with no \
+                 inode free no file can be created — both with ENOSPC (\"No space left on \
+                 device\").",
                 fs.mount,
                 fs.device,
                 what.join(" and ")
