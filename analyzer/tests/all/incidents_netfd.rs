@@ -154,7 +154,7 @@ fn listen_overflow_collector_bundle_counts_the_window_and_the_full_queue() {
         "266 listen-queue overflows during the 10 s window"
     );
     // The counter at the window's end (304 at its start).
-    assert!(cited(&f[0])
+    assert!(cited(f[0])
         .iter()
         .any(|(p, l, t)| p.ends_with("net/netstat-s.end")
             && *l == 43
