@@ -2,7 +2,10 @@
 //!
 //! Reads each filesystem's block usage (`df -P`, `df -k`, `df -h`) and inode usage (`df -i`),
 //! its type and `ro` flag from the mount table, and the processes and service settings that
-//! write below its mount point (the deepest mount containing the path they name).
+//! write below its mount point (the deepest mount containing the path they name). The logs'
+//! `No space left on device` messages (kernel log, syslog, journal) join each full filesystem's
+//! finding as evidence; with no `df` at all they make a finding of their own, since they name no
+//! filesystem.
 
 use crate::evidence::Evidence;
 use crate::facts::storage::{Filesystem, Usage};
@@ -44,7 +47,12 @@ pub static META: RuleMeta = RuleMeta {
     area: Area::Disk,
     severity: Severity::Warning,
     needs: &[Fact::Storage],
-    reads: &[Fact::Processes, Fact::Zookeeper, Fact::Hadoop],
+    reads: &[
+        Fact::Processes,
+        Fact::Zookeeper,
+        Fact::Hadoop,
+        Fact::KernelLog,
+    ],
     thresholds: &[
         Threshold {
             name: "Use% / IUse%",
@@ -134,8 +142,17 @@ fn over(u: &Usage) -> Option<u32> {
 /// Every writable filesystem's blocks and inodes.
 pub fn check(f: &HostFacts) -> Check {
     let st = &f.storage;
+    // `No space left on device` in the logs, latest last.
+    let enospc: Vec<&crate::facts::klog::KernelEvent> = f
+        .klog
+        .get()
+        .map(|log| log.of("no-space").collect())
+        .unwrap_or_default();
     if st.df_blocks.is_none() && st.df_inodes.is_none() {
-        return Check::NotEvaluated("no `df` or `df -i` output".into());
+        return match enospc.last() {
+            Some(last) => Check::Found(vec![enospc_only(f, &enospc, last)]),
+            None => Check::NotEvaluated("no `df` or `df -i` output".into()),
+        };
     }
     let mut findings = Vec::new();
     let mut judged = 0usize;
@@ -230,6 +247,21 @@ pub fn check(f: &HostFacts) -> Check {
         if writers.is_empty() {
             details.push("No process or service setting in the bundle names a path on it.".into());
         }
+        if !enospc.is_empty() {
+            details.push(format!(
+                "{} `No space left on device` {} in the logs (they do not name the filesystem).",
+                enospc.len(),
+                if enospc.len() == 1 {
+                    "message"
+                } else {
+                    "messages"
+                }
+            ));
+            evidence.extend(crate::rules::klog::evidence(
+                &enospc,
+                "No space left on device",
+            ));
+        }
         let space_left = blocks
             .and_then(|(c, _)| c.value.avail)
             .map(|a| format!(" ({} available)", size(a)))
@@ -280,6 +312,46 @@ pub fn check(f: &HostFacts) -> Check {
         Check::Clear(format!(
             "{judged} filesystem(s) below {USE_WARN_PCT} % ({skipped_n} read-only, image or memory filesystem(s) skipped){inodes}"
         ))
+    }
+}
+
+/// Programs reported ENOSPC, and no `df` says which filesystem is full.
+fn enospc_only(
+    f: &HostFacts,
+    events: &[&crate::facts::klog::KernelEvent],
+    last: &crate::facts::klog::KernelEvent,
+) -> Finding {
+    let n = events.len();
+    let programs: Vec<&str> = events.iter().fold(Vec::new(), |mut v, e| {
+        if !v.contains(&e.program.as_str()) {
+            v.push(e.program.as_str());
+        }
+        v
+    });
+    let when = f
+        .klog
+        .get()
+        .map(|log| crate::rules::klog::at(last, log))
+        .unwrap_or_else(|| last.time.label.clone());
+    Finding {
+        rule_id: META.id,
+        explains: Vec::new(),
+        area: META.area,
+        title: format!(
+            "{n} `No space left on device` {} from {} (no `df` to name the filesystem)",
+            if n == 1 { "message" } else { "messages" },
+            programs.join(", ")
+        ),
+        severity: Severity::Warning,
+        confidence: Confidence::Medium,
+        why: format!(
+            "Writes failed with ENOSPC, the last at {when}: a filesystem ran out of blocks or \
+             inodes (or a quota was reached). The bundle holds no `df`/`df -i` to say which."
+        ),
+        details: vec!["Collect `df -P` and `df -i` to name the filesystem.".into()],
+        score: 95.0,
+        time_range: None,
+        evidence: crate::rules::klog::evidence(events, "No space left on device"),
     }
 }
 
@@ -402,5 +474,45 @@ mod tests {
     #[test]
     fn not_evaluated_without_df() {
         assert!(matches!(check(&HostFacts::default()), Check::NotEvaluated(r) if r.contains("df")));
+    }
+
+    #[test]
+    fn fires_on_no_space_messages_without_df_and_cites_them_beside_df() {
+        use crate::facts::klog::EventKind;
+        use crate::rules::klog::testkit;
+        let events = || {
+            vec![testkit::ev(
+                EventKind::NoSpace,
+                Some(30.0),
+                41,
+                "java[812]: java.io.IOException: No space left on device",
+            )]
+        };
+        // No `df`: the messages alone, naming no filesystem.
+        let Check::Found(v) = check(&testkit::facts(events())) else {
+            panic!("expected a finding")
+        };
+        assert_eq!(v[0].severity, Severity::Warning);
+        assert!(
+            v[0].title
+                .starts_with("1 `No space left on device` message from "),
+            "{}",
+            v[0].title
+        );
+        assert_eq!(v[0].evidence[0].lines, vec![41]);
+        // With `df`: the full filesystem's finding cites them too.
+        let mut f = facts(vec![fs("/spool", "ext4", false, Some(1), Some(100))]);
+        f.klog = testkit::facts(events()).klog;
+        let Check::Found(v) = check(&f) else {
+            panic!("expected a finding")
+        };
+        assert!(v[0]
+            .evidence
+            .iter()
+            .any(|e| e.artifact == "kernel/journalctl-k.txt" && e.lines == [41]));
+        assert!(v[0]
+            .details
+            .iter()
+            .any(|d| d.starts_with("1 `No space left on device` message in the logs")));
     }
 }
