@@ -248,8 +248,10 @@ fn filesystems(c: &Collected, s: &mut Storage) {
             a.path.clone(),
         )
     });
-    let blocks = dfs.iter().find(|(_, d)| !d.inodes());
-    let inodes = dfs.iter().find(|(_, d)| d.inodes());
+    // Every `df` is read: the first (by the order above) gives a mount's row, the others add the
+    // mounts it does not show.
+    let blocks: Vec<_> = dfs.iter().filter(|(_, d)| !d.inodes()).collect();
+    let inodes: Vec<_> = dfs.iter().filter(|(_, d)| d.inodes()).collect();
     let usage = |r: &parsers::storage::df::DfRow| Usage {
         total: r.total,
         used: r.used,
@@ -274,9 +276,16 @@ fn filesystems(c: &Collected, s: &mut Storage) {
         index.insert(mount.to_string(), s.filesystems.len() - 1);
         s.filesystems.len() - 1
     };
-    if let Some((a, d)) = blocks {
-        s.df_blocks = Some(a.path.clone());
+    for (a, d) in blocks {
+        s.df_blocks.get_or_insert_with(|| a.path.clone());
         for r in &d.rows {
+            if s
+                .filesystems
+                .iter()
+                .any(|f| f.mount == r.mount && f.blocks.is_some())
+            {
+                continue;
+            }
             let i = slot(s, &r.mount, &r.filesystem);
             s.filesystems[i].blocks =
                 Some(Cited::lines(usage(r), &a.path, vec![d.header_line, r.line]));
@@ -285,9 +294,16 @@ fn filesystems(c: &Collected, s: &mut Storage) {
             }
         }
     }
-    if let Some((a, d)) = inodes {
-        s.df_inodes = Some(a.path.clone());
+    for (a, d) in inodes {
+        s.df_inodes.get_or_insert_with(|| a.path.clone());
         for r in &d.rows {
+            if s
+                .filesystems
+                .iter()
+                .any(|f| f.mount == r.mount && f.inodes.is_some())
+            {
+                continue;
+            }
             let i = slot(s, &r.mount, &r.filesystem);
             s.filesystems[i].inodes =
                 Some(Cited::lines(usage(r), &a.path, vec![d.header_line, r.line]));

@@ -129,9 +129,20 @@ fn skipped(fs: &Filesystem) -> Option<String> {
         }
     } else if fs.mount.starts_with("/snap/") {
         return Some("a snap package image".into());
+    } else if MEMORY_DEVICES.contains(&fs.device.as_str()) {
+        // Without a type (plain `df`), the memory filesystems print their type as the device.
+        return Some(format!("a memory filesystem (device `{}`)", fs.device));
+    } else if OPTICAL_DEVICES.iter().any(|d| fs.device.starts_with(d)) {
+        return Some(format!("an optical disc (device `{}`)", fs.device));
     }
     None
 }
+
+/// `df`'s Filesystem column of memory-backed mounts, which print their type there.
+const MEMORY_DEVICES: &[&str] = &["tmpfs", "devtmpfs", "ramfs", "shm", "overlay", "none"];
+
+/// Optical drives (read-only media, always 100 % used): `/dev/sr0`, `/dev/cdrom`, `/dev/scd0`.
+const OPTICAL_DEVICES: &[&str] = &["/dev/sr", "/dev/cdrom", "/dev/scd", "/dev/dvd"];
 
 /// The use percentage of `u` at or above the warning, if it has one.
 fn over(u: &Usage) -> Option<u32> {
@@ -514,5 +525,27 @@ mod tests {
             .details
             .iter()
             .any(|d| d.starts_with("1 `No space left on device` message in the logs")));
+    }
+
+    #[test]
+    fn clear_for_tmpfs_and_optical_discs_in_a_plain_df_without_types() {
+        // Plain `df` (RHEL 7): no type column and no mount table; the device column says it.
+        let untyped = |mount: &str, device: &str, p: u32| {
+            let mut f = fs(mount, "ext4", false, Some(p), None);
+            f.fstype = None;
+            f.read_only = None;
+            f.device = device.into();
+            f
+        };
+        let f = facts(vec![
+            untyped("/run", "tmpfs", 100),
+            untyped("/mnt/cdrom", "/dev/sr0", 100),
+            untyped("/", "/dev/mapper/centos-root", 97),
+        ]);
+        let Check::Found(v) = check(&f) else {
+            panic!("expected a finding")
+        };
+        assert_eq!(v.len(), 1, "{:?}", v.iter().map(|f| &f.title).collect::<Vec<_>>());
+        assert!(v[0].title.starts_with("Filesystem / (/dev/mapper/centos-root) full: blocks 97 %"));
     }
 }
