@@ -7,6 +7,8 @@ use parsers::host::{os_release::OsRelease, uname::Uname};
 use parsers::kind::Record;
 use parsers::sysstat::iostat::Iostat;
 use parsers::sysstat::mpstat::Mpstat;
+use parsers::sysstat::pidstat::Pidstat;
+use parsers::sysstat::sar::Sar;
 use serde::Serialize;
 
 /// Who the host is. Each field comes from the most direct source available.
@@ -83,10 +85,17 @@ pub fn build(c: &Collected, conflicts: &mut Vec<Conflict>) -> Identity {
     }
     let banners = c.artifacts.iter().filter_map(|a| {
         let d = a.data.as_ref()?;
-        match Iostat::of(d) {
-            Some(i) => i.header.as_ref(),
-            None => Mpstat::of(d)?.header.as_ref(),
+        // Every sysstat tool prints the same banner: `Linux 6.1.0 (db1) 05/01/24 _x86_64_ (2 CPU)`.
+        if let Some(i) = Iostat::of(d) {
+            return i.header.as_ref();
         }
+        if let Some(m) = Mpstat::of(d) {
+            return m.header.as_ref();
+        }
+        if let Some(p) = Pidstat::of(d) {
+            return p.header.as_ref();
+        }
+        Sar::of(d)?.header.as_ref()
     });
     for h in banners {
         id.hostname = id.hostname.or_else(|| Some(h.nodename.clone()));

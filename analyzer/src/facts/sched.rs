@@ -18,6 +18,7 @@ use parsers::proc::stat::ProcStat;
 use parsers::procs::top::Top;
 use parsers::procs::uptime::Uptime;
 use parsers::procs::vmstat::Vmstat;
+use parsers::sysstat::mpstat::{CpuId, Mpstat};
 use parsers::sysstat::sar::Sar;
 use serde::Serialize;
 
@@ -227,6 +228,36 @@ fn latest<'a, T>(it: impl Iterator<Item = (&'a Artifact, &'a T)>) -> Option<(&'a
 }
 
 fn steal(c: &Collected) -> Option<StealSeries> {
+    // `mpstat` or `sar -u` without `-P ALL`: the `all` row of each interval.
+    let from_mpstat = c.records::<Mpstat>().filter_map(|(a, m)| {
+        let rows: Vec<(usize, f64)> = m
+            .intervals
+            .iter()
+            .flat_map(|i| i.rows.iter())
+            .filter(|r| r.cpu == CpuId::All)
+            .filter_map(|r| Some((r.line, r.steal_pct?)))
+            .collect();
+        Some((a, "mpstat all %steal", rows)).filter(|(_, _, r)| !r.is_empty())
+    });
+    let from_sar = c.records::<Sar>().filter_map(|(a, s)| {
+        let rows: Vec<(usize, f64)> = s
+            .cpu
+            .rows
+            .iter()
+            .filter(|r| r.cpu == CpuId::All)
+            .filter_map(|r| Some((r.line, r.steal_pct?)))
+            .collect();
+        Some((a, "sar -u all %steal", rows)).filter(|(_, _, r)| !r.is_empty())
+    });
+    if let Some((a, column, samples)) = from_mpstat.chain(from_sar).max_by_key(|(_, _, r)| r.len())
+    {
+        return Some(StealSeries {
+            artifact: a.path.clone(),
+            column,
+            header_line: samples.first().map_or(0, |s| s.0.saturating_sub(1)),
+            samples,
+        });
+    }
     if let Some((a, v)) = c
         .records::<Vmstat>()
         .filter(|(_, v)| v.samples.iter().any(|s| s.st.is_some()))

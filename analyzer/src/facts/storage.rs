@@ -279,8 +279,7 @@ fn filesystems(c: &Collected, s: &mut Storage) {
     for (a, d) in blocks {
         s.df_blocks.get_or_insert_with(|| a.path.clone());
         for r in &d.rows {
-            if s
-                .filesystems
+            if s.filesystems
                 .iter()
                 .any(|f| f.mount == r.mount && f.blocks.is_some())
             {
@@ -297,8 +296,7 @@ fn filesystems(c: &Collected, s: &mut Storage) {
     for (a, d) in inodes {
         s.df_inodes.get_or_insert_with(|| a.path.clone());
         for r in &d.rows {
-            if s
-                .filesystems
+            if s.filesystems
                 .iter()
                 .any(|f| f.mount == r.mount && f.inodes.is_some())
             {

@@ -18,6 +18,7 @@ mod incidents_cpu;
 mod incidents_fsblk;
 mod incidents_jvm;
 mod incidents_klog;
+mod incidents_loose;
 mod incidents_netfd;
 mod jvm_facts;
 mod kind_table;

@@ -71,7 +71,7 @@ pub static META: RuleMeta = RuleMeta {
         ],
     }],
     groups: &[SymptomGroup::KernelCpu],
-    explains: &[],
+    explains: &["cpu.run-queue"],
     fires_when: "mean `%steal` over all CPUs and the window ≥ 10 %",
     checks: "Mean `%steal` over every CPU and interval of `mpstat -P ALL` (else `sar -P ALL`, \
              `/proc/stat` snapshots, `vmstat`/`top` `st`); names the CPUs and intervals where it \
@@ -100,10 +100,10 @@ pub fn check(f: &HostFacts) -> Check {
     if let Some(m) = per_cpu.filter(|_| n >= MIN_INTERVALS || n == 1 && f.sched.steal.is_none()) {
         return per_cpu_check(f, m, n);
     }
-    if let Some(s) = &f.sched.steal {
-        if s.samples.len() >= MIN_INTERVALS {
-            return all_cpu_check(s);
-        }
+    // An all-CPU series is judged however short: fewer intervals than MIN_INTERVALS is still the
+    // only window evidence there is.
+    if let Some(s) = f.sched.steal.as_ref().filter(|s| !s.samples.is_empty()) {
+        return all_cpu_check(s);
     }
     if let Some(b) = &f.sched.steal_since_boot_pct {
         if b.value >= STEAL_WARN_PCT {
@@ -194,7 +194,8 @@ fn per_cpu_check(f: &HostFacts, m: f64, n: usize) -> Check {
     let intervals = hot_lines.len();
     Check::Found(vec![Finding {
         rule_id: META.id,
-        explains: Vec::new(),
+        // Tasks stay runnable while their vCPU is descheduled: steal lengthens the run queue.
+        explains: vec!["cpu.run-queue"],
         area: META.area,
         title: format!("Hypervisor steals {m:.0} % of the vCPUs' time"),
         severity: Severity::Warning,
@@ -236,7 +237,8 @@ fn all_cpu_check(s: &crate::facts::sched::StealSeries) -> Check {
     }
     Check::Found(vec![Finding {
         rule_id: META.id,
-        explains: Vec::new(),
+        // Tasks stay runnable while their vCPU is descheduled: steal lengthens the run queue.
+        explains: vec!["cpu.run-queue"],
         area: META.area,
         title: format!("Hypervisor steals {m:.0} % of the vCPUs' time"),
         severity: Severity::Warning,

@@ -327,11 +327,11 @@ fn finding(f: &HostFacts, members: &[&Hot]) -> Finding {
     }
     match rotational {
         Some(false) => details.push(
-            "Non-rotational: `%util` near 100 % is not saturation on a device that serves requests              in parallel; the queue together with the latency is."
+            "Non-rotational: `%util` near 100 % is not saturation on a device that serves requests in parallel; the queue together with the latency is."
                 .into(),
         ),
         Some(true) => details.push(
-            "Rotational: requests are served one seek at a time, so a queue turns directly into              latency."
+            "Rotational: requests are served one seek at a time, so a queue turns directly into latency."
                 .into(),
         ),
         None => {}

@@ -545,7 +545,14 @@ mod tests {
         let Check::Found(v) = check(&f) else {
             panic!("expected a finding")
         };
-        assert_eq!(v.len(), 1, "{:?}", v.iter().map(|f| &f.title).collect::<Vec<_>>());
-        assert!(v[0].title.starts_with("Filesystem / (/dev/mapper/centos-root) full: blocks 97 %"));
+        assert_eq!(
+            v.len(),
+            1,
+            "{:?}",
+            v.iter().map(|f| &f.title).collect::<Vec<_>>()
+        );
+        assert!(v[0]
+            .title
+            .starts_with("Filesystem / (/dev/mapper/centos-root) full: blocks 97 %"));
     }
 }

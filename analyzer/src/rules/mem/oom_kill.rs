@@ -147,9 +147,9 @@ fn from_log(kills: &[&KernelEvent], log: &KernelLog, f: &HostFacts) -> Check {
         String::new()
     };
     let why = if memcg > 0 && host == 0 {
-        "A memory cgroup reached its limit (`CONSTRAINT_MEMCG`): the kernel killed a process          inside it, however much memory the host had free. Raise the limit or shrink the          workload (a JVM heap and its native memory must fit under it)."
+        "A memory cgroup reached its limit (`CONSTRAINT_MEMCG`): the kernel killed a process inside it, however much memory the host had free. Raise the limit or shrink the workload (a JVM heap and its native memory must fit under it)."
     } else if host > 0 {
-        "The host ran out of memory and swap it could reclaim (`CONSTRAINT_NONE`): the kernel          killed the process with the highest OOM score."
+        "The host ran out of memory and swap it could reclaim (`CONSTRAINT_NONE`): the kernel killed the process with the highest OOM score."
     } else {
         "The kernel ran out of reclaimable memory and killed a process."
     };

@@ -1,0 +1,64 @@
+//! Incident evidence in the shapes customers hand over without the collector: `sar -u` and
+//! `mpstat` without per-CPU rows, a plain `df` without types
+//! (`analyzer/tests/fixtures/incidents/{steal-sar-u,steal-mpstat-all,fs-plain-df}/`, each with
+//! a README saying where its file came from).
+
+use super::common::repo;
+use serde_json::Value;
+use std::process::Command;
+
+fn analyze(rel: &str) -> (Option<i32>, Value) {
+    let out = tempfile::tempdir().unwrap();
+    let json = out.path().join("f.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
+        .arg("analyze")
+        .arg(repo().join("analyzer/tests/fixtures/incidents").join(rel))
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    let doc = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    (o.status.code(), doc)
+}
+
+fn findings(doc: &Value) -> &Vec<Value> {
+    doc["findings"].as_array().unwrap()
+}
+
+#[test]
+fn steal_in_the_all_rows_of_sar_u_is_found() {
+    let (code, doc) = analyze("steal-sar-u");
+    assert_eq!(code, Some(1));
+    let f = &findings(&doc)[0];
+    assert_eq!(f["rule_id"], "cpu.steal");
+    assert_eq!(f["title"], "Hypervisor steals 18 % of the vCPUs' time");
+    let ev = &f["evidence"][0];
+    assert!(ev["artifact"].as_str().unwrap().ends_with("sar_u_1_3.txt"));
+    // The header and the three `all` rows, not the `Average:` row.
+    assert_eq!(ev["lines"], serde_json::json!([3, 4, 5, 6]));
+}
+
+#[test]
+fn steal_in_the_all_rows_of_a_german_mpstat_is_found() {
+    let (code, doc) = analyze("steal-mpstat-all");
+    assert_eq!(code, Some(1));
+    let f = &findings(&doc)[0];
+    assert_eq!(f["rule_id"], "cpu.steal");
+    assert_eq!(f["title"], "Hypervisor steals 20 % of the vCPUs' time");
+}
+
+#[test]
+fn a_plain_df_names_the_full_root_and_skips_tmpfs_and_the_optical_disc() {
+    let (code, doc) = analyze("fs-plain-df");
+    assert_eq!(code, Some(1));
+    let full: Vec<&Value> = findings(&doc)
+        .iter()
+        .filter(|f| f["rule_id"] == "fs.full")
+        .collect();
+    assert_eq!(full.len(), 1, "{full:#?}");
+    assert!(full[0]["title"]
+        .as_str()
+        .unwrap()
+        .starts_with("Filesystem / (/dev/mapper/centos-root) full: blocks 97 %"));
+    assert_eq!(findings(&doc)[0]["rule_id"], "fs.full");
+}
