@@ -110,6 +110,19 @@ pub fn check(f: &HostFacts) -> Check {
                 .find(|p| LATENCY_SENSITIVE.contains(&p.value.comm.as_str()))
         });
     let Some(proc_) = sensitive else {
+        // No swap traffic in the window and none in use (or none configured): nothing to judge,
+        // whichever processes run.
+        let quiet = m.swap_in_kib_per_s.as_ref().is_some_and(|c| c.value == 0.0)
+            && m.swap_out_kib_per_s
+                .as_ref()
+                .is_some_and(|c| c.value == 0.0);
+        let none_used = m.swap_used_kib.as_ref().is_some_and(|c| c.value == 0)
+            || m.swap_total_kib.as_ref().is_some_and(|c| c.value == 0);
+        if quiet && none_used && f.processes.listing.reason().is_some() {
+            return Check::Clear(
+                "no swap-in or swap-out during the window and no swap in use".into(),
+            );
+        }
         return match f.processes.listing.reason() {
             Some(why) => Check::NotEvaluated(format!(
                 "no complete process list to tell whether a JVM or database runs here: {why}"
@@ -237,6 +250,17 @@ mod tests {
     fn fires_critical_on_active_swapping_on_a_jvm_host() {
         let v = found(check(&with_process(mem(120.0, 40.0, 900_000, 60), "java")));
         assert_eq!(v[0].severity, Severity::Critical);
+    }
+
+    #[test]
+    fn clear_without_swap_traffic_or_use_whatever_the_process_list() {
+        // No process list at all: no swap traffic and none in use is still a verdict.
+        let Check::Clear(why) = check(&mem(0.0, 0.0, 0, 60)) else {
+            panic!("no swapping at all is clear")
+        };
+        assert!(why.contains("no swap-in or swap-out"), "{why}");
+        // Swap in use without a process list: whether a JVM suffers is unknown.
+        assert!(is_not_evaluated(&check(&mem(0.0, 0.0, 1, 60))));
     }
 
     #[test]
