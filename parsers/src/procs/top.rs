@@ -159,8 +159,9 @@ fn summary_parts(s: &str) -> Vec<(&str, &str)> {
     let mut start = 0;
     let b = s.as_bytes();
     for i in 0..=b.len() {
+        // A comma followed by a digit is a decimal comma (`50,0 us` in `de_DE`), not a separator.
         let end = i == b.len()
-            || b[i] == b','
+            || (b[i] == b',' && !b.get(i + 1).is_some_and(|c| c.is_ascii_digit()))
             || (b[i] == b'.'
                 && b.get(i + 1).is_some_and(|c| c.is_ascii_whitespace())
                 && i > 0
@@ -192,7 +193,8 @@ fn mem_line(t: &str) -> Option<(f64, bool, &str)> {
         _ => return None,
     };
     let swap = match what {
-        "Mem" => false,
+        // `Spch` (Speicher) in `de_DE`.
+        "Mem" | "Spch" => false,
         "Swap" => true,
         _ => return None,
     };
@@ -259,7 +261,11 @@ pub fn parse_top(text: &str) -> Result<Parsed<Top>, ParseError> {
                 } else {
                     f.uptime = Some(parts.join(", ").trim_end_matches(", ").to_string());
                 }
-                let loads: Vec<f64> = load.split(',').filter_map(parse_num).collect();
+                // `0.23, 0.22, 0.09`, or with decimal commas (`de_DE`) `1,68, 1,20, 3,66`.
+                let mut loads: Vec<f64> = load.split(", ").filter_map(parse_num).collect();
+                if loads.len() != 3 {
+                    loads = load.split(',').filter_map(parse_num).collect();
+                }
                 if let [a, b, c] = loads[..] {
                     f.load = Some([a, b, c]);
                 } else if !load.trim().is_empty() {
@@ -307,7 +313,8 @@ pub fn parse_top(text: &str) -> Result<Parsed<Top>, ParseError> {
             // `%Cpu0  :` lines (top's `1` toggle): per-CPU detail, not the summary.
             continue;
         }
-        if t.starts_with("%Cpu(s)") || t.starts_with("Cpu(s)") {
+        // `%CPU(s)` in `de_DE`.
+        if t.starts_with("%Cpu(s)") || t.starts_with("Cpu(s)") || t.starts_with("%CPU(s)") {
             let rest = t.split_once(':').map_or("", |(_, r)| r);
             let mut c = CpuSummary {
                 line: n,
@@ -348,7 +355,7 @@ pub fn parse_top(text: &str) -> Result<Parsed<Top>, ParseError> {
                     "buff/cache" | "buffers" | "cached Mem" | "cached" => {
                         m.buff_cache_kib = kib.map(|k| k + m.buff_cache_kib.unwrap_or(0.0))
                     }
-                    "avail Mem" => m.avail_kib = kib,
+                    "avail Mem" | "avail Spch" => m.avail_kib = kib,
                     _ => {}
                 }
             }
@@ -361,7 +368,16 @@ pub fn parse_top(text: &str) -> Result<Parsed<Top>, ParseError> {
         }
         let toks: Vec<&str> = t.split_ascii_whitespace().collect();
         if toks.first() == Some(&"PID") {
-            header = Some(toks.iter().map(|s| s.to_string()).collect());
+            // procps translates some column names (`de_DE`: `ZEIT+`, `BEFEHL`).
+            header = Some(
+                toks.iter()
+                    .map(|s| match *s {
+                        "ZEIT+" => "TIME+".to_string(),
+                        "BEFEHL" => "COMMAND".to_string(),
+                        other => other.to_string(),
+                    })
+                    .collect(),
+            );
             continue;
         }
         let Some(cols) = header.as_ref() else {
@@ -453,5 +469,26 @@ mod tests {
         assert_eq!(scaled_kib("1.5g"), Some(1_572_864));
         assert_eq!(scaled_kib("2t"), Some(2 * 1024 * 1024 * 1024));
         assert_eq!(scaled_kib("x"), None);
+    }
+
+    #[test]
+    fn reads_a_german_top_with_decimal_commas_and_translated_names() {
+        let Parsed { value: t, issues } = parse_top(include_str!(
+            "../../tests/fixtures/top/captured-top-b-n1-de_DE-procps4.0.2.txt"
+        ))
+        .unwrap();
+        assert!(issues.is_empty(), "{issues:?}");
+        let f = &t.frames[0];
+        assert_eq!(f.load, Some([1.68, 1.20, 3.66]));
+        let cpu = f.cpu.unwrap();
+        assert_eq!(
+            (cpu.us, cpu.sy, cpu.st),
+            (Some(50.0), Some(50.0), Some(0.0))
+        );
+        assert_eq!(f.mem.unwrap().total_kib, Some(24105.0 * 1024.0));
+        assert_eq!(f.swap.unwrap().avail_kib, Some(22832.1 * 1024.0));
+        assert_eq!(f.processes[0].command.as_deref(), Some("yes"));
+        assert_eq!(f.processes[0].cpu_pct, Some(93.8));
+        assert_eq!(f.processes[0].time.as_deref(), Some("0:01.06"));
     }
 }
