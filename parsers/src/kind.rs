@@ -323,6 +323,13 @@ kinds! {
             .sniff(crate::host::thp::sniff)
             .parse(|t| read(crate::host::thp::parse(t)));
     }
+    /// One transparent huge page settings file read alone.
+    ThpFile(crate::host::thp::ThpChoice) {
+        /// `/sys/kernel/mm/transparent_hugepage/{enabled,defrag}` copied as a file (sosreport,
+        /// loose copies). Known by its place only: one line of words.
+        THP_FILE = KindSpec::new("thp-file", "`/sys/kernel/mm/transparent_hugepage/{enabled,defrag}` (one file)")
+            .parse(|t| read(crate::host::thp::parse_bare(t)));
+    }
     /// sysstat `sar` text or `sadf -j`.
     Sar(crate::sysstat::sar::Sar) {
         /// sysstat `sar` (text).

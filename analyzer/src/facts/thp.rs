@@ -14,7 +14,7 @@ use super::snapshots::counter_change;
 use super::CounterChange;
 use crate::artifacts::Collected;
 use crate::evidence::Cited;
-use parsers::host::thp::Thp as ThpSettings;
+use parsers::host::thp::{Thp as ThpSettings, ThpChoice};
 use parsers::kind;
 use parsers::proc::vmstat::ProcVmstat;
 use serde::Serialize;
@@ -69,6 +69,18 @@ pub fn build(c: &Collected) -> Thp {
             .defrag
             .as_ref()
             .map(|e| Cited::new(e.selected.clone(), &a.path, e.line));
+    }
+    // Else the settings files copied alone (sosreport), each named by its path.
+    for (a, ch) in c.records::<ThpChoice>() {
+        let cited = Some(Cited::new(ch.selected.clone(), &a.path, ch.line));
+        // The layout placed it by a name ending in `enabled` or `defrag`
+        // (`…/transparent_hugepage/enabled`, `thp_defrag.txt`).
+        let name = a.path.trim_end_matches(".txt");
+        if name.ends_with("enabled") && t.enabled.is_none() {
+            t.enabled = cited;
+        } else if name.ends_with("defrag") && t.defrag.is_none() {
+            t.defrag = cited;
+        }
     }
     t.compact_stall = vm(c, |v| get(v, "compact_stall"));
     t.compact_fail = vm(c, |v| get(v, "compact_fail"));

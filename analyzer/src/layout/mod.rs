@@ -120,6 +120,10 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
         &kind::TUNED_ADM,
     ),
     (r"(^|/)proc/uptime(\.[A-Za-z0-9_-]+)?$", &kind::PROC_UPTIME),
+    (
+        r"(^|/)(sys/kernel/mm/(redhat_)?transparent_hugepage/|(redhat_)?(transparent_hugepage|thp)[_.-])(enabled|defrag)(\.txt)?$",
+        &kind::THP_FILE,
+    ),
     // Filesystems and block devices. df's header names its form (blocks, `-h`, `-i`), so any
     // option set is read; lsblk only in the forms its reader knows (JSON, the default table,
     // `-l`, `-b -o …`): `-f`, `-t`, `-D`, `-P` print other columns.
@@ -701,6 +705,11 @@ mod tests {
             ("rca-h/block/sys-block-queue.txt", "sys-block-queue"),
             ("rca-h/block/sys-block-slaves.txt", "sys-block-slaves"),
             ("rca-h/proc/loadavg.end", "loadavg"),
+            (
+                "sosreport-h/sys/kernel/mm/transparent_hugepage/defrag",
+                "thp-file",
+            ),
+            ("notes/thp_enabled.txt", "thp-file"),
             ("sosreport-h/proc/loadavg", "loadavg"),
             (
                 "sosreport-h/sys/devices/system/cpu/cpu7/cpufreq/scaling_governor",

@@ -62,3 +62,37 @@ fn a_plain_df_names_the_full_root_and_skips_tmpfs_and_the_optical_disc() {
         .starts_with("Filesystem / (/dev/mapper/centos-root) full: blocks 97 %"));
     assert_eq!(findings(&doc)[0]["rule_id"], "fs.full");
 }
+
+#[test]
+fn thp_settings_copied_as_files_are_read_by_their_place() {
+    let (_, doc) = analyze("thp-sos-files");
+    let kinds: Vec<(String, Value)> = doc["artifacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| (a["path"].as_str().unwrap().to_string(), a["kind"].clone()))
+        .collect();
+    for f in [
+        "transparent_hugepage/enabled",
+        "transparent_hugepage/defrag",
+    ] {
+        assert!(
+            kinds.iter().any(|(p, k)| p.ends_with(f) && k == "thp-file"),
+            "{f}: {kinds:?}"
+        );
+    }
+    assert!(
+        kinds
+            .iter()
+            .any(|(p, k)| p.ends_with("memory.stat") && k != "proc-vmstat"),
+        "{kinds:?}"
+    );
+    let f = findings(&doc)
+        .iter()
+        .find(|f| f["rule_id"] == "mem.compaction-stall")
+        .expect("the compaction counters since boot");
+    assert!(f["title"]
+        .as_str()
+        .unwrap()
+        .ends_with("(THP enabled [always], defrag [always])"));
+}

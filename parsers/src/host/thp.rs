@@ -44,8 +44,46 @@ pub struct Thp {
     pub defrag: Option<ThpSetting>,
 }
 
-/// `enabled` or `defrag`, from the path's last two components.
-fn which(path: &str) -> Option<&'static str> {
+/// One settings file read alone (`cat /sys/kernel/mm/transparent_hugepage/enabled`, sosreport's
+/// copy of it): the choices with the one in force. Which setting it is, its path says (see
+/// [`which`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ThpChoice {
+    /// The choice in force (the bracketed word).
+    pub selected: String,
+    /// Every choice offered, in the kernel's order, without brackets.
+    pub choices: Vec<String>,
+    /// 1-based input line.
+    pub line: usize,
+}
+
+/// Parses one settings file's line, `always [madvise] never`.
+///
+/// Errors: [`ParseError::Unusable`] unless the first non-blank line is lowercase choices with
+/// exactly one in brackets.
+pub fn parse_bare(text: &str) -> Result<Parsed<ThpChoice>, ParseError> {
+    let Some((n, l)) = numbered_lines(strip_bom(text)).find(|(_, l)| !l.trim().is_empty()) else {
+        return Err(ParseError::unusable(None, "empty"));
+    };
+    let (selected, choices) = choices(l).ok_or_else(|| {
+        ParseError::unusable(
+            Some(n),
+            format!("not a choice list with one bracketed: `{}`", excerpt(l)),
+        )
+    })?;
+    Ok(Parsed {
+        value: ThpChoice {
+            selected,
+            choices,
+            line: n,
+        },
+        issues: Vec::new(),
+    })
+}
+
+/// `enabled` or `defrag`, from the path's last two components
+/// (`…/transparent_hugepage/enabled`, RHEL 6's `…/redhat_transparent_hugepage/defrag`).
+pub fn which(path: &str) -> Option<&'static str> {
     let mut parts = path.rsplit('/');
     let file = parts.next()?;
     let dir = parts.next()?;
