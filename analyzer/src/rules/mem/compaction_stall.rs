@@ -263,7 +263,11 @@ mod tests {
 
     fn change(delta: u64, seconds: Option<f64>) -> Option<Cited<CounterChange>> {
         Some(Cited::new(
-            CounterChange { delta, seconds },
+            CounterChange {
+                delta,
+                seconds,
+                between: seconds.map(|_| "`/proc/vmstat`"),
+            },
             "proc/vmstat.end",
             90,
         ))
