@@ -430,3 +430,70 @@ pub fn counter_change<R: Record + Counters>(
     let (v, line) = read(x)?;
     Some(Cited::new(CounterChange::since_boot(v), &a.path, line))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parsers::proc::vmstat::{parse, ProcVmstat};
+
+    fn vmstat(text: &str) -> ProcVmstat {
+        parse(text).map(|p| p.value).unwrap_or_default()
+    }
+
+    #[test]
+    fn the_snapshot_whose_counters_are_all_lower_is_the_earlier() {
+        // Gauges (`nr_*`) may go either way; counters only grow.
+        let a = vmstat("nr_free_pages 1653775\npgfault 207871213\ncompact_stall 11\n");
+        let b = vmstat("nr_free_pages 1442407\npgfault 211738712\ncompact_stall 911\n");
+        assert_eq!(earlier(&a, &b), Ok(true));
+        assert_eq!(earlier(&b, &a), Ok(false));
+    }
+
+    #[test]
+    fn counters_that_grow_and_shrink_are_not_ordered_and_say_why() {
+        let a = vmstat("pgfault 207871213\ncompact_stall 11\n");
+        let b = vmstat("pgfault 1000\ncompact_stall 911\n");
+        assert_eq!(
+            earlier(&a, &b),
+            Err(
+                "1 counters grew and 1 shrank between them (a reboot between the reads, or \
+                 files of different hosts)"
+                    .into()
+            )
+        );
+        assert_eq!(earlier(&a, &a), Err("their counters are identical".into()));
+        let c = vmstat("nr_free_pages 5\n");
+        assert_eq!(earlier(&a, &c), Err("they share no counter".into()));
+    }
+
+    #[test]
+    fn names_hint_which_snapshot_is_which() {
+        for (path, hint) in [
+            ("proc_vmstat.1", Some(0)),
+            ("proc_vmstat.2", Some(1)),
+            ("vmstat_before.txt", Some(0)),
+            ("vmstat_after.txt", Some(1)),
+            ("netstat-s_1.txt", Some(0)),
+            ("netstat-s-2.txt", Some(1)),
+            ("numastat_t0.out", Some(0)),
+            ("rca-h/proc/vmstat.start", Some(0)),
+            ("rca-h/proc/vmstat.end", Some(1)),
+            ("after/proc/vmstat", Some(1)),
+            ("before/proc/vmstat", Some(0)),
+            ("proc/vmstat", None),
+            ("vmstat.txt", None),
+        ] {
+            assert_eq!(name_hint(path), hint, "{path}");
+        }
+    }
+
+    #[test]
+    fn times_in_names_give_the_interval() {
+        let t0 = name_time("vmstat_20240101T101500Z.txt");
+        let t1 = name_time("vmstat_20240101T102000Z.txt");
+        assert_eq!(t1.zip(t0).map(|(b, a)| b - a), Some(300.0));
+        assert_eq!(t0, Some(1_704_104_100.0));
+        assert_eq!(name_time("proc_vmstat.1"), None);
+        assert_eq!(name_time("T"), None);
+    }
+}
