@@ -19,6 +19,7 @@ mod incidents_fsblk;
 mod incidents_jvm;
 mod incidents_klog;
 mod incidents_netfd;
+mod incidents_snapdiff;
 mod jvm_facts;
 mod kind_table;
 mod large_tree;
