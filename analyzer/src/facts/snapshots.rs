@@ -9,6 +9,7 @@
 //! carry a time (`…T101500Z`); else the increase is "between the two snapshots, interval
 //! unknown", which is not "since boot".
 
+use super::conflicts::Conflict;
 use super::CounterChange;
 use crate::artifacts::{Artifact, Collected};
 use crate::evidence::Cited;
@@ -336,8 +337,8 @@ pub fn ordered<'a, R: Record + Counters>(
     };
     let x_first = earlier(x.1, y.1).map_err(|why| {
         format!(
-            "the `{kind}` snapshots {} and {} are not compared: {why}",
-            x.0.path, y.0.path
+            "the {} snapshots {} and {} are not compared: {why}",
+            of.source, x.0.path, y.0.path
         )
     })?;
     let (first, last) = if x_first { (*x, *y) } else { (*y, *x) };
@@ -350,6 +351,49 @@ pub fn ordered<'a, R: Record + Counters>(
         last,
         seconds,
     })
+}
+
+/// Two untimed snapshots of one counter kind that [`ordered`] cannot order (a reboot between
+/// them, files of different hosts): one [`Conflict`] each, naming the snapshot read alone (since
+/// boot) and the one set aside, with the reason.
+pub fn unpaired(c: &Collected, conflicts: &mut Vec<Conflict>) {
+    use parsers::kind;
+    use parsers::net::netstat_s::NetstatS;
+    use parsers::proc::{net_dev::NetDev, numastat::Numastat, softnet_stat::SoftnetStat};
+    use parsers::proc::{snmp::Snmp, vmstat::ProcVmstat};
+    fn one<R: Record + Counters>(
+        c: &Collected,
+        of: &'static KindSpec,
+        conflicts: &mut Vec<Conflict>,
+    ) {
+        let paths: Vec<&str> = c
+            .records_of::<R>(of)
+            .map(|(a, _)| a.path.as_str())
+            .collect();
+        if paths.len() != 2 || pair(c, of, |x: &R| Some(x)).is_ok() {
+            return;
+        }
+        let Err(why) = ordered(c, of, |x: &R| Some(x)) else {
+            return;
+        };
+        let Some((a, _)) = latest(c, of, |x: &R| Some(x)) else {
+            return;
+        };
+        let Some(other) = paths.iter().find(|p| **p != a.path) else {
+            return;
+        };
+        conflicts.push(Conflict {
+            fact: "counter snapshots",
+            taken: Cited::new(format!("read alone, since boot: {why}"), &a.path, 1),
+            set_aside: vec![Cited::new("not paired".to_string(), other, 1)],
+        });
+    }
+    one::<ProcVmstat>(c, &kind::PROC_VMSTAT, conflicts);
+    one::<NetstatS>(c, &kind::NETSTAT_S, conflicts);
+    one::<Snmp>(c, &kind::NSTAT, conflicts);
+    one::<Numastat>(c, &kind::NUMASTAT, conflicts);
+    one::<SoftnetStat>(c, &kind::SOFTNET_STAT, conflicts);
+    one::<NetDev>(c, &kind::NET_DEV, conflicts);
 }
 
 /// The latest snapshot of a counter kind: the later of [`ordered`] when two can be ordered, else

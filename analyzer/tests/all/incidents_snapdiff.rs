@@ -150,6 +150,17 @@ fn files_of_different_hosts_are_not_paired() {
         .filter(|f| f["rule_id"] == "mem.compaction-stall" || f["rule_id"] == "mem.oom-kill")
         .collect();
     assert!(found.is_empty(), "{found:#?}");
-    let text = doc.to_string();
+    let text = doc["findings"].to_string();
     assert!(!text.contains("between the two"), "{text}");
+    // The report says why, and which file was read alone.
+    let c = &doc["conflicts"][0];
+    assert_eq!(c["fact"], "counter snapshots");
+    assert_eq!(c["taken"]["artifact"], "vmstat_after.txt");
+    assert_eq!(c["set_aside"][0]["artifact"], "vmstat_before.txt");
+    assert_eq!(
+        c["taken"]["value"],
+        "read alone, since boot: the `/proc/vmstat` snapshots vmstat_after.txt and \
+         vmstat_before.txt are not compared: 46 counters grew and 7 shrank between them (a \
+         reboot between the reads, or files of different hosts)"
+    );
 }
