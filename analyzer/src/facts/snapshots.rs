@@ -74,7 +74,7 @@ pub fn name_hint(path: &str) -> Option<u8> {
     let mut parts = lower.split('/').rev();
     let file = parts.next().unwrap_or("");
     let words: Vec<&str> = file
-        .split(|ch: char| ch == '.' || ch == '_' || ch == '-')
+        .split(['.', '_', '-'])
         .filter(|w| !w.is_empty())
         .collect();
     let tail = words
