@@ -443,7 +443,9 @@ pub fn build(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> (Vec<Ni
     }
     // One snapshot (a sosreport, a loose file): the counters since boot.
     if nics.values().all(|n| n.rates.is_none()) {
-        if let Some((a, d)) = super::snapshots::latest(c, &kind::NET_DEV, |x: &NetDev| Some(x)) {
+        if let Some((a, d)) =
+            super::snapshots::latest_counted(c, &kind::NET_DEV, |x: &NetDev| Some(x))
+        {
             for i in &d.interfaces {
                 let bad = [i.rx_drop, i.rx_fifo, i.rx_errs].iter().flatten().sum();
                 nic(&mut nics, &i.name).since_boot = Some(Cited::lines(

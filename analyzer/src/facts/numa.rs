@@ -135,7 +135,8 @@ pub fn build(c: &Collected) -> Vec<Cited<NumaNode>> {
         }
     }
     // `numastat` read once.
-    let Some((a, x)) = super::snapshots::latest(c, &kind::NUMASTAT, |x: &Numastat| Some(x)) else {
+    let Some((a, x)) = super::snapshots::latest_counted(c, &kind::NUMASTAT, |x: &Numastat| Some(x))
+    else {
         return out;
     };
     x.nodes
