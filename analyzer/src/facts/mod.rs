@@ -146,6 +146,7 @@ impl HostFacts {
         f.kernel = kernel::build(c, f.modules.get(), &mut f.conflicts);
         f.memory = memory::build(c, &f.kernel.sysctl, f.modules.get(), &mut f.conflicts);
         (f.nics, f.net) = net::build(c, &f.kernel.sysctl);
+        snapshots::unpaired(c, &mut f.conflicts);
         f.timesync = timesync::build(c, &f.processes);
         f.jvms = jvm::build(c, f.interval_s, &f.processes);
         f.zookeeper = zookeeper::build(c, &f.jvms);

@@ -194,13 +194,47 @@ pub struct NetStack {
     pub conntrack_early_drop: Option<Cited<CounterChange>>,
 }
 
-/// A counter's change: over the window when two snapshots exist, else since boot.
+/// A counter's change: between two snapshots when they exist (over a known window or an
+/// unknown interval), else since boot.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct CounterChange {
     /// Increase.
     pub delta: u64,
-    /// Seconds covered; `None` means "since boot".
+    /// Seconds between the snapshots, when known.
     pub seconds: Option<f64>,
+    /// The source of the two snapshots the increase is between (`` `/proc/vmstat` ``); `None`
+    /// with `seconds: None` means "since boot" (one snapshot).
+    pub between: Option<&'static str>,
+}
+
+impl CounterChange {
+    /// A counter read once: its value since boot.
+    pub fn since_boot(delta: u64) -> Self {
+        CounterChange {
+            delta,
+            seconds: None,
+            between: None,
+        }
+    }
+
+    /// The increase over a window of known length.
+    pub fn window(delta: u64, seconds: f64) -> Self {
+        CounterChange {
+            delta,
+            seconds: Some(seconds),
+            between: None,
+        }
+    }
+
+    /// Between two snapshots whose interval is not known.
+    pub fn interval_unknown(&self) -> bool {
+        self.seconds.is_none() && self.between.is_some()
+    }
+
+    /// Since boot: one snapshot.
+    pub fn is_since_boot(&self) -> bool {
+        self.seconds.is_none() && self.between.is_none()
+    }
 }
 
 /// A listening socket's accept queue.
@@ -409,7 +443,9 @@ pub fn build(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> (Vec<Ni
     }
     // One snapshot (a sosreport, a loose file): the counters since boot.
     if nics.values().all(|n| n.rates.is_none()) {
-        if let Some((a, d)) = super::snapshots::latest(c, &kind::NET_DEV, |x: &NetDev| Some(x)) {
+        if let Some((a, d)) =
+            super::snapshots::latest_counted(c, &kind::NET_DEV, |x: &NetDev| Some(x))
+        {
             for i in &d.interfaces {
                 let bad = [i.rx_drop, i.rx_fifo, i.rx_errs].iter().flatten().sum();
                 nic(&mut nics, &i.name).since_boot = Some(Cited::lines(
@@ -522,7 +558,7 @@ fn stack(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> NetStack {
     };
     // Counter changes over the window from netstat -s, nstat or /proc/net/netstat snapshots.
     let change = |key: &str| -> Option<Cited<CounterChange>> {
-        if let Ok(p) = super::snapshots::pair(c, &kind::NETSTAT_S, |x: &NetstatS| Some(x)) {
+        if let Ok(p) = super::snapshots::ordered(c, &kind::NETSTAT_S, |x: &NetstatS| Some(x)) {
             let line = |x: &parsers::net::netstat_s::NetstatS| {
                 x.section("TcpExt").and_then(|s| {
                     s.entries
@@ -536,7 +572,8 @@ fn stack(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> NetStack {
             let mut cited = Cited::lines(
                 CounterChange {
                     delta: b.saturating_sub(a),
-                    seconds: Some(p.seconds),
+                    seconds: p.seconds,
+                    between: Some(kind::NETSTAT_S.source),
                 },
                 &p.last.0.path,
                 line(p.last.1).into_iter().collect(),
@@ -547,7 +584,7 @@ fn stack(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> NetStack {
             return Some(cited);
         }
         for of in [&kind::NSTAT, &kind::NET_SNMP] {
-            if let Ok(p) = super::snapshots::pair(c, of, |x: &Snmp| Some(x)) {
+            if let Ok(p) = super::snapshots::ordered(c, of, |x: &Snmp| Some(x)) {
                 let (Some(a), Some(b)) =
                     (p.first.1.get("TcpExt", key), p.last.1.get("TcpExt", key))
                 else {
@@ -566,7 +603,8 @@ fn stack(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> NetStack {
                 return Some(Cited::new(
                     CounterChange {
                         delta: (b - a).max(0) as u64,
-                        seconds: Some(p.seconds),
+                        seconds: p.seconds,
+                        between: Some(of.source),
                     },
                     &p.last.0.path,
                     line,
@@ -575,9 +613,11 @@ fn stack(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> NetStack {
         }
         // One snapshot (a sosreport, a loose `netstat -s`): the counter since boot. net-tools
         // prints no line for a counter that is zero: a `TcpExt` section without it reads 0.
-        if let Some((a, x)) = super::snapshots::latest(c, &kind::NETSTAT_S, |x: &NetstatS| {
-            x.section("TcpExt").map(|_| x)
-        }) {
+        if let Some((a, x)) =
+            super::snapshots::latest_counted(c, &kind::NETSTAT_S, |x: &NetstatS| {
+                x.section("TcpExt").map(|_| x)
+            })
+        {
             let entry = x
                 .section("TcpExt")
                 .and_then(|s| s.entries.iter().find(|e| e.key.as_deref() == Some(key)));
@@ -586,14 +626,7 @@ fn stack(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> NetStack {
                 .or_else(|| x.section("TcpExt").map(|s| s.line))
                 .unwrap_or(1);
             let v = x.get("TcpExt", key).unwrap_or(0);
-            return Some(Cited::new(
-                CounterChange {
-                    delta: v,
-                    seconds: None,
-                },
-                &a.path,
-                line,
-            ));
+            return Some(Cited::new(CounterChange::since_boot(v), &a.path, line));
         }
         // `nstat` and `/proc/net/netstat` (a sosreport holds `snmp`, `netstat` and `snmp6` of
         // the same kind): the latest that carries the counter.
@@ -608,10 +641,7 @@ fn stack(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> NetStack {
                 .last();
             if let Some((a, v, line)) = found {
                 return Some(Cited::new(
-                    CounterChange {
-                        delta: v.max(0) as u64,
-                        seconds: None,
-                    },
+                    CounterChange::since_boot(v.max(0) as u64),
                     &a.path,
                     line,
                 ));

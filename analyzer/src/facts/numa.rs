@@ -16,8 +16,11 @@ use std::collections::BTreeMap;
 pub struct NumaNode {
     /// Node number.
     pub node: u32,
-    /// Seconds between the snapshots; `None`: since boot.
+    /// Seconds between the snapshots, when known.
     pub seconds: Option<f64>,
+    /// The source of the two snapshots the counts are between; `None` with `seconds: None`:
+    /// since boot.
+    pub between: Option<&'static str>,
     /// `numa_hit`: allocated here as intended.
     pub numa_hit: u64,
     /// `numa_miss`: allocated here although another node was preferred.
@@ -59,6 +62,7 @@ fn node(number: u32, v: [u64; 4], seconds: Option<f64>) -> NumaNode {
     NumaNode {
         node: number,
         seconds,
+        between: seconds.map(|_| kind::NODE_NUMASTAT.source),
         numa_hit: v[0],
         numa_miss: v[1],
         local_node: v[2],
@@ -103,8 +107,36 @@ pub fn build(c: &Collected) -> Vec<Cited<NumaNode>> {
     if !out.is_empty() {
         return out;
     }
+    // Two `numastat` outputs: the change between them, ordered by their counters when no
+    // manifest times them.
+    if let Ok(p) = super::snapshots::ordered(c, &kind::NUMASTAT, |x: &Numastat| Some(x)) {
+        let (la, lx) = p.last;
+        let out: Vec<Cited<NumaNode>> = lx
+            .nodes
+            .iter()
+            .filter_map(|n| {
+                let number = n.node?;
+                let last = counters(n)?;
+                let first = p
+                    .first
+                    .1
+                    .nodes
+                    .iter()
+                    .find(|f| f.node == Some(number))
+                    .and_then(counters)?;
+                let d = [0, 1, 2, 3].map(|i| last[i].saturating_sub(first[i]));
+                let mut v = node(number, d, p.seconds);
+                v.between = Some(kind::NUMASTAT.source);
+                Some(Cited::lines(v, &la.path, lines(n)))
+            })
+            .collect();
+        if !out.is_empty() {
+            return out;
+        }
+    }
     // `numastat` read once.
-    let Some((a, x)) = super::snapshots::latest(c, &kind::NUMASTAT, |x: &Numastat| Some(x)) else {
+    let Some((a, x)) = super::snapshots::latest_counted(c, &kind::NUMASTAT, |x: &Numastat| Some(x))
+    else {
         return out;
     };
     x.nodes

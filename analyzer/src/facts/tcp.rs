@@ -21,8 +21,11 @@ use serde::Serialize;
 /// boot (one read).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TcpRetrans {
-    /// Seconds between the snapshots; `None`: the counters since boot.
+    /// Seconds between the snapshots, when known.
     pub seconds: Option<f64>,
+    /// The source of the two snapshots the counts are between; `None` with `seconds: None`:
+    /// the counters since boot.
+    pub between: Option<&'static str>,
     /// `Tcp: OutSegs` increase (segments sent, retransmissions included).
     pub out_segs: u64,
     /// `Tcp: RetransSegs` increase (segments retransmitted).
@@ -48,6 +51,7 @@ impl TcpRetrans {
         CounterChange {
             delta: self.retrans_segs,
             seconds: self.seconds,
+            between: self.between,
         }
     }
 }
@@ -109,55 +113,60 @@ fn read_snmp(x: &Snmp) -> Read {
 
 /// The counters of the first source that has OutSegs and RetransSegs: the change between two
 /// snapshots, else (with `since_boot`) the latest read.
-fn retrans_from<R: parsers::kind::Record>(
+fn retrans_from<R: parsers::kind::Record + super::snapshots::Counters>(
     c: &Collected,
     of: &'static parsers::kind::KindSpec,
     pick: fn(&R) -> Option<&R>,
     read: fn(&R) -> Read,
     since_boot: bool,
 ) -> Option<Cited<TcpRetrans>> {
-    let build =
-        |a: Read, b: Read, seconds: Option<f64>, last: &Artifact, first: Option<&Artifact>| {
-            let (Some(o1), Some(r1)) = (b[0], b[1]) else {
-                return None;
-            };
-            let (o0, r0) = match seconds {
-                Some(_) => (a[0]?.0, a[1]?.0),
-                None => (0, 0),
-            };
-            let d = |i: usize| -> Option<u64> {
-                let now = b[i]?.0;
-                match seconds {
-                    Some(_) => Some(now.saturating_sub(a[i].map_or(0, |x| x.0))),
-                    None => Some(now),
-                }
-            };
-            let lines: Vec<usize> = b.iter().flatten().map(|x| x.1).collect();
-            Some(Cited::lines(
-                TcpRetrans {
-                    seconds,
-                    out_segs: o1.0.saturating_sub(o0),
-                    retrans_segs: r1.0.saturating_sub(r0),
-                    timeouts: d(2),
-                    lost_retransmit: d(3),
-                    syn_retrans: d(4),
-                    first: first.map(|f| {
-                        Cited::lines(
-                            (),
-                            &f.path,
-                            a.iter().take(2).flatten().map(|x| x.1).collect(),
-                        )
-                    }),
-                },
-                &last.path,
-                lines,
-            ))
+    let build = |a: Read,
+                 b: Read,
+                 seconds: Option<f64>,
+                 between: Option<&'static str>,
+                 last: &Artifact,
+                 first: Option<&Artifact>| {
+        let (Some(o1), Some(r1)) = (b[0], b[1]) else {
+            return None;
         };
-    if let Ok(p) = super::snapshots::pair(c, of, pick) {
+        let paired = seconds.is_some() || between.is_some();
+        let (o0, r0) = if paired { (a[0]?.0, a[1]?.0) } else { (0, 0) };
+        let d = |i: usize| -> Option<u64> {
+            let now = b[i]?.0;
+            if paired {
+                Some(now.saturating_sub(a[i].map_or(0, |x| x.0)))
+            } else {
+                Some(now)
+            }
+        };
+        let lines: Vec<usize> = b.iter().flatten().map(|x| x.1).collect();
+        Some(Cited::lines(
+            TcpRetrans {
+                seconds,
+                between,
+                out_segs: o1.0.saturating_sub(o0),
+                retrans_segs: r1.0.saturating_sub(r0),
+                timeouts: d(2),
+                lost_retransmit: d(3),
+                syn_retrans: d(4),
+                first: first.map(|f| {
+                    Cited::lines(
+                        (),
+                        &f.path,
+                        a.iter().take(2).flatten().map(|x| x.1).collect(),
+                    )
+                }),
+            },
+            &last.path,
+            lines,
+        ))
+    };
+    if let Ok(p) = super::snapshots::ordered(c, of, pick) {
         if let Some(r) = build(
             read(p.first.1),
             read(p.last.1),
-            Some(p.seconds),
+            p.seconds,
+            Some(of.source),
             p.last.0,
             Some(p.first.0),
         ) {
@@ -168,7 +177,7 @@ fn retrans_from<R: parsers::kind::Record>(
         return None;
     }
     let (a, x) = super::snapshots::latest(c, of, pick)?;
-    build([None; 5], read(x), None, a, None)
+    build([None; 5], read(x), None, None, a, None)
 }
 
 /// TCP retransmissions: over the window from `netstat -s`, else `nstat`, else `/proc/net/snmp`

@@ -100,12 +100,22 @@ pub(crate) struct CounterWords {
     pub uptime: Option<Evidence>,
 }
 
-/// Words for `change` of a counter; `uptime` is the host's time since boot.
+/// Words for `change` of a counter; `uptime` is the host's time since boot. A change between two
+/// snapshots is a window finding (a warning) whether or not the interval is known; a rule whose
+/// threshold is a rate says so itself when the interval is unknown.
 pub(crate) fn counter_words(
     change: &crate::facts::CounterChange,
     uptime: Option<&crate::evidence::Cited<f64>>,
     window_confidence: Confidence,
 ) -> CounterWords {
+    if let (None, Some(source)) = (change.seconds, change.between) {
+        return CounterWords {
+            severity: Severity::Warning,
+            confidence: window_confidence,
+            when: format!("between the two {source} snapshots (interval unknown)"),
+            uptime: None,
+        };
+    }
     match (change.seconds, uptime.filter(|u| u.value > 0.0)) {
         (Some(s), _) => CounterWords {
             severity: Severity::Warning,

@@ -171,27 +171,29 @@ fn listen_overflow_collector_bundle_counts_the_window_and_the_full_queue() {
 }
 
 #[test]
-fn listen_overflow_loose_outputs_show_the_full_queue_first() {
+fn listen_overflow_loose_outputs_count_the_overflows_between_them_and_show_the_full_queue() {
     let (code, doc) = analyze(&incident("listen-overflow/loose"));
     assert_eq!(code, Some(1));
     let f = findings(&doc);
+    // Two `netstat -s` without times, ordered by their counters (`.1` prints no overflow line:
+    // zero): the 266 overflows happened between them, a warning with the interval unknown.
     assert_eq!(f[0]["rule_id"], "net.listen-overflow");
+    assert_eq!(f[0]["severity"], "warning");
     assert_eq!(
         f[0]["title"],
+        "266 listen-queue overflows between the two net-tools `netstat -s` snapshots (interval \
+         unknown)"
+    );
+    assert_eq!(f[1]["rule_id"], "net.listen-overflow");
+    assert_eq!(
+        f[1]["title"],
         "Accept queue of 127.0.0.1:5598 full: 2 waiting, backlog 1"
     );
-    assert!(cited(&f[0])
+    assert!(cited(&f[1])
         .iter()
         .any(|(p, l, t)| p.ends_with("ss-ltn.txt")
             && *l > 1
             && t.starts_with("LISTEN 2      1          127.0.0.1:5598")));
-    // Two `netstat -s` without times: the counters read once, since boot, as information.
-    assert_eq!(f[1]["rule_id"], "net.listen-overflow");
-    assert_eq!(f[1]["severity"], "info");
-    assert!(f[1]["title"]
-        .as_str()
-        .unwrap()
-        .starts_with("266 listen-queue overflows since boot"));
 }
 
 #[test]
@@ -233,23 +235,23 @@ fn tcp_retransmits_collector_bundle_names_the_lossy_connections() {
 }
 
 #[test]
-fn tcp_retransmits_loose_outputs_are_since_boot_information() {
+fn tcp_retransmits_loose_outputs_are_diffed_with_the_interval_unknown() {
     let (code, doc) = analyze(&incident("tcp-retrans/loose"));
-    // Nothing at warning, and too little evidence (no CPU, memory or disk outputs) to call the
-    // host healthy.
-    assert_eq!(code, Some(2));
+    // Two `netstat -s` without times, ordered by their counters: the share between them.
+    assert_eq!(code, Some(1));
     let f = findings(&doc)
         .iter()
         .find(|f| f["rule_id"] == "net.tcp-retransmits")
-        .expect("a since-boot finding");
+        .expect("a finding between the snapshots");
     assert_eq!(
         (f["severity"].as_str(), f["confidence"].as_str()),
-        (Some("info"), Some("low"))
+        (Some("warning"), Some("high"))
     );
-    assert!(f["title"]
-        .as_str()
-        .unwrap()
-        .starts_with("4.0 % of TCP segments retransmitted since boot"));
+    assert_eq!(
+        f["title"],
+        "3.9 % of TCP segments retransmitted between the two net-tools `netstat -s` snapshots \
+         (interval unknown)"
+    );
 }
 
 #[test]
@@ -442,11 +444,13 @@ fn conntrack_table_full_with_the_trackers_drops() {
             .any(|(p, _, t)| p.ends_with("sysctl-a.txt")
                 && t == "net.netfilter.nf_conntrack_max = 32")
     );
+    // Two `conntrack -S` without times, ordered by their counters: 264 − 84 drops between them.
     assert_eq!(f[1]["rule_id"], "net.conntrack");
-    assert_eq!(f[1]["severity"], "info");
+    assert_eq!(f[1]["severity"], "warning");
     assert_eq!(
         f[1]["title"],
-        "Connection tracker dropping: drop 264 since the conntrack module was loaded"
+        "Connection tracker dropping: drop 180 between the two conntrack-tools `conntrack -S` \
+         snapshots (interval unknown)"
     );
     assert!(cited(&f[1])
         .iter()

@@ -20,6 +20,7 @@ mod incidents_jvm;
 mod incidents_klog;
 mod incidents_loose;
 mod incidents_netfd;
+mod incidents_snapdiff;
 mod jvm_facts;
 mod kind_table;
 mod large_tree;

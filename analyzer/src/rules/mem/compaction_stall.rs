@@ -45,9 +45,13 @@ pub static META: RuleMeta = RuleMeta {
             name: "`/proc/vmstat` `compact_stall` rate",
             value: Limit::Num(STALLS_PER_S),
             unit: "stalls/s over the window",
-            meaning: "at or above: a warning; counted since boot only (one snapshot): \
-                      information with the rate per hour of uptime; none in the window: clear \
-                      whatever the THP settings",
+            meaning: "at or above: a warning; counted between two snapshots whose interval \
+                      is not known (loose files without times): the count is reported as a \
+                      warning of medium confidence with the rate unknown, since any stall in \
+                      the window reaches the rate when the snapshots were at most that many \
+                      seconds apart and no interval is invented; counted since boot only (one \
+                      snapshot): information with the rate per hour of uptime; none in the \
+                      window: clear whatever the THP settings",
             sources: &[
                 Source::Doc {
                     document:
@@ -76,8 +80,9 @@ pub static META: RuleMeta = RuleMeta {
     ],
     groups: &[SymptomGroup::Memory, SymptomGroup::KernelCpu],
     explains: &[],
-    fires_when: "`compact_stall` grows by at least 1 per second over the window, or is above \
-                 zero since boot (information)",
+    fires_when: "`compact_stall` grows by at least 1 per second over the window, or grows \
+                 between two snapshots of unknown interval (rate unknown, medium confidence), \
+                 or is above zero since boot (information)",
     checks: "The increase of `/proc/vmstat` `compact_stall` between the window's snapshots (with \
              `compact_fail`, `compact_success`, `thp_fault_alloc`, `thp_fault_fallback`, \
              `thp_collapse_alloc`), the THP `enabled` and `defrag` settings in force, the mean \
@@ -143,9 +148,14 @@ pub fn check(f: &HostFacts) -> Check {
     let n = stall.value.delta;
     let rate = stall.value.seconds.map(|s| n as f64 / s);
     if n == 0 {
-        return Check::Clear(match stall.value.seconds {
-            Some(s) => format!("no direct compaction stall in the {s:.0} s window ({settings})"),
-            None => format!("no direct compaction stall since boot ({settings})"),
+        return Check::Clear(match (stall.value.seconds, stall.value.between) {
+            (Some(s), _) => {
+                format!("no direct compaction stall in the {s:.0} s window ({settings})")
+            }
+            (None, Some(source)) => format!(
+                "no direct compaction stall between the two {source} snapshots ({settings})"
+            ),
+            (None, None) => format!("no direct compaction stall since boot ({settings})"),
         });
     }
     if let Some(r) = rate.filter(|&r| r < STALLS_PER_S) {
@@ -162,6 +172,7 @@ pub fn check(f: &HostFacts) -> Check {
     let mut ev = vec![stall.evidence("/proc/vmstat compact_stall")];
     ev.extend(w.uptime);
     let mut details = Vec::new();
+    let rate_unknown = stall.value.interval_unknown();
     let mut confidence = w.confidence;
     if let (Some(fail), Some(ok)) = (&t.compact_fail, &t.compact_success) {
         let ended = fail.value.delta + ok.value.delta;
@@ -195,7 +206,7 @@ pub fn check(f: &HostFacts) -> Check {
     }
     if let Some(d) = &t.defrag {
         ev.push(d.evidence("THP defrag in force"));
-        if d.value == "always" && w.severity == Severity::Warning {
+        if d.value == "always" && w.severity == Severity::Warning && !rate_unknown {
             confidence = Confidence::High;
         }
     }
@@ -216,7 +227,7 @@ pub fn check(f: &HostFacts) -> Check {
             "CPU profile ({artifact}): {pct:.1} % of busy samples in direct compaction \
              functions."
         ));
-        if pct >= PROFILE_PCT && w.severity == Severity::Warning {
+        if pct >= PROFILE_PCT && w.severity == Severity::Warning && !rate_unknown {
             confidence = Confidence::High;
         }
     }
@@ -230,6 +241,16 @@ pub fn check(f: &HostFacts) -> Check {
                  {r:.1} per second (at least {STALLS_PER_S}/s is reported): tasks compacted \
                  memory in their own page faults, typically to get a transparent huge page \
                  ({settings})."
+            ),
+        ),
+        (None, None) if rate_unknown => (
+            format!("{n} direct compaction stalls {} ({settings})", w.when),
+            format!(
+                "Allocations stalled {n} times in direct compaction {}: tasks compacted memory \
+                 in their own page faults, typically to get a transparent huge page \
+                 ({settings}). The rate is unknown: it reaches {STALLS_PER_S}/s if the \
+                 snapshots were taken at most {n} s apart.",
+                w.when
             ),
         ),
         _ => (
@@ -263,7 +284,11 @@ mod tests {
 
     fn change(delta: u64, seconds: Option<f64>) -> Option<Cited<CounterChange>> {
         Some(Cited::new(
-            CounterChange { delta, seconds },
+            CounterChange {
+                delta,
+                seconds,
+                between: seconds.map(|_| "`/proc/vmstat`"),
+            },
             "proc/vmstat.end",
             90,
         ))
@@ -296,6 +321,35 @@ mod tests {
             "Compaction passes that failed: 960 of 1200 (80 %); succeeded: 240."
         );
         assert!(v[0].details[1].contains("300 fell back to small pages (75 %)"));
+    }
+
+    #[test]
+    fn between_snapshots_of_unknown_interval_is_a_warning_with_the_rate_unknown() {
+        let mut f = facts(900, None, "always");
+        let between = |c: &mut Option<Cited<CounterChange>>| {
+            if let Some(c) = c {
+                c.value.between = Some("`/proc/vmstat`");
+            }
+        };
+        between(&mut f.thp.compact_stall);
+        between(&mut f.thp.compact_fail);
+        between(&mut f.thp.compact_success);
+        let v = found(check(&f));
+        assert_eq!(
+            (v[0].severity, v[0].confidence),
+            (Severity::Warning, Confidence::Medium)
+        );
+        assert_eq!(
+            v[0].title,
+            "900 direct compaction stalls between the two `/proc/vmstat` snapshots (interval \
+             unknown) (THP enabled [always], defrag [always])"
+        );
+        assert!(v[0].why.contains("at most 900 s apart"), "{}", v[0].why);
+        if let Some(c) = &mut f.thp.compact_stall {
+            c.value.delta = 0;
+        }
+        assert!(matches!(check(&f), Check::Clear(s)
+            if s.starts_with("no direct compaction stall between the two `/proc/vmstat` snapshots")));
     }
 
     #[test]

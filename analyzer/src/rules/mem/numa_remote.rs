@@ -88,9 +88,15 @@ pub fn check(f: &HostFacts) -> Check {
     }
     let share = other as f64 / all as f64;
     let seconds = nodes.iter().find_map(|n| n.value.seconds);
-    let window = nodes.iter().all(|n| n.value.seconds.is_some());
-    let when = match (window, seconds) {
-        (true, Some(s)) => format!("during the {s:.0} s window"),
+    let between = nodes.iter().find_map(|n| n.value.between);
+    let window = nodes
+        .iter()
+        .all(|n| n.value.seconds.is_some() || n.value.between.is_some());
+    let when = match (window, seconds, between) {
+        (true, Some(s), _) => format!("during the {s:.0} s window"),
+        (true, None, Some(source)) => {
+            format!("between the two {source} snapshots (interval unknown)")
+        }
         _ => "since boot".to_string(),
     };
     if share < REMOTE_WARN {
@@ -152,6 +158,7 @@ mod tests {
         NumaNode {
             node: n,
             seconds,
+            between: seconds.map(|_| "`numastat`"),
             numa_hit: local,
             numa_miss: other / 2,
             local_node: local,

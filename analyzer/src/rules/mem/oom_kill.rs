@@ -206,10 +206,10 @@ pub fn check(f: &HostFacts) -> Check {
         );
     };
     if k.value.delta == 0 {
-        return Check::Clear(if k.value.seconds.is_some() {
-            "no OOM kill during the window".into()
-        } else {
-            "no OOM kill since boot".into()
+        return Check::Clear(match (k.value.seconds, k.value.between) {
+            (Some(_), _) => "no OOM kill during the window".into(),
+            (None, Some(source)) => format!("no OOM kill between the two {source} snapshots"),
+            (None, None) => "no OOM kill since boot".into(),
         });
     }
     let w = counter_words(&k.value, f.platform.uptime_s.as_ref(), Confidence::High);
@@ -247,6 +247,7 @@ mod tests {
         f.memory.oom_kills = Some(c(CounterChange {
             delta: 2,
             seconds: Some(60.0),
+            between: None,
         }));
         let v = found(check(&f));
         assert_eq!(v[0].severity, Severity::Warning);
@@ -262,6 +263,7 @@ mod tests {
         f.memory.oom_kills = Some(c(CounterChange {
             delta: 1,
             seconds: None,
+            between: None,
         }));
         let v = found(check(&f));
         assert_eq!(
@@ -280,6 +282,7 @@ mod tests {
         f.memory.oom_kills = Some(c(CounterChange {
             delta: 0,
             seconds: Some(60.0),
+            between: None,
         }));
         assert!(is_clear(&check(&f)));
     }

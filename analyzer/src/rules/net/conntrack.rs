@@ -214,17 +214,21 @@ fn from_counters(f: &HostFacts, fill_cited: bool) -> Check {
         counters.iter().filter(|(c, _)| c.value.delta > 0).collect();
     if let Some((first, _)) = grew.first() {
         let window = first.value.seconds;
-        let when = match window {
-            Some(s) => format!("during the {s:.0} s window"),
-            None => "since the conntrack module was loaded".to_string(),
+        let when = match (window, first.value.between) {
+            (Some(s), _) => format!("during the {s:.0} s window"),
+            (None, Some(source)) => {
+                format!("between the two {source} snapshots (interval unknown)")
+            }
+            (None, None) => "since the conntrack module was loaded".to_string(),
         };
         let parts: Vec<String> = grew
             .iter()
             .map(|(c, name)| format!("{name} {}", c.value.delta))
             .collect();
-        let (severity, confidence) = match window {
-            Some(_) => (Severity::Warning, Confidence::High),
-            None => (Severity::Info, Confidence::Low),
+        let (severity, confidence) = match (window, first.value.between) {
+            (Some(_), _) => (Severity::Warning, Confidence::High),
+            (None, Some(_)) => (Severity::Warning, Confidence::Medium),
+            (None, None) => (Severity::Info, Confidence::Low),
         };
         let drops = grew
             .iter()
@@ -296,10 +300,12 @@ mod tests {
         f.net.conntrack_drop = Some(c(CounterChange {
             delta: 204,
             seconds: Some(12.0),
+            between: None,
         }));
         f.net.conntrack_early_drop = Some(c(CounterChange {
             delta: 0,
             seconds: Some(12.0),
+            between: None,
         }));
         let v = found(check(&f));
         assert_eq!(v[0].severity, Severity::Warning);
@@ -310,11 +316,13 @@ mod tests {
         f.net.conntrack_drop = Some(c(CounterChange {
             delta: 264,
             seconds: None,
+            between: None,
         }));
         assert_eq!(found(check(&f))[0].severity, Severity::Info);
         f.net.conntrack_drop = Some(c(CounterChange {
             delta: 0,
             seconds: Some(12.0),
+            between: None,
         }));
         assert!(is_clear(&check(&f)));
     }

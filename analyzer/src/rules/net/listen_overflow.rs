@@ -141,6 +141,7 @@ mod tests {
         f.net.listen_overflows = Some(c(CounterChange {
             delta: 37,
             seconds: Some(60.0),
+            between: None,
         }));
         assert_eq!(found(check(&f))[0].severity, Severity::Warning);
     }
@@ -151,6 +152,7 @@ mod tests {
         f.net.listen_overflows = Some(c(CounterChange {
             delta: 791,
             seconds: None,
+            between: None,
         }));
         f.platform.uptime_s = Some(c(2.0 * 86_400.0));
         let v = found(check(&f));
@@ -170,6 +172,7 @@ mod tests {
         f.net.listen_overflows = Some(c(CounterChange {
             delta: 0,
             seconds: Some(60.0),
+            between: None,
         }));
         assert!(is_clear(&check(&f)));
         f.net.somaxconn = Some(c(128));

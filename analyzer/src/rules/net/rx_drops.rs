@@ -149,6 +149,7 @@ fn since_boot(f: &HostFacts) -> Check {
         let change = crate::facts::CounterChange {
             delta: t.value.rx_bad,
             seconds: None,
+            between: None,
         };
         let w = crate::rules::common::counter_words(
             &change,

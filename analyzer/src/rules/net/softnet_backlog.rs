@@ -157,6 +157,7 @@ mod tests {
         f.net.softnet_dropped = Some(c(CounterChange {
             delta: 120,
             seconds: Some(60.0),
+            between: None,
         }));
         f.net.netdev_max_backlog = Some(c(1000));
         let v = found(check(&f));
@@ -175,6 +176,7 @@ mod tests {
         f.net.softnet_squeezed = Some(c(CounterChange {
             delta: 0x28 + 0x55,
             seconds: None,
+            between: None,
         }));
         f.platform.uptime_s = Some(c(11.0 * 3600.0 + 18.0 * 60.0));
         let v = found(check(&f));
@@ -199,10 +201,12 @@ mod tests {
         f.net.softnet_dropped = Some(c(CounterChange {
             delta: 0,
             seconds: None,
+            between: None,
         }));
         f.net.softnet_squeezed = Some(c(CounterChange {
             delta: 0,
             seconds: None,
+            between: None,
         }));
         assert!(is_clear(&check(&f)));
     }

@@ -185,6 +185,7 @@ mod tests {
     fn retrans(out: u64, re: u64, seconds: Option<f64>) -> TcpRetrans {
         TcpRetrans {
             seconds,
+            between: seconds.map(|_| "net-tools `netstat -s`"),
             out_segs: out,
             retrans_segs: re,
             timeouts: Some(170),
