@@ -23,6 +23,40 @@ pub fn healthy_sample() -> PathBuf {
         .expect("the healthy sample is shipped")
 }
 
+/// An incident bundle folder (`analyzer/tests/fixtures/incidents/<rel>`, see its README).
+pub fn incident(rel: &str) -> PathBuf {
+    repo().join("analyzer/tests/fixtures/incidents").join(rel)
+}
+
+/// `rca analyze PATH --json F` as a user runs it: the exit status and the JSON document.
+/// Panics with rca's stderr when no document was written.
+pub fn analyze_json(path: &Path) -> (Option<i32>, serde_json::Value) {
+    let out = tempfile::tempdir().unwrap();
+    let json = out.path().join("f.json");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_rca"))
+        .arg("analyze")
+        .arg(path)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    let doc = std::fs::read_to_string(&json)
+        .map(|t| serde_json::from_str(&t).unwrap())
+        .unwrap_or_else(|e| {
+            panic!(
+                "no JSON for {} ({e}): {}",
+                path.display(),
+                String::from_utf8_lossy(&o.stderr)
+            )
+        });
+    (o.status.code(), doc)
+}
+
+/// The ranked findings of an analysis document.
+pub fn findings(doc: &serde_json::Value) -> &Vec<serde_json::Value> {
+    doc["findings"].as_array().unwrap()
+}
+
 /// A small, valid `/proc/softirqs` (a real capture's shape), so a bundle has one artifact that
 /// parses.
 pub const SOFTIRQS: &str = "                    CPU0       CPU1\n          HI:          7          1\n       TIMER:     424191     108342\n      NET_TX:       2301       2430\n      NET_RX:      43066     104508\n       BLOCK:      23776      24115\n    IRQ_POLL:          0          0\n     TASKLET:        372        116\n       SCHED:     378895     152852\n     HRTIMER:         40         68\n         RCU:     155929     146631\n";

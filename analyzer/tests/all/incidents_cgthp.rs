@@ -3,9 +3,9 @@
 //! variants, described in each folder's README.md): `rca analyze BUNDLE --json` as a user runs
 //! it, the class's rule first with its cited lines, its decoys below it or silent.
 
+use super::common::findings;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// The one tarball of an incident folder.
 fn bundle(class: &str) -> PathBuf {
@@ -19,23 +19,8 @@ fn bundle(class: &str) -> PathBuf {
         .unwrap_or_else(|| panic!("no bundle in {}", dir.display()))
 }
 
-/// Exit status and JSON document of `rca analyze` on an incident.
 fn analyze(class: &str) -> (Option<i32>, Value) {
-    let out = tempfile::tempdir().unwrap();
-    let json = out.path().join("f.json");
-    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
-        .arg("analyze")
-        .arg(bundle(class))
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .unwrap();
-    let doc = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    (o.status.code(), doc)
-}
-
-fn findings(doc: &Value) -> &Vec<Value> {
-    doc["findings"].as_array().unwrap()
+    super::common::analyze_json(&bundle(class))
 }
 
 fn rule<'a>(doc: &'a Value, id: &str) -> &'a Value {

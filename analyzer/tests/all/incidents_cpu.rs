@@ -2,29 +2,10 @@
 //! folder's README.md): steal, a single hot CPU, run-queue saturation, the powersave governor
 //! and a tuned profile that is not the governor.
 
-use std::path::Path;
-use std::process::Command;
+use super::common::findings;
 
-/// `rca analyze DIR --json`: the exit status and the JSON document.
 fn analyze(name: &str) -> (Option<i32>, serde_json::Value) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/incidents")
-        .join(name);
-    let out = tempfile::tempdir().unwrap();
-    let json = out.path().join("f.json");
-    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
-        .arg("analyze")
-        .arg(&dir)
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .unwrap();
-    let doc = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    (o.status.code(), doc)
-}
-
-fn findings(doc: &serde_json::Value) -> &Vec<serde_json::Value> {
-    doc["findings"].as_array().unwrap()
+    super::common::analyze_json(&super::common::incident(name))
 }
 
 fn rule_status<'a>(doc: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {

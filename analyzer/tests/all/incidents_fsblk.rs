@@ -3,31 +3,10 @@
 //! the README in each): `rca analyze FOLDER --json` as a user runs it, the ranking, the cited
 //! lines and the exit status.
 
-use crate::common::repo;
 use serde_json::Value;
-use std::process::Command;
 
-/// `rca analyze BUNDLE --json`: exit code and the JSON document.
 fn analyze(class: &str) -> (Option<i32>, Value) {
-    let bundle = repo().join("analyzer/tests/fixtures/incidents").join(class);
-    let out = tempfile::tempdir().unwrap();
-    let json = out.path().join("f.json");
-    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
-        .arg("analyze")
-        .arg(&bundle)
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .unwrap();
-    let doc = std::fs::read_to_string(&json)
-        .map(|t| serde_json::from_str(&t).unwrap())
-        .unwrap_or_else(|e| {
-            panic!(
-                "no JSON for {class} ({e}): {}",
-                String::from_utf8_lossy(&o.stderr)
-            )
-        });
-    (o.status.code(), doc)
+    super::common::analyze_json(&super::common::incident(class))
 }
 
 fn findings<'a>(doc: &'a Value, rule: &str) -> Vec<&'a Value> {

@@ -3,28 +3,12 @@
 //! `tests/java-locks/Locks.java`, see the README there). Each checks the top finding, the lines
 //! it cites against the bundle's own files, and the exit status.
 
+use super::common::findings;
 use crate::common::repo;
 use serde_json::Value;
-use std::process::Command;
 
-/// `rca analyze DIR --json`: the exit status and the JSON document.
 fn analyze(name: &str) -> (Option<i32>, Value) {
-    let dir = repo().join("analyzer/tests/fixtures/incidents").join(name);
-    let out = tempfile::tempdir().unwrap();
-    let json = out.path().join("f.json");
-    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
-        .arg("analyze")
-        .arg(&dir)
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .unwrap();
-    let doc = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    (o.status.code(), doc)
-}
-
-fn findings(doc: &Value) -> &Vec<Value> {
-    doc["findings"].as_array().unwrap()
+    super::common::analyze_json(&super::common::incident(name))
 }
 
 fn rule_status<'a>(doc: &'a Value, id: &str) -> &'a str {

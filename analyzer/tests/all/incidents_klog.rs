@@ -2,34 +2,17 @@
 //! each class's rule ranks first with its evidence lines, a decoy ranks below, and a healthy
 //! kernel log fires nothing.
 
+use super::common::findings;
 use crate::common::repo;
 use serde_json::Value;
 use std::path::Path;
-use std::process::Command;
 
-/// `rca analyze BUNDLE --json`: exit code and the JSON document.
 fn analyze(bundle: &Path) -> (Option<i32>, Value) {
-    let out = tempfile::tempdir().unwrap();
-    let json = out.path().join("f.json");
-    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
-        .arg("analyze")
-        .arg(bundle)
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .unwrap();
-    let doc = std::fs::read_to_string(&json)
-        .map(|t| serde_json::from_str(&t).unwrap())
-        .unwrap_or_else(|e| panic!("no JSON ({e}): {}", String::from_utf8_lossy(&o.stdout)));
-    (o.status.code(), doc)
+    super::common::analyze_json(bundle)
 }
 
 fn incident(name: &str) -> std::path::PathBuf {
     repo().join("analyzer/tests/fixtures/incidents").join(name)
-}
-
-fn findings(doc: &Value) -> &Vec<Value> {
-    doc["findings"].as_array().unwrap()
 }
 
 /// The cited lines of `artifact` (a path ending) in finding `f`.

@@ -3,26 +3,11 @@
 //! (`analyzer/tests/fixtures/incidents/{steal-sar-u,steal-mpstat-all,fs-plain-df}/`, each with
 //! a README saying where its file came from).
 
-use super::common::repo;
+use super::common::findings;
 use serde_json::Value;
-use std::process::Command;
 
 fn analyze(rel: &str) -> (Option<i32>, Value) {
-    let out = tempfile::tempdir().unwrap();
-    let json = out.path().join("f.json");
-    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
-        .arg("analyze")
-        .arg(repo().join("analyzer/tests/fixtures/incidents").join(rel))
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .unwrap();
-    let doc = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    (o.status.code(), doc)
-}
-
-fn findings(doc: &Value) -> &Vec<Value> {
-    doc["findings"].as_array().unwrap()
+    super::common::analyze_json(&super::common::incident(rel))
 }
 
 #[test]

@@ -6,10 +6,10 @@
 //! allocations need two nodes, which the capturing machine does not have: that case starts from
 //! its real `node0/numastat` and changes only the counters it is about.
 
+use super::common::findings;
 use super::common::repo;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn incident(rel: &str) -> PathBuf {
     repo().join("analyzer/tests/fixtures/incidents").join(rel)
@@ -24,23 +24,8 @@ fn tarball(dir: &Path) -> PathBuf {
         .unwrap_or_else(|| panic!("a collector bundle in {}", dir.display()))
 }
 
-/// `rca analyze PATH --json`: the exit status and the JSON document.
 fn analyze(path: &Path) -> (Option<i32>, Value) {
-    let out = tempfile::tempdir().unwrap();
-    let json = out.path().join("f.json");
-    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
-        .arg("analyze")
-        .arg(path)
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .unwrap();
-    let doc = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    (o.status.code(), doc)
-}
-
-fn findings(doc: &Value) -> &Vec<Value> {
-    doc["findings"].as_array().unwrap()
+    super::common::analyze_json(path)
 }
 
 fn rule_status<'a>(doc: &'a Value, id: &str) -> &'a Value {

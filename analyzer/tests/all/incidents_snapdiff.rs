@@ -4,25 +4,9 @@
 //! interval unknown, as a window finding.
 
 use serde_json::Value;
-use std::path::Path;
-use std::process::Command;
 
-/// Exit status and JSON document of `rca analyze` on a loose incident folder.
 fn analyze(class: &str) -> (Option<i32>, Value) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/incidents")
-        .join(class);
-    let out = tempfile::tempdir().unwrap();
-    let json = out.path().join("f.json");
-    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
-        .arg("analyze")
-        .arg(&dir)
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .unwrap();
-    let doc = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    (o.status.code(), doc)
+    super::common::analyze_json(&super::common::incident(class))
 }
 
 fn finding<'a>(doc: &'a Value, id: &str) -> &'a Value {
