@@ -8,16 +8,10 @@
 //! neither), whatever `RCA_HOST_TESTS` says: no package provides them. The tools are coreutils
 //! (`sleep`, `tail`) and `sh`. The cgroups are removed afterwards.
 
+use super::repo;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
 
 /// One test cgroup: its directory and how to write its limit.
 struct Group {

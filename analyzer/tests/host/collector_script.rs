@@ -8,16 +8,9 @@
 //! note, unless `RCA_HOST_TESTS=1` (set by CI, which installs them), where a missing tool fails
 //! the test.
 
+use super::have;
 use std::path::Path;
 use std::process::Command;
-
-fn have(cmd: &str) -> bool {
-    Command::new("sh")
-        .arg("-c")
-        .arg(format!("command -v {cmd}"))
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
 
 #[test]
 fn collector_script_suite() {

@@ -4,6 +4,7 @@
 //! Host tools (sysstat) are optional on a developer machine; with `RCA_HOST_TESTS=1` (set by CI,
 //! which installs them) their absence is a failure instead of a skipped assertion.
 
+use super::{have, repo};
 use parsers::kind::Record;
 use parsers::sysstat::iostat::Iostat;
 use rca::artifacts::Outcome;
@@ -12,23 +13,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
 fn host_tests_required() -> bool {
     std::env::var("RCA_HOST_TESTS").is_ok_and(|v| v == "1")
-}
-
-fn have(cmd: &str) -> bool {
-    Command::new("sh")
-        .arg("-c")
-        .arg(format!("command -v {cmd}"))
-        .output()
-        .is_ok_and(|o| o.status.success())
 }
 
 /// Runs the collector once and returns the tarball path (inside `out`).

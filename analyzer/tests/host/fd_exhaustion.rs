@@ -6,9 +6,9 @@
 //! Traffic stays on 127.0.0.1; the process exits by itself after 120 s and is killed when the
 //! test ends.
 
+use super::{have, repo, Reaped};
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 /// Opens connection pairs to its own loopback listener until EMFILE, then holds them.
 const FDHOG: &str = r#"
@@ -31,31 +31,6 @@ while True:
 print("READY", len(socks), flush=True)
 time.sleep(120)
 "#;
-
-fn have(cmd: &str) -> bool {
-    Command::new("sh")
-        .arg("-c")
-        .arg(format!("command -v {cmd}"))
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-/// Kills the process when the test ends, whatever happens.
-struct Reaped(Child);
-
-impl Drop for Reaped {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 #[test]
 fn a_process_at_its_descriptor_limit_is_named_first() {

@@ -7,25 +7,11 @@
 //! and `df` (coreutils). Without them it skips with a note, unless `RCA_HOST_TESTS=1` (CI installs
 //! them), which makes their absence a failure.
 
+use super::{have, repo};
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-fn have(cmd: &str) -> bool {
-    Command::new("sh")
-        .arg("-c")
-        .arg(format!("command -v {cmd}"))
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
 
 fn run(cmd: &str, args: &[&str]) -> bool {
     Command::new(cmd)

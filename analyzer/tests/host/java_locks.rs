@@ -9,25 +9,11 @@
 //! It needs a JDK (`javac`, `java`, `jstack`); without it the test is skipped with a note, unless
 //! `RCA_HOST_TESTS=1` (set by CI, which installs `default-jdk-headless`), where it fails.
 
+use super::{have, repo};
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-fn have(cmd: &str) -> bool {
-    Command::new("sh")
-        .arg("-c")
-        .arg(format!("command -v {cmd}"))
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
 
 /// Kills the JVM when the test ends, whatever happens.
 struct Jvm(Child);

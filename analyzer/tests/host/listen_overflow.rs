@@ -7,9 +7,9 @@
 //! `RCA_HOST_TESTS=1` (CI). Traffic stays on 127.0.0.1; the process exits by itself after 60 s
 //! and is killed when the test ends.
 
+use super::{have, repo, Reaped};
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 /// Listens with backlog 1 and never accepts; 40 non-blocking clients connect.
 const LQFULL: &str = r#"
@@ -27,31 +27,6 @@ for _ in range(40):
 print("READY", port, flush=True)
 time.sleep(60)
 "#;
-
-fn have(cmd: &str) -> bool {
-    Command::new("sh")
-        .arg("-c")
-        .arg(format!("command -v {cmd}"))
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
-
-/// Kills the process when the test ends, whatever happens.
-struct Reaped(Child);
-
-impl Drop for Reaped {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 #[test]
 fn a_listener_that_never_accepts_overflows_its_queue() {

@@ -25,7 +25,36 @@ mod sosreport;
 mod twin_bundles;
 mod zk_watches;
 
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
 use std::sync::{Mutex, MutexGuard};
+
+/// Whether `cmd` is on the `PATH`.
+pub fn have(cmd: &str) -> bool {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {cmd}"))
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// The repository's root folder.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// Kills the process when the test ends, whatever happens.
+pub struct Reaped(pub Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
 
 /// Holds the machine for one heavy test; a test that failed while holding it does not stop the
 /// others.

@@ -13,20 +13,13 @@
 //! Needs root, sysstat and sosreport; runs only with `RCA_HOST_TESTS=1` (CI, which installs sosreport),
 //! where their absence fails it.
 
+use super::have;
 use regex::Regex;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const PLUGINS: &str = "kernel,memory,process,processor,release,date,host,networking,sar";
-
-fn have(cmd: &str) -> bool {
-    Command::new("sh")
-        .arg("-c")
-        .arg(format!("command -v {cmd}"))
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
 
 /// Runs `sos report` into `out` and returns the archive it wrote.
 fn sos_report(out: &Path) -> PathBuf {

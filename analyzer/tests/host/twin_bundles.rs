@@ -6,16 +6,9 @@
 //! Needs root and sysstat (the collector's samplers). Skipped with a note without them, unless
 //! `RCA_HOST_TESTS=1` (CI), where a missing tool fails the test.
 
+use super::have;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn have(cmd: &str) -> bool {
-    Command::new("sh")
-        .arg("-c")
-        .arg(format!("command -v {cmd}"))
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
 
 fn collect(repo: &Path, out: &Path) -> PathBuf {
     std::fs::create_dir_all(out).unwrap();
