@@ -330,6 +330,8 @@ fn steal_since_boot(c: &Collected) -> Option<Cited<f64>> {
 fn resource(path: &str) -> Option<&'static str> {
     let name = path.rsplit('/').next()?;
     let base = name.split('.').next()?;
+    // `proc/pressure/cpu`, or a loose copy's name `pressure_cpu`, `proc-pressure-io`.
+    let base = base.rsplit(['_', '-']).next().unwrap_or(base);
     ["cpu", "memory", "io"].into_iter().find(|r| *r == base)
 }
 
@@ -460,5 +462,6 @@ mod tests {
         assert_eq!(cpufreq_place("cpu/cpufreq/policy0/scaling_governor"), None);
         assert_eq!(resource("rca-h/proc/pressure/io.start"), Some("io"));
         assert_eq!(resource("proc/pressure/irq"), None);
+        assert_eq!(resource("pressure_memory.txt"), Some("memory"));
     }
 }

@@ -102,6 +102,11 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
         r"(^|/)proc/pressure/(cpu|memory|io)(\.[A-Za-z0-9_-]+)?$",
         &kind::PRESSURE,
     ),
+    // Loose copies named after the file: `pressure_cpu.txt`, `proc-pressure-io.txt`.
+    (
+        r"(^|/)(proc[_-])?pressure[_-](cpu|memory|io)(\.[A-Za-z0-9_-]+)?$",
+        &kind::PRESSURE,
+    ),
     (
         r"(^|/)proc/net/softnet_stat(\.[A-Za-z0-9_-]+)?$",
         &kind::SOFTNET_STAT,
@@ -710,6 +715,7 @@ mod tests {
                 "thp-file",
             ),
             ("notes/thp_enabled.txt", "thp-file"),
+            ("notes/pressure_cpu.txt", "pressure"),
             ("sosreport-h/proc/loadavg", "loadavg"),
             (
                 "sosreport-h/sys/devices/system/cpu/cpu7/cpufreq/scaling_governor",
