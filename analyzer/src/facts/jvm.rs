@@ -420,12 +420,45 @@ fn parent_dir(path: &str) -> String {
 }
 
 /// Group key: `(pid, dir)`: the process the bundle layout files it under, else the PID its
-/// content names and its folder.
+/// content names, else the PID its file name names, and its folder.
 fn group_of(a: &Artifact, d: &Data) -> (Option<u32>, String) {
     if let Some(owner) = crate::layout::process_of(&a.path) {
         return owner;
     }
-    (content_pid(d), parent_dir(&a.path))
+    (
+        content_pid(d).or_else(|| pid_in_name(&a.path)),
+        parent_dir(&a.path),
+    )
+}
+
+/// The PID a JVM tool's output is named after, as people save them: `jstack_12345.txt`,
+/// `jstack-12345-1.out`, `threaddump.12345.log`, `histo_12345.txt`. Three to seven digits
+/// (Linux's `pid_max` is at most 4194304): a dump's sequence number (`jstack.1.txt`) is not
+/// taken for a PID.
+fn pid_in_name(path: &str) -> Option<u32> {
+    let name = path.rsplit('/').next()?;
+    let lower = name.to_ascii_lowercase();
+    const TOOLS: &[&str] = &[
+        "jstack",
+        "jcmd",
+        "jstat",
+        "jmap",
+        "histo",
+        "threaddump",
+        "thread-dump",
+        "thread_dump",
+        "heapinfo",
+        "heap_info",
+        "gc_heap_info",
+    ];
+    if !TOOLS.iter().any(|t| lower.starts_with(t)) {
+        return None;
+    }
+    name.split(['_', '-', '.'])
+        .skip(1)
+        .find(|w| (3..=7).contains(&w.len()) && w.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|w| w.parse().ok())
+        .filter(|&p: &u32| p <= 4_194_304)
 }
 
 /// Whether `a`'s kind is scoped to `scope` (JVM evidence, or any process's files).
@@ -1354,5 +1387,17 @@ mod tests {
         assert_eq!(g.old_after_fgc[0].lines, vec![3]);
         let share = g.pause_share_pct.expect("share");
         assert!((share - (0.05 + 1.8) * 100.0 / 3.0).abs() < 1e-6, "{share}");
+    }
+
+    #[test]
+    fn a_pid_in_a_dump_file_name_groups_it_and_a_sequence_number_does_not() {
+        assert_eq!(pid_in_name("case/jstack_12345.txt"), Some(12345));
+        assert_eq!(pid_in_name("jstack-21820-2.out"), Some(21820));
+        assert_eq!(pid_in_name("threaddump.4242.log"), Some(4242));
+        assert_eq!(pid_in_name("jstack.1.txt"), None);
+        assert_eq!(pid_in_name("threaddump-3.log"), None);
+        assert_eq!(pid_in_name("jstack-l-jdk8u191-windows.txt"), None);
+        assert_eq!(pid_in_name("gc_20261202.log"), None);
+        assert_eq!(pid_in_name("app_12345.log"), None);
     }
 }
