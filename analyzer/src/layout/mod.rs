@@ -226,6 +226,28 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
     (r"(^|/)vmware-balloon(\.txt)?$", &kind::BALLOON),
     (r"(^|/)swapon-show(\.txt)?$", &kind::SWAPON),
     (r"(^|/)cgroup\.tsv(\.start|\.end)?$", &kind::CGROUP),
+    (
+        r"(^|/)(cgroup[_-])?memory\.events([._-](txt|[0-9]+|before|after|start|end))*$",
+        &kind::CGROUP_MEMORY_EVENTS,
+    ),
+    (
+        r"(^|/)(cgroup[_-])?cpu\.stat([._-](txt|[0-9]+|before|after|start|end))*$",
+        &kind::CGROUP_CPU_STAT,
+    ),
+    (
+        r"(^|/)(cgroup[_-])?memory\.oom_control([._-](txt|[0-9]+|before|after|start|end))*$",
+        &kind::CGROUP_OOM_CONTROL,
+    ),
+    (
+        r"(^|/)(cgroup[_-])?memory\.(max|limit_in_bytes)(\.txt)?$",
+        &kind::CGROUP_MEMORY_MAX,
+    ),
+    (
+        r"(^|/)(cgroup[_-])?memory\.failcnt([._-](txt|[0-9]+|before|after|start|end))*$",
+        &kind::CGROUP_MEMORY_FAILCNT,
+    ),
+    (r"(^|/)(cgroup[_-])?cpu\.max(\.txt)?$", &kind::CGROUP_CPU_MAX),
+    (r"(^|/)(jvm|proc)/[0-9]+/cgroup(\.txt)?$", &kind::PROC_CGROUP),
     (r"(^|/)(jvm|proc)/[0-9]+/status$", &kind::PROC_STATUS),
     (
         r"(^|/)(jvm|proc)/[0-9]+/cmdline(\.txt)?$",

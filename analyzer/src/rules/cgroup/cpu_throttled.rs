@@ -98,7 +98,7 @@ fn judge(g: &CgroupUsage) -> Result<Finding, String> {
         return Err(format!("{}: no `cpu.stat` period counters", g.process));
     };
     let (periods, throttled) = (p.delta(), t.delta());
-    let windowed = p.seconds.is_some() && t.seconds.is_some();
+    let windowed = p.start.is_some() && t.start.is_some();
     if periods < MIN_PERIODS {
         return Err(format!(
             "{}: {periods} enforcement periods {} (fewer than {MIN_PERIODS})",
@@ -117,12 +117,19 @@ fn judge(g: &CgroupUsage) -> Result<Finding, String> {
             g.process
         ));
     }
-    let cg = g.cpu_path.as_deref().unwrap_or("?");
+    let cg = g.cpu_path.as_deref().unwrap_or("(path not in the bundle)");
+    let name = match &g.cpu_path {
+        Some(c) => format!("CPU cgroup {c} of {}", g.process),
+        None => format!("The CPU cgroup of {}", g.process),
+    };
     let (severity, confidence, when) = if windowed {
         (
             Severity::Warning,
             Confidence::High,
-            format!("during the {:.0} s window", p.seconds.unwrap_or(0.0)),
+            match p.seconds {
+                Some(s) => format!("during the {s:.0} s window"),
+                None => "between the two snapshots (their interval is not recorded)".to_string(),
+            },
         )
     } else {
         (
@@ -143,11 +150,14 @@ fn judge(g: &CgroupUsage) -> Result<Finding, String> {
     });
     if let Some(us) = &g.throttled_us {
         let s = us.delta() as f64 / 1e6;
-        match p.seconds.filter(|_| us.seconds.is_some()) {
-            Some(w) => details.push(format!(
+        match (p.seconds.filter(|_| us.seconds.is_some()), us.start.is_some()) {
+            (Some(w), _) => details.push(format!(
                 "Throttled time (summed over CPUs): {s:.1} s in the {w:.0} s window."
             )),
-            None => details.push(format!(
+            (None, true) => details.push(format!(
+                "Throttled time (summed over CPUs): {s:.1} s between the two snapshots."
+            )),
+            (None, false) => details.push(format!(
                 "Throttled time (summed over CPUs) since the cgroup was created: {s:.1} s."
             )),
         }
@@ -159,8 +169,7 @@ fn judge(g: &CgroupUsage) -> Result<Finding, String> {
         severity,
         confidence,
         format!(
-            "CPU cgroup {cg} of {} throttled in {throttled} of {periods} periods ({pct:.0} %) {when}",
-            g.process
+            "{name} throttled in {throttled} of {periods} periods ({pct:.0} %) {when}"
         ),
         format!(
             "The threads of {} used up their cgroup's CPU quota{quota} in {pct:.0} % of the \
