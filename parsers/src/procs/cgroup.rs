@@ -571,8 +571,8 @@ pub fn sniff_oom_control(head: &str) -> Sniff {
 /// one [`CgroupFile`] per line, named `file`, with directory `.` (the bundle path says which
 /// cgroup, when it does) and no memberships.
 ///
-/// Errors: [`ParseError::Unusable`] when the file has no line. Lines that cannot be typed are
-/// issues.
+/// Errors: [`ParseError::Unusable`] when no line holds a value. Lines that cannot be typed
+/// are issues.
 pub fn parse_file(file: &str, text: &str) -> Result<Parsed<Cgroup>, ParseError> {
     let mut out = Cgroup::default();
     let mut issues = Issues::default();
@@ -590,10 +590,10 @@ pub fn parse_file(file: &str, text: &str) -> Result<Parsed<Cgroup>, ParseError> 
             Err(msg) => issues.push(n, || msg),
         }
     }
-    if out.files.is_empty() {
+    if !out.files.iter().any(|f| f.value.is_some()) {
         return Err(ParseError::unusable(
             None,
-            format!("`{}` is empty", excerpt(file)),
+            format!("no line of `{}` holds a value", excerpt(file)),
         ));
     }
     Ok(Parsed {
