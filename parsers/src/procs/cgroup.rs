@@ -571,11 +571,12 @@ pub fn sniff_oom_control(head: &str) -> Sniff {
 /// one [`CgroupFile`] per line, named `file`, with directory `.` (the bundle path says which
 /// cgroup, when it does) and no memberships.
 ///
-/// Errors: [`ParseError::Unusable`] when no line holds a value. Lines that cannot be typed
-/// are issues.
+/// Errors: [`ParseError::Unusable`] when no line, or no more lines than not, hold a value.
+/// Lines that cannot be typed are issues.
 pub fn parse_file(file: &str, text: &str) -> Result<Parsed<Cgroup>, ParseError> {
     let mut out = Cgroup::default();
     let mut issues = Issues::default();
+    let mut bad = 0usize;
     for (n, line) in numbered_lines(strip_bom(text)) {
         if line.trim().is_empty() {
             continue;
@@ -583,17 +584,23 @@ pub fn parse_file(file: &str, text: &str) -> Result<Parsed<Cgroup>, ParseError> 
         match limit(&format!("{file}\t.\t{}", line.trim()), n) {
             Ok((f, problem)) => {
                 if let Some(msg) = problem {
+                    bad += 1;
                     issues.push(n, || msg);
                 }
                 out.files.push(f);
             }
-            Err(msg) => issues.push(n, || msg),
+            Err(msg) => {
+                bad += 1;
+                issues.push(n, || msg);
+            }
         }
     }
-    if !out.files.iter().any(|f| f.value.is_some()) {
+    // A control file is short and regular: most of its lines must read.
+    let typed = out.files.iter().filter(|f| f.value.is_some()).count();
+    if typed == 0 || typed <= bad {
         return Err(ParseError::unusable(
             None,
-            format!("no line of `{}` holds a value", excerpt(file)),
+            format!("most lines of `{}` hold no value", excerpt(file)),
         ));
     }
     Ok(Parsed {
