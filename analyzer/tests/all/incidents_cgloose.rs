@@ -183,13 +183,16 @@ fn one_read_of_v2_cpu_stat_fires_as_information_with_the_share() {
         "{}",
         t["title"]
     );
-    assert_eq!(o.status.code(), Some(0), "information alone");
+    // Information only, and one file cannot call a host healthy.
+    assert_eq!(o.status.code(), Some(2));
 }
 
 #[test]
 fn the_healthy_reads_are_judged_and_clear() {
     let (code, doc) = analyze("cgroup-loose-healthy");
-    assert_eq!(code, Some(0));
+    // No finding, but cgroup files and `free` leave disk and network unjudged: too little
+    // evidence to call the host healthy.
+    assert_eq!(code, Some(2));
     assert_eq!(status(&doc, "cgroup.oom-kill"), "clear");
     assert_eq!(status(&doc, "cgroup.cpu-throttled"), "clear");
     assert!(findings(&doc)
