@@ -321,6 +321,43 @@ mod tests {
     }
 
     #[test]
+    fn cgroup_paths_and_snapshot_order_from_names() {
+        assert_eq!(
+            cgroup_path_of("b/sys/fs/cgroup/kubepods.slice/pod1").as_deref(),
+            Some("/kubepods.slice/pod1")
+        );
+        assert_eq!(
+            cgroup_path_of("sys/fs/cgroup/cpu,cpuacct/app").as_deref(),
+            Some("/app")
+        );
+        assert_eq!(cgroup_path_of("app-cg"), None);
+        assert!(name_rank("a/cpu.stat.before") < name_rank("a/cpu.stat"));
+        assert!(name_rank("a/cpu.stat") < name_rank("a/cpu.stat_after"));
+        assert_eq!(name_rank("a/cpu.stat.1"), name_rank("a/cpu.stat.2"));
+    }
+
+    #[test]
+    fn untimed_reads_are_ordered_by_name_then_by_the_counter() {
+        let text: std::sync::Arc<str> = "".into();
+        let art = |p: &str| {
+            crate::report::testkit::artifact(p, None, crate::artifacts::Outcome::Parsed, &text)
+        };
+        let read = |t: &str| parsers::procs::cgroup::parse_file("cpu.stat", t).unwrap().value;
+        let (a2, a1) = (art("x/cpu.stat.2"), art("x/cpu.stat.1"));
+        let (c2, c1) = (read("nr_periods 126\n"), read("nr_periods 26\n"));
+        // Listed in the wrong order: the counter puts 26 first.
+        let snaps: Snaps = vec![(&a2, &c2, None), (&a1, &c1, None)];
+        let k = counter(&snaps, |c| c.keyed("cpu.stat", "nr_periods")).unwrap();
+        assert_eq!(k.start.as_ref().unwrap().value, 26);
+        assert_eq!((k.end.value, k.delta(), k.seconds), (126, 100, None));
+        // Names win: `before` is the start even when its counter is larger (re-created).
+        let (b, e) = (art("x/cpu.stat.before"), art("x/cpu.stat"));
+        let snaps: Snaps = vec![(&e, &c1, None), (&b, &c2, None)];
+        let k = counter(&snaps, |c| c.keyed("cpu.stat", "nr_periods")).unwrap();
+        assert_eq!(k.delta(), 0);
+    }
+
+    #[test]
     fn a_counter_without_a_start_is_its_total() {
         let k = CgroupCounter {
             start: None,

@@ -586,6 +586,29 @@ mod tests {
     }
 
     #[test]
+    fn loose_cgroup_control_files_are_known_by_their_names() {
+        for (path, kind) in [
+            ("sys/fs/cgroup/kubepods.slice/pod1/memory.events", "cgroup-memory-events"),
+            ("memory.events.txt", "cgroup-memory-events"),
+            ("pod/cpu.stat", "cgroup-cpu-stat"),
+            ("cpu.stat.1", "cgroup-cpu-stat"),
+            ("cpu.stat_before", "cgroup-cpu-stat"),
+            ("cgroup_cpu.stat", "cgroup-cpu-stat"),
+            ("app-cg/memory.oom_control.after", "cgroup-oom-control"),
+            ("sys/fs/cgroup/memory/app/memory.limit_in_bytes", "cgroup-memory-max"),
+            ("memory.max", "cgroup-memory-max"),
+            ("memory.failcnt", "cgroup-memory-failcnt"),
+            ("cpu.max", "cgroup-cpu-max"),
+            ("proc/1234/cgroup", "proc-cgroup"),
+        ] {
+            assert_eq!(by_path(path).map(|k| k.name), Some(kind), "{path}");
+        }
+        for path in ["memory.stat", "memory.swap.max", "cpu.max.burst", "memory.events.local"] {
+            assert!(by_path(path).is_none(), "{path}");
+        }
+    }
+
+    #[test]
     fn supportconfig_files_are_the_top_level_text_files_of_its_tree() {
         let d = detect(["scc_db1_240101_1200/basic-environment.txt"]);
         assert!(supportconfig_file(&d, "scc_db1_240101_1200/network.txt"));

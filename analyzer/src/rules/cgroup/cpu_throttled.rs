@@ -261,6 +261,27 @@ mod tests {
     }
 
     #[test]
+    fn two_reads_without_a_recorded_interval_are_a_window() {
+        let mut f = group((Some(26), 126), (Some(0), 99));
+        let g = &mut f.cgroups[0];
+        for k in [&mut g.cpu_periods, &mut g.cpu_throttled, &mut g.throttled_us] {
+            k.as_mut().unwrap().seconds = None;
+        }
+        g.cpu_path = None;
+        let v = found(check(&f));
+        assert_eq!(v[0].severity, Severity::Warning);
+        assert_eq!(
+            v[0].title,
+            "The CPU cgroup of Spin (pid 9) throttled in 99 of 100 periods (99 %) between the \
+             two snapshots (their interval is not recorded)"
+        );
+        assert_eq!(
+            v[0].details,
+            ["Throttled time (summed over CPUs): 24.6 s between the two snapshots."]
+        );
+    }
+
+    #[test]
     fn fires_as_information_since_creation() {
         let f = group((None, 1000), (None, 400));
         let v = found(check(&f));
