@@ -3,8 +3,14 @@
 //! and throttled time — over the window when the collector read them at its start and end.
 //!
 //! In: the `cgroup` artifacts (`cgroup.tsv.start`, `cgroup.tsv.end`, or one `cgroup.tsv`) of
-//! each process folder (`jvm/<pid>/`, `proc/<pid>/`), the JVMs and the process list (for a
-//! name). Out: one [`CgroupUsage`] per folder.
+//! each process folder (`jvm/<pid>/`, `proc/<pid>/`); control files handed over loose
+//! (`cgroup-memory-events`, `cgroup-cpu-stat`, `cgroup-oom-control`, `cgroup-memory-max`,
+//! `cgroup-memory-failcnt`, `cgroup-cpu-max`, one value set per file) and `/proc/<pid>/cgroup`
+//! (`proc-cgroup`); the JVMs and the process list (for a name). Out: one [`CgroupUsage`] per
+//! folder. A folder under `sys/fs/cgroup/` names its cgroup path; a folder of loose files is
+//! joined to the process whose `/proc/<pid>/cgroup` names that path. Untimed reads of one
+//! counter (`cpu.stat.1`, `cpu.stat.2`; `before`, `after`) are ordered by their names, then by
+//! the counter, and give a window of unknown length.
 //!
 //! Counters are cumulative since the cgroup was created (kernel `Documentation/admin-guide/
 //! cgroup-v2.rst`, `cgroup-v1/memory.rst`, `scheduler/sched-bwc.rst`): two snapshots give their

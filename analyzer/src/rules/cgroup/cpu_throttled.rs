@@ -3,7 +3,9 @@
 //!
 //! Reads `cpu.stat` (`nr_periods`, `nr_throttled`, v2 `throttled_usec`, v1 `throttled_time`) of
 //! each target process's cgroup at the window's start and end, and the quota (v2 `cpu.max`, v1
-//! `cpu.cfs_quota_us` / `cpu.cfs_period_us`).
+//! `cpu.cfs_quota_us` / `cpu.cfs_period_us`): from the collector's `cgroup.tsv`, or from
+//! `cpu.stat` files handed over loose (two reads, e.g. `cpu.stat.before` and `cpu.stat`, are a
+//! window whose length is not recorded).
 
 use crate::facts::cgroup::CgroupUsage;
 use crate::facts::{Fact, HostFacts};
@@ -194,8 +196,8 @@ pub fn check(f: &HostFacts) -> Check {
     if with.is_empty() {
         return Check::NotEvaluated(
             "no `cpu.stat` (`nr_periods`, `nr_throttled`) of a target process's cgroup in the \
-             bundle (the collector's `cgroup.tsv`; the `cpu` controller must be enabled for the \
-             cgroup)"
+             bundle (the collector's `cgroup.tsv`, or a `cpu.stat` file; the `cpu` controller \
+             must be enabled for the cgroup)"
                 .into(),
         );
     }

@@ -167,8 +167,8 @@ pub fn check(f: &HostFacts) -> Check {
     if with.is_empty() {
         return Check::NotEvaluated(
             "no memory cgroup `oom_kill` counter of a target process in the bundle (the \
-             collector's `cgroup.tsv`: v2 `memory.events`, v1 `memory.oom_control` on Linux \
-             4.13 and later)"
+             collector's `cgroup.tsv`, or the files themselves: v2 `memory.events`, v1 \
+             `memory.oom_control` on Linux 4.13 and later)"
                 .into(),
         );
     }
