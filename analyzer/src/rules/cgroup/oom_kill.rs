@@ -87,6 +87,10 @@ fn judge(g: &CgroupUsage, f: &HostFacts) -> Option<crate::rules::Finding> {
         Some(c) => format!("Memory cgroup {c} of {}", g.process),
         None => format!("The memory cgroup of {}", g.process),
     };
+    let holder = match &g.memory_path {
+        Some(c) => format!("memory cgroup {c}, which holds {},", g.process),
+        None => format!("the memory cgroup of {}", g.process),
+    };
     let (severity, confidence, when) = match (k.seconds, k.start.is_some()) {
         (Some(s), _) => (
             Severity::Critical,
@@ -150,9 +154,8 @@ fn judge(g: &CgroupUsage, f: &HostFacts) -> Option<crate::rules::Finding> {
             "{name} OOM-killed {kills} {noun} {when}"
         ),
         format!(
-            "The processes in memory cgroup {cg}, which holds {}, reached {limit_words} and \
-             the kernel's OOM killer killed {kills} {noun} in it {when}.{host_words}",
-            g.process
+            "The processes in {holder} reached {limit_words} and the kernel's OOM killer \
+             killed {kills} {noun} in it {when}.{host_words}"
         ),
         ev,
         100.0 + kills as f64 * 10.0,
