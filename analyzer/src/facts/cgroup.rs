@@ -344,9 +344,18 @@ mod tests {
 
     #[test]
     fn untimed_reads_are_ordered_by_name_then_by_the_counter() {
-        let text: std::sync::Arc<str> = "".into();
-        let art = |p: &str| {
-            crate::report::testkit::artifact(p, None, crate::artifacts::Outcome::Parsed, &text)
+        let art = |p: &str| Artifact {
+            path: p.to_string(),
+            kind: None,
+            kind_source: None,
+            bytes: 0,
+            outcome: crate::artifacts::Outcome::Parsed,
+            issues: Vec::new(),
+            record: None,
+            text: "".into(),
+            kept_lines: None,
+            data: None,
+            origin: None,
         };
         let read = |t: &str| parsers::procs::cgroup::parse_file("cpu.stat", t).unwrap().value;
         let (a2, a1) = (art("x/cpu.stat.2"), art("x/cpu.stat.1"));

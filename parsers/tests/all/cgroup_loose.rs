@@ -119,7 +119,7 @@ fn one_value_files_and_memberships() {
 fn bad_input_is_unusable_or_an_issue() {
     assert!(cgroup::parse_file("cpu.stat", "").is_err());
     assert!(cgroup::parse_file("memory.max", "no such file\n").is_err());
-    let c = cgroup::parse_file("cpu.stat", "nr_periods 5\nnr_throttled x\n").unwrap();
+    let c = cgroup::parse_file("cpu.stat", "nr_periods 5\nnr_throttled x\nthrottled_usec 7\n").unwrap();
     assert_eq!(c.issues.len(), 1);
     assert_eq!(c.issues[0].line, 2);
     assert!(cgroup::parse_proc_cgroup("hello\n").is_err());
