@@ -792,6 +792,39 @@ kinds! {
             .scope(Scope::Process)
             .sniff(crate::procs::cgroup::sniff)
             .parse(|t| read(crate::procs::cgroup::parse(t)));
+        /// A cgroup v2 `memory.events` file handed over as it is.
+        CGROUP_MEMORY_EVENTS = KindSpec::new("cgroup-memory-events", "cgroup v2 `memory.events`")
+            .scope(Scope::Process)
+            .sniff(crate::procs::cgroup::sniff_memory_events)
+            .parse(|t| read(crate::procs::cgroup::parse_file("memory.events", t)));
+        /// A `cpu.stat` file of the CPU controller (v2, or v1 with CFS bandwidth).
+        CGROUP_CPU_STAT = KindSpec::new("cgroup-cpu-stat", "cgroup `cpu.stat`")
+            .scope(Scope::Process)
+            .sniff(crate::procs::cgroup::sniff_cpu_stat)
+            .parse(|t| read(crate::procs::cgroup::parse_file("cpu.stat", t)));
+        /// A cgroup v1 `memory.oom_control` file.
+        CGROUP_OOM_CONTROL = KindSpec::new("cgroup-oom-control", "cgroup v1 `memory.oom_control`")
+            .scope(Scope::Process)
+            .sniff(crate::procs::cgroup::sniff_oom_control)
+            .parse(|t| read(crate::procs::cgroup::parse_file("memory.oom_control", t)));
+        /// A cgroup's memory limit, v2 `memory.max` or v1 `memory.limit_in_bytes`. Known by its
+        /// place only: its content is one number.
+        CGROUP_MEMORY_MAX = KindSpec::new("cgroup-memory-max", "cgroup `memory.max` / `memory.limit_in_bytes`")
+            .scope(Scope::Process)
+            .parse(|t| read(crate::procs::cgroup::parse_file("memory.max", t)));
+        /// A cgroup v1 `memory.failcnt`. Known by its place only: its content is one number.
+        CGROUP_MEMORY_FAILCNT = KindSpec::new("cgroup-memory-failcnt", "cgroup v1 `memory.failcnt`")
+            .scope(Scope::Process)
+            .parse(|t| read(crate::procs::cgroup::parse_file("memory.failcnt", t)));
+        /// A cgroup v2 `cpu.max` (`quota period`). Known by its place only: two numbers.
+        CGROUP_CPU_MAX = KindSpec::new("cgroup-cpu-max", "cgroup v2 `cpu.max`")
+            .scope(Scope::Process)
+            .parse(|t| read(crate::procs::cgroup::parse_file("cpu.max", t)));
+        /// `/proc/<pid>/cgroup`: the process's cgroup in each hierarchy. Known by its place
+        /// only.
+        PROC_CGROUP = KindSpec::new("proc-cgroup", "`/proc/<pid>/cgroup`")
+            .scope(Scope::Process)
+            .parse(|t| read(crate::procs::cgroup::parse_proc_cgroup(t)));
     }
     /// `/proc/<pid>/status`.
     ProcStatus(crate::proc::status::ProcStatus) {

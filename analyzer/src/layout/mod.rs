@@ -235,6 +235,28 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
     (r"(^|/)vmware-balloon(\.txt)?$", &kind::BALLOON),
     (r"(^|/)swapon-show(\.txt)?$", &kind::SWAPON),
     (r"(^|/)cgroup\.tsv(\.start|\.end)?$", &kind::CGROUP),
+    (
+        r"(^|/)(cgroup[_-])?memory\.events([._-](txt|[0-9]+|before|after|start|end))*$",
+        &kind::CGROUP_MEMORY_EVENTS,
+    ),
+    (
+        r"(^|/)(cgroup[_-])?cpu\.stat([._-](txt|[0-9]+|before|after|start|end))*$",
+        &kind::CGROUP_CPU_STAT,
+    ),
+    (
+        r"(^|/)(cgroup[_-])?memory\.oom_control([._-](txt|[0-9]+|before|after|start|end))*$",
+        &kind::CGROUP_OOM_CONTROL,
+    ),
+    (
+        r"(^|/)(cgroup[_-])?memory\.(max|limit_in_bytes)(\.txt)?$",
+        &kind::CGROUP_MEMORY_MAX,
+    ),
+    (
+        r"(^|/)(cgroup[_-])?memory\.failcnt([._-](txt|[0-9]+|before|after|start|end))*$",
+        &kind::CGROUP_MEMORY_FAILCNT,
+    ),
+    (r"(^|/)(cgroup[_-])?cpu\.max(\.txt)?$", &kind::CGROUP_CPU_MAX),
+    (r"(^|/)(jvm|proc)/[0-9]+/cgroup(\.txt)?$", &kind::PROC_CGROUP),
     (r"(^|/)(jvm|proc)/[0-9]+/status$", &kind::PROC_STATUS),
     (
         r"(^|/)(jvm|proc)/[0-9]+/cmdline(\.txt)?$",
@@ -570,6 +592,29 @@ mod tests {
             place(&Detected::loose(), "etc/hosts"),
             Place::Sniff
         ));
+    }
+
+    #[test]
+    fn loose_cgroup_control_files_are_known_by_their_names() {
+        for (path, kind) in [
+            ("sys/fs/cgroup/kubepods.slice/pod1/memory.events", "cgroup-memory-events"),
+            ("memory.events.txt", "cgroup-memory-events"),
+            ("pod/cpu.stat", "cgroup-cpu-stat"),
+            ("cpu.stat.1", "cgroup-cpu-stat"),
+            ("cpu.stat_before", "cgroup-cpu-stat"),
+            ("cgroup_cpu.stat", "cgroup-cpu-stat"),
+            ("app-cg/memory.oom_control.after", "cgroup-oom-control"),
+            ("sys/fs/cgroup/memory/app/memory.limit_in_bytes", "cgroup-memory-max"),
+            ("memory.max", "cgroup-memory-max"),
+            ("memory.failcnt", "cgroup-memory-failcnt"),
+            ("cpu.max", "cgroup-cpu-max"),
+            ("proc/1234/cgroup", "proc-cgroup"),
+        ] {
+            assert_eq!(by_path(path).map(|k| k.name), Some(kind), "{path}");
+        }
+        for path in ["memory.stat", "memory.swap.max", "cpu.max.burst", "memory.events.local"] {
+            assert!(by_path(path).is_none(), "{path}");
+        }
     }
 
     #[test]

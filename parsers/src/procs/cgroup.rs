@@ -487,3 +487,152 @@ pub fn parse(text: &str) -> Result<Parsed<Cgroup>, ParseError> {
         issues: issues.into_vec(),
     })
 }
+
+/// Keys of v2 `memory.events` (kernel `Documentation/admin-guide/cgroup-v2.rst`, Linux ≥ 4.13
+/// for `oom_kill`, ≥ 5.17 for `oom_group_kill`, ≥ 6.11 for `sock_throttled`).
+const MEMORY_EVENTS_KEYS: &[&str] = &[
+    "low",
+    "high",
+    "max",
+    "oom",
+    "oom_kill",
+    "oom_group_kill",
+    "sock_throttled",
+];
+
+/// The `key number` lines of a head, `None` when a complete non-blank line is not one (a last,
+/// cut line is skipped).
+fn keyed_lines(head: &str) -> Option<Vec<&str>> {
+    let mut keys = Vec::new();
+    for (l, complete) in head_lines(head) {
+        if l.trim().is_empty() {
+            continue;
+        }
+        let toks: Vec<&str> = l.split_ascii_whitespace().collect();
+        match toks.as_slice() {
+            [k, v] if v.parse::<u64>().is_ok() && !k.is_empty() => keys.push(*k),
+            _ if !complete => {}
+            _ => return None,
+        }
+    }
+    Some(keys)
+}
+
+/// Is this a cgroup v2 `memory.events` file? `Yes` when every line is `key number`, every key
+/// is one of the file's (`low`, `high`, `max`, `oom`, `oom_kill`, `oom_group_kill`,
+/// `sock_throttled`) and `low`, `high`, `max` and `oom` are all there; `No` otherwise.
+pub fn sniff_memory_events(head: &str) -> Sniff {
+    let Some(keys) = keyed_lines(head) else {
+        return Sniff::No;
+    };
+    let only_its_keys = keys.iter().all(|k| MEMORY_EVENTS_KEYS.contains(k));
+    let all_four = ["low", "high", "max", "oom"]
+        .iter()
+        .all(|k| keys.contains(k));
+    if only_its_keys && all_four {
+        Sniff::Yes
+    } else {
+        Sniff::No
+    }
+}
+
+/// Is this a `cpu.stat` file of the CPU controller (v2, or v1 with CFS bandwidth)? `Yes` when
+/// every line is `key number` and `nr_periods`, `nr_throttled` and `throttled_usec` (v2) or
+/// `throttled_time` (v1) are there (kernel `Documentation/scheduler/sched-bwc.rst`); `No`
+/// otherwise.
+pub fn sniff_cpu_stat(head: &str) -> Sniff {
+    let Some(keys) = keyed_lines(head) else {
+        return Sniff::No;
+    };
+    let has = |k: &str| keys.contains(&k);
+    if has("nr_periods") && has("nr_throttled") && (has("throttled_usec") || has("throttled_time"))
+    {
+        Sniff::Yes
+    } else {
+        Sniff::No
+    }
+}
+
+/// Is this a cgroup v1 `memory.oom_control` file? `Yes` when every line is `key number` and
+/// `oom_kill_disable` and `under_oom` are there (kernel `Documentation/admin-guide/cgroup-v1/
+/// memory.rst`, section 10); `No` otherwise.
+pub fn sniff_oom_control(head: &str) -> Sniff {
+    match keyed_lines(head) {
+        Some(keys) if keys.contains(&"oom_kill_disable") && keys.contains(&"under_oom") => {
+            Sniff::Yes
+        }
+        _ => Sniff::No,
+    }
+}
+
+/// Parses one cgroup control file handed over as it is (`memory.events`, `cpu.stat`,
+/// `memory.oom_control`, `memory.max`, `memory.failcnt`, `cpu.max` …), read whole from the
+/// cgroup's directory, as the [`Cgroup`] record of the collector's `cgroup.tsv` would hold it:
+/// one [`CgroupFile`] per line, named `file`, with directory `.` (the bundle path says which
+/// cgroup, when it does) and no memberships.
+///
+/// Errors: [`ParseError::Unusable`] when no line, or no more lines than not, hold a value.
+/// Lines that cannot be typed are issues.
+pub fn parse_file(file: &str, text: &str) -> Result<Parsed<Cgroup>, ParseError> {
+    let mut out = Cgroup::default();
+    let mut issues = Issues::default();
+    let mut bad = 0usize;
+    for (n, line) in numbered_lines(strip_bom(text)) {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match limit(&format!("{file}\t.\t{}", line.trim()), n) {
+            Ok((f, problem)) => {
+                if let Some(msg) = problem {
+                    bad += 1;
+                    issues.push(n, || msg);
+                }
+                out.files.push(f);
+            }
+            Err(msg) => {
+                bad += 1;
+                issues.push(n, || msg);
+            }
+        }
+    }
+    // A control file is short and regular: most of its lines must read.
+    let typed = out.files.iter().filter(|f| f.value.is_some()).count();
+    if typed == 0 || typed <= bad {
+        return Err(ParseError::unusable(
+            None,
+            format!("most lines of `{}` hold no value", excerpt(file)),
+        ));
+    }
+    Ok(Parsed {
+        value: out,
+        issues: issues.into_vec(),
+    })
+}
+
+/// Parses `/proc/PID/cgroup` (`hierarchy-id:controllers:path` lines, `proc(5)`) into the
+/// memberships of a [`Cgroup`] with no control files.
+///
+/// Errors: [`ParseError::Unusable`] when no line is a membership. Other lines are issues.
+pub fn parse_proc_cgroup(text: &str) -> Result<Parsed<Cgroup>, ParseError> {
+    let mut out = Cgroup::default();
+    let mut issues = Issues::default();
+    for (n, line) in numbered_lines(strip_bom(text)) {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match membership(line.trim_end(), n) {
+            Ok(m) => out.memberships.push(m),
+            Err(msg) => issues.push(n, || msg),
+        }
+    }
+    if out.memberships.is_empty() {
+        return Err(ParseError::unusable(
+            None,
+            "no `hierarchy-id:controllers:path` line found".to_string(),
+        ));
+    }
+    Ok(Parsed {
+        value: out,
+        issues: issues.into_vec(),
+    })
+}

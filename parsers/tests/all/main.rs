@@ -6,6 +6,7 @@ mod common;
 
 mod bonding;
 mod cgroup;
+mod cgroup_loose;
 mod diskstats;
 mod ethtool;
 mod free;

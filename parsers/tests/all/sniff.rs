@@ -305,6 +305,10 @@ fn kinds_of_one_value_or_of_a_shared_text_have_no_sniffer() {
         &parsers::kind::VMWARE_TIMESYNC,
         &parsers::kind::BALLOON,
         &parsers::kind::PRESSURE,
+        &parsers::kind::CGROUP_MEMORY_MAX,
+        &parsers::kind::CGROUP_MEMORY_FAILCNT,
+        &parsers::kind::CGROUP_CPU_MAX,
+        &parsers::kind::PROC_CGROUP,
     ] {
         assert!(k.sniff.is_none(), "{} has a sniffer", k.name);
     }

@@ -3,7 +3,9 @@
 //!
 //! Reads `cpu.stat` (`nr_periods`, `nr_throttled`, v2 `throttled_usec`, v1 `throttled_time`) of
 //! each target process's cgroup at the window's start and end, and the quota (v2 `cpu.max`, v1
-//! `cpu.cfs_quota_us` / `cpu.cfs_period_us`).
+//! `cpu.cfs_quota_us` / `cpu.cfs_period_us`): from the collector's `cgroup.tsv`, or from
+//! `cpu.stat` files handed over loose (two reads, e.g. `cpu.stat.before` and `cpu.stat`, are a
+//! window whose length is not recorded).
 
 use crate::facts::cgroup::CgroupUsage;
 use crate::facts::{Fact, HostFacts};
@@ -98,7 +100,7 @@ fn judge(g: &CgroupUsage) -> Result<Finding, String> {
         return Err(format!("{}: no `cpu.stat` period counters", g.process));
     };
     let (periods, throttled) = (p.delta(), t.delta());
-    let windowed = p.seconds.is_some() && t.seconds.is_some();
+    let windowed = p.start.is_some() && t.start.is_some();
     if periods < MIN_PERIODS {
         return Err(format!(
             "{}: {periods} enforcement periods {} (fewer than {MIN_PERIODS})",
@@ -117,12 +119,19 @@ fn judge(g: &CgroupUsage) -> Result<Finding, String> {
             g.process
         ));
     }
-    let cg = g.cpu_path.as_deref().unwrap_or("?");
+    let cg = g.cpu_path.as_deref().unwrap_or("(path not in the bundle)");
+    let name = match &g.cpu_path {
+        Some(c) => format!("CPU cgroup {c} of {}", g.process),
+        None => format!("The CPU cgroup of {}", g.process),
+    };
     let (severity, confidence, when) = if windowed {
         (
             Severity::Warning,
             Confidence::High,
-            format!("during the {:.0} s window", p.seconds.unwrap_or(0.0)),
+            match p.seconds {
+                Some(s) => format!("during the {s:.0} s window"),
+                None => "between the two snapshots (their interval is not recorded)".to_string(),
+            },
         )
     } else {
         (
@@ -143,11 +152,14 @@ fn judge(g: &CgroupUsage) -> Result<Finding, String> {
     });
     if let Some(us) = &g.throttled_us {
         let s = us.delta() as f64 / 1e6;
-        match p.seconds.filter(|_| us.seconds.is_some()) {
-            Some(w) => details.push(format!(
+        match (p.seconds.filter(|_| us.seconds.is_some()), us.start.is_some()) {
+            (Some(w), _) => details.push(format!(
                 "Throttled time (summed over CPUs): {s:.1} s in the {w:.0} s window."
             )),
-            None => details.push(format!(
+            (None, true) => details.push(format!(
+                "Throttled time (summed over CPUs): {s:.1} s between the two snapshots."
+            )),
+            (None, false) => details.push(format!(
                 "Throttled time (summed over CPUs) since the cgroup was created: {s:.1} s."
             )),
         }
@@ -159,8 +171,7 @@ fn judge(g: &CgroupUsage) -> Result<Finding, String> {
         severity,
         confidence,
         format!(
-            "CPU cgroup {cg} of {} throttled in {throttled} of {periods} periods ({pct:.0} %) {when}",
-            g.process
+            "{name} throttled in {throttled} of {periods} periods ({pct:.0} %) {when}"
         ),
         format!(
             "The threads of {} used up their cgroup's CPU quota{quota} in {pct:.0} % of the \
@@ -185,8 +196,8 @@ pub fn check(f: &HostFacts) -> Check {
     if with.is_empty() {
         return Check::NotEvaluated(
             "no `cpu.stat` (`nr_periods`, `nr_throttled`) of a target process's cgroup in the \
-             bundle (the collector's `cgroup.tsv`; the `cpu` controller must be enabled for the \
-             cgroup)"
+             bundle (the collector's `cgroup.tsv`, or a `cpu.stat` file; the `cpu` controller \
+             must be enabled for the cgroup)"
                 .into(),
         );
     }
@@ -248,6 +259,27 @@ mod tests {
         assert_eq!(
             v[0].details,
             ["Throttled time (summed over CPUs): 24.6 s in the 30 s window."]
+        );
+    }
+
+    #[test]
+    fn two_reads_without_a_recorded_interval_are_a_window() {
+        let mut f = group((Some(26), 126), (Some(0), 99));
+        let g = &mut f.cgroups[0];
+        for k in [&mut g.cpu_periods, &mut g.cpu_throttled, &mut g.throttled_us] {
+            k.as_mut().unwrap().seconds = None;
+        }
+        g.cpu_path = None;
+        let v = found(check(&f));
+        assert_eq!(v[0].severity, Severity::Warning);
+        assert_eq!(
+            v[0].title,
+            "The CPU cgroup of Spin (pid 9) throttled in 99 of 100 periods (99 %) between the \
+             two snapshots (their interval is not recorded)"
+        );
+        assert_eq!(
+            v[0].details,
+            ["Throttled time (summed over CPUs): 24.6 s between the two snapshots."]
         );
     }
 

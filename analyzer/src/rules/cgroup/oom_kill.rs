@@ -82,14 +82,27 @@ fn judge(g: &CgroupUsage, f: &HostFacts) -> Option<crate::rules::Finding> {
     if kills == 0 {
         return None;
     }
-    let cg = g.memory_path.as_deref().unwrap_or("?");
-    let (severity, confidence, when) = match k.seconds {
-        Some(s) => (
+    let cg = g.memory_path.as_deref().unwrap_or("(path not in the bundle)");
+    let name = match &g.memory_path {
+        Some(c) => format!("Memory cgroup {c} of {}", g.process),
+        None => format!("The memory cgroup of {}", g.process),
+    };
+    let holder = match &g.memory_path {
+        Some(c) => format!("memory cgroup {c}, which holds {},", g.process),
+        None => format!("the memory cgroup of {}", g.process),
+    };
+    let (severity, confidence, when) = match (k.seconds, k.start.is_some()) {
+        (Some(s), _) => (
             Severity::Critical,
             Confidence::High,
             format!("during the {s:.0} s window"),
         ),
-        None => (
+        (None, true) => (
+            Severity::Critical,
+            Confidence::High,
+            "between the two snapshots (their interval is not recorded)".to_string(),
+        ),
+        (None, false) => (
             Severity::Info,
             Confidence::Low,
             "since the cgroup was created (one snapshot: not dated)".to_string(),
@@ -138,13 +151,11 @@ fn judge(g: &CgroupUsage, f: &HostFacts) -> Option<crate::rules::Finding> {
         severity,
         confidence,
         format!(
-            "Memory cgroup {cg} of {} OOM-killed {kills} {noun} {when}",
-            g.process
+            "{name} OOM-killed {kills} {noun} {when}"
         ),
         format!(
-            "The processes in memory cgroup {cg}, which holds {}, reached {limit_words} and \
-             the kernel's OOM killer killed {kills} {noun} in it {when}.{host_words}",
-            g.process
+            "The processes in {holder} reached {limit_words} and the kernel's OOM killer \
+             killed {kills} {noun} in it {when}.{host_words}"
         ),
         ev,
         100.0 + kills as f64 * 10.0,
@@ -159,8 +170,8 @@ pub fn check(f: &HostFacts) -> Check {
     if with.is_empty() {
         return Check::NotEvaluated(
             "no memory cgroup `oom_kill` counter of a target process in the bundle (the \
-             collector's `cgroup.tsv`: v2 `memory.events`, v1 `memory.oom_control` on Linux \
-             4.13 and later)"
+             collector's `cgroup.tsv`, or the files themselves: v2 `memory.events`, v1 \
+             `memory.oom_control` on Linux 4.13 and later)"
                 .into(),
         );
     }
@@ -168,7 +179,7 @@ pub fn check(f: &HostFacts) -> Check {
     if found.is_empty() {
         let windowed = with
             .iter()
-            .all(|g| g.oom_kills.as_ref().is_some_and(|k| k.seconds.is_some()));
+            .all(|g| g.oom_kills.as_ref().is_some_and(|k| k.start.is_some()));
         return Check::Clear(format!(
             "no OOM kill in {} target cgroup{} {}",
             with.len(),
