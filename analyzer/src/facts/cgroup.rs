@@ -297,9 +297,10 @@ fn join_memberships(out: &mut Vec<CgroupUsage>) {
         let owner = out.iter().position(|p| {
             p.pid.is_some()
                 && !has_values(p)
-                && paths.iter().flatten().any(|c| {
-                    p.memory_path.as_ref() == Some(c) || p.cpu_path.as_ref() == Some(c)
-                })
+                && paths
+                    .iter()
+                    .flatten()
+                    .any(|c| p.memory_path.as_ref() == Some(c) || p.cpu_path.as_ref() == Some(c))
         });
         if let Some(j) = owner {
             out[i].pid = out[j].pid;
@@ -357,7 +358,11 @@ mod tests {
             data: None,
             origin: None,
         };
-        let read = |t: &str| parsers::procs::cgroup::parse_file("cpu.stat", t).unwrap().value;
+        let read = |t: &str| {
+            parsers::procs::cgroup::parse_file("cpu.stat", t)
+                .unwrap()
+                .value
+        };
         let (a2, a1) = (art("x/cpu.stat.2"), art("x/cpu.stat.1"));
         let (c2, c1) = (read("nr_periods 126\n"), read("nr_periods 26\n"));
         // Listed in the wrong order: the counter puts 26 first.

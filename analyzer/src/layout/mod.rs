@@ -255,8 +255,14 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
         r"(^|/)(cgroup[_-])?memory\.failcnt([._-](txt|[0-9]+|before|after|start|end))*$",
         &kind::CGROUP_MEMORY_FAILCNT,
     ),
-    (r"(^|/)(cgroup[_-])?cpu\.max(\.txt)?$", &kind::CGROUP_CPU_MAX),
-    (r"(^|/)(jvm|proc)/[0-9]+/cgroup(\.txt)?$", &kind::PROC_CGROUP),
+    (
+        r"(^|/)(cgroup[_-])?cpu\.max(\.txt)?$",
+        &kind::CGROUP_CPU_MAX,
+    ),
+    (
+        r"(^|/)(jvm|proc)/[0-9]+/cgroup(\.txt)?$",
+        &kind::PROC_CGROUP,
+    ),
     (r"(^|/)(jvm|proc)/[0-9]+/status$", &kind::PROC_STATUS),
     (
         r"(^|/)(jvm|proc)/[0-9]+/cmdline(\.txt)?$",
@@ -597,14 +603,20 @@ mod tests {
     #[test]
     fn loose_cgroup_control_files_are_known_by_their_names() {
         for (path, kind) in [
-            ("sys/fs/cgroup/kubepods.slice/pod1/memory.events", "cgroup-memory-events"),
+            (
+                "sys/fs/cgroup/kubepods.slice/pod1/memory.events",
+                "cgroup-memory-events",
+            ),
             ("memory.events.txt", "cgroup-memory-events"),
             ("pod/cpu.stat", "cgroup-cpu-stat"),
             ("cpu.stat.1", "cgroup-cpu-stat"),
             ("cpu.stat_before", "cgroup-cpu-stat"),
             ("cgroup_cpu.stat", "cgroup-cpu-stat"),
             ("app-cg/memory.oom_control.after", "cgroup-oom-control"),
-            ("sys/fs/cgroup/memory/app/memory.limit_in_bytes", "cgroup-memory-max"),
+            (
+                "sys/fs/cgroup/memory/app/memory.limit_in_bytes",
+                "cgroup-memory-max",
+            ),
             ("memory.max", "cgroup-memory-max"),
             ("memory.failcnt", "cgroup-memory-failcnt"),
             ("cpu.max", "cgroup-cpu-max"),
@@ -612,7 +624,12 @@ mod tests {
         ] {
             assert_eq!(by_path(path).map(|k| k.name), Some(kind), "{path}");
         }
-        for path in ["memory.stat", "memory.swap.max", "cpu.max.burst", "memory.events.local"] {
+        for path in [
+            "memory.stat",
+            "memory.swap.max",
+            "cpu.max.burst",
+            "memory.events.local",
+        ] {
             assert!(by_path(path).is_none(), "{path}");
         }
     }

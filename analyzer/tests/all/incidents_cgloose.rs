@@ -112,7 +112,10 @@ fn v1_files_before_and_after_show_the_oom_kill_and_the_throttling() {
     assert!(pos("mem.oom-kill") > pos("cgroup.oom-kill"));
     // Recognised by path, memory.stat left alone.
     assert_eq!(kind_of(&doc, "app-cg/cpu.stat.before"), "cgroup-cpu-stat");
-    assert_eq!(kind_of(&doc, "app-cg/memory.oom_control"), "cgroup-oom-control");
+    assert_eq!(
+        kind_of(&doc, "app-cg/memory.oom_control"),
+        "cgroup-oom-control"
+    );
     assert!(kind_of(&doc, "app-cg/memory.stat").is_null());
 }
 

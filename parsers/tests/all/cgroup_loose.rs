@@ -14,7 +14,10 @@ const FILES: &[(&str, &str)] = &[
     ("cgroup-cpu-stat/v1-throttle-after.txt", "cgroup-cpu-stat"),
     ("cgroup-cpu-stat/v2-lab-1.txt", "cgroup-cpu-stat"),
     ("cgroup-cpu-stat/v2-lab-2.txt", "cgroup-cpu-stat"),
-    ("cgroup-memory-events/v2-memorymax-512m.txt", "cgroup-memory-events"),
+    (
+        "cgroup-memory-events/v2-memorymax-512m.txt",
+        "cgroup-memory-events",
+    ),
     ("cgroup-oom-control/v1-oom.txt", "cgroup-oom-control"),
     ("cgroup-oom-control/v1-no-oom.txt", "cgroup-oom-control"),
 ];
@@ -27,7 +30,11 @@ fn each_file_is_claimed_by_its_own_sniffer_only() {
         for sample in [head(&text, SNIFF_HEAD_BYTES), text.as_str()] {
             for k in kind::KINDS {
                 let Some(sniff) = k.sniff else { continue };
-                let want = if k.name == *own { Sniff::Yes } else { Sniff::No };
+                let want = if k.name == *own {
+                    Sniff::Yes
+                } else {
+                    Sniff::No
+                };
                 let got = sniff(sample);
                 if got != want {
                     failures.push(format!("{rel}: {} said {got:?}", k.name));
@@ -55,8 +62,11 @@ fn v2_cpu_stat_counters() {
 
 #[test]
 fn v1_cpu_stat_counters_in_nanoseconds() {
-    let c = cgroup::parse_file("cpu.stat", &fixture("cgroup-cpu-stat/v1-throttle-after.txt"))
-        .unwrap();
+    let c = cgroup::parse_file(
+        "cpu.stat",
+        &fixture("cgroup-cpu-stat/v1-throttle-after.txt"),
+    )
+    .unwrap();
     assert!(c.issues.is_empty());
     let cg = c.value;
     assert_eq!(cg.keyed("cpu.stat", "nr_periods"), Some((44, 1)));
@@ -97,16 +107,22 @@ fn oom_kills_of_v2_and_v1() {
 #[test]
 fn one_value_files_and_memberships() {
     // `memory.max` of the same published v2 experiment (`MemoryMax=512M`); v1's "no limit".
-    let m = cgroup::parse_file("memory.max", "536870912\n").unwrap().value;
+    let m = cgroup::parse_file("memory.max", "536870912\n")
+        .unwrap()
+        .value;
     assert_eq!(m.memory_limit_bytes(), Some((536_870_912, 1)));
     let m = cgroup::parse_file("memory.max", "max\n").unwrap().value;
     assert_eq!(m.files[0].value, Some(CgroupValue::Unlimited));
     assert_eq!(m.memory_limit_bytes(), None);
-    let q = cgroup::parse_file("cpu.max", "20000 100000\n").unwrap().value;
+    let q = cgroup::parse_file("cpu.max", "20000 100000\n")
+        .unwrap()
+        .value;
     let quota = q.cpu_quota().unwrap();
     assert_eq!((quota.quota_us, quota.period_us), (20_000, 100_000));
     assert!((quota.cores - 0.2).abs() < 1e-9);
-    let p = cgroup::parse_proc_cgroup("0::/kubepods.slice/pod1\n").unwrap().value;
+    let p = cgroup::parse_proc_cgroup("0::/kubepods.slice/pod1\n")
+        .unwrap()
+        .value;
     assert_eq!(p.path_of("memory").unwrap().path, "/kubepods.slice/pod1");
     let p = cgroup::parse_proc_cgroup("4:memory:/tester-oom\n2:cpu,cpuacct:/tester-cpu\n")
         .unwrap()
@@ -119,7 +135,11 @@ fn one_value_files_and_memberships() {
 fn bad_input_is_unusable_or_an_issue() {
     assert!(cgroup::parse_file("cpu.stat", "").is_err());
     assert!(cgroup::parse_file("memory.max", "no such file\n").is_err());
-    let c = cgroup::parse_file("cpu.stat", "nr_periods 5\nnr_throttled x\nthrottled_usec 7\n").unwrap();
+    let c = cgroup::parse_file(
+        "cpu.stat",
+        "nr_periods 5\nnr_throttled x\nthrottled_usec 7\n",
+    )
+    .unwrap();
     assert_eq!(c.issues.len(), 1);
     assert_eq!(c.issues[0].line, 2);
     assert!(cgroup::parse_proc_cgroup("hello\n").is_err());

@@ -152,7 +152,10 @@ fn judge(g: &CgroupUsage) -> Result<Finding, String> {
     });
     if let Some(us) = &g.throttled_us {
         let s = us.delta() as f64 / 1e6;
-        match (p.seconds.filter(|_| us.seconds.is_some()), us.start.is_some()) {
+        match (
+            p.seconds.filter(|_| us.seconds.is_some()),
+            us.start.is_some(),
+        ) {
             (Some(w), _) => details.push(format!(
                 "Throttled time (summed over CPUs): {s:.1} s in the {w:.0} s window."
             )),
@@ -170,9 +173,7 @@ fn judge(g: &CgroupUsage) -> Result<Finding, String> {
         &META,
         severity,
         confidence,
-        format!(
-            "{name} throttled in {throttled} of {periods} periods ({pct:.0} %) {when}"
-        ),
+        format!("{name} throttled in {throttled} of {periods} periods ({pct:.0} %) {when}"),
         format!(
             "The threads of {} used up their cgroup's CPU quota{quota} in {pct:.0} % of the \
              CFS periods {when} and waited for the next period each time ({THROTTLED_PCT:.0} % \
@@ -266,7 +267,11 @@ mod tests {
     fn two_reads_without_a_recorded_interval_are_a_window() {
         let mut f = group((Some(26), 126), (Some(0), 99));
         let g = &mut f.cgroups[0];
-        for k in [&mut g.cpu_periods, &mut g.cpu_throttled, &mut g.throttled_us] {
+        for k in [
+            &mut g.cpu_periods,
+            &mut g.cpu_throttled,
+            &mut g.throttled_us,
+        ] {
             k.as_mut().unwrap().seconds = None;
         }
         g.cpu_path = None;

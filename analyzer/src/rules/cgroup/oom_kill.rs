@@ -82,7 +82,10 @@ fn judge(g: &CgroupUsage, f: &HostFacts) -> Option<crate::rules::Finding> {
     if kills == 0 {
         return None;
     }
-    let cg = g.memory_path.as_deref().unwrap_or("(path not in the bundle)");
+    let cg = g
+        .memory_path
+        .as_deref()
+        .unwrap_or("(path not in the bundle)");
     let name = match &g.memory_path {
         Some(c) => format!("Memory cgroup {c} of {}", g.process),
         None => format!("The memory cgroup of {}", g.process),
@@ -150,9 +153,7 @@ fn judge(g: &CgroupUsage, f: &HostFacts) -> Option<crate::rules::Finding> {
         &META,
         severity,
         confidence,
-        format!(
-            "{name} OOM-killed {kills} {noun} {when}"
-        ),
+        format!("{name} OOM-killed {kills} {noun} {when}"),
         format!(
             "The processes in {holder} reached {limit_words} and the kernel's OOM killer \
              killed {kills} {noun} in it {when}.{host_words}"
