@@ -130,6 +130,10 @@ fn expected_kind(path: &str) -> Option<&'static str> {
             "netstat-tanp",
         ),
         (r"^sos_commands/networking/netstat_-s$", "netstat-s"),
+        (
+            r"^sys/kernel/mm/transparent_hugepage/(enabled|defrag)$",
+            "thp-file",
+        ),
     ];
     table
         .iter()
