@@ -6,7 +6,7 @@
 //! Traffic stays on 127.0.0.1; the process exits by itself after 120 s and is killed when the
 //! test ends.
 
-use super::{have, repo, Reaped};
+use super::{analyze, have, repo, Reaped};
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
@@ -73,22 +73,8 @@ fn a_process_at_its_descriptor_limit_is_named_first() {
         .trim()
         .to_string();
     drop(child);
-    let json = dir.path().join("f.json");
-    let a = Command::new(env!("CARGO_BIN_EXE_rca"))
-        .arg("analyze")
-        .arg(&tarball)
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert_eq!(
-        a.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&a.stdout)
-    );
-    let doc: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let (code, doc, stdout) = analyze(std::path::Path::new(&tarball));
+    assert_eq!(code, Some(1), "{stdout}");
     let top = &doc["findings"][0];
     assert_eq!(
         top["rule_id"], "proc.fd-exhaustion",

@@ -7,7 +7,7 @@
 //! and `df` (coreutils). Without them it skips with a note, unless `RCA_HOST_TESTS=1` (CI installs
 //! them), which makes their absence a failure.
 
-use super::{have, repo};
+use super::{analyze, have, repo};
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -157,20 +157,8 @@ fn full_blocks_and_full_inodes_are_found_with_their_writer() {
         .unwrap()
         .trim()
         .to_string();
-    let json = dir.path().join("f.json");
-    let a = Command::new(env!("CARGO_BIN_EXE_rca"))
-        .args(["analyze", &tarball, "--json"])
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert_eq!(
-        a.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&a.stdout)
-    );
-    let doc: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let (code, doc, stdout) = analyze(std::path::Path::new(&tarball));
+    assert_eq!(code, Some(1), "{stdout}");
     let titles: Vec<String> = doc["findings"]
         .as_array()
         .unwrap()

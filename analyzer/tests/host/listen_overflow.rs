@@ -7,7 +7,7 @@
 //! `RCA_HOST_TESTS=1` (CI). Traffic stays on 127.0.0.1; the process exits by itself after 60 s
 //! and is killed when the test ends.
 
-use super::{have, repo, Reaped};
+use super::{analyze, have, repo, Reaped};
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
@@ -86,22 +86,8 @@ fn a_listener_that_never_accepts_overflows_its_queue() {
         .unwrap()
         .trim()
         .to_string();
-    let json = dir.path().join("f.json");
-    let a = Command::new(env!("CARGO_BIN_EXE_rca"))
-        .arg("analyze")
-        .arg(&tarball)
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert_eq!(
-        a.status.code(),
-        Some(1),
-        "{}",
-        String::from_utf8_lossy(&a.stdout)
-    );
-    let doc: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let (code, doc, stdout) = analyze(std::path::Path::new(&tarball));
+    assert_eq!(code, Some(1), "{stdout}");
     let ours: Vec<&serde_json::Value> = doc["findings"]
         .as_array()
         .unwrap()

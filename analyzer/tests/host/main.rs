@@ -46,6 +46,24 @@ pub fn repo() -> PathBuf {
         .to_path_buf()
 }
 
+/// `rca analyze PATH --json F`: the exit status, the JSON document and rca's terminal summary.
+pub fn analyze(path: &Path) -> (Option<i32>, serde_json::Value, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("f.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
+        .arg("analyze")
+        .arg(path)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    let doc = std::fs::read_to_string(&json)
+        .map(|t| serde_json::from_str(&t).unwrap())
+        .unwrap_or_else(|e| panic!("no JSON for {} ({e}): {stdout}", path.display()));
+    (o.status.code(), doc, stdout)
+}
+
 /// Kills the process when the test ends, whatever happens.
 pub struct Reaped(pub Child);
 
