@@ -152,7 +152,7 @@ fn listen_overflow_collector_bundle_counts_the_window_and_the_full_queue() {
     let own = rank_of(&doc, "net.listen-overflow").unwrap();
     assert!(rank_of(&doc, "time.unsynchronised").is_some_and(|r| r > own));
     assert_eq!(rule_status(&doc, "proc.fd-exhaustion")["status"], "clear");
-    assert_eq!(warnings(&doc), CONCURRENT_AND["listen-overflow"]);
+    assert_eq!(warnings(&doc), LISTEN_OVERFLOW_AND);
 }
 
 #[test]
@@ -189,7 +189,7 @@ fn tcp_retransmits_collector_bundle_names_the_lossy_connections() {
         .iter()
         .find(|f| f["rule_id"] == "net.tcp-retransmits")
         .expect("net.tcp-retransmits fires");
-    assert_eq!(warnings(&doc), CONCURRENT_AND["tcp-retrans"]);
+    assert_eq!(warnings(&doc), TCP_RETRANS_AND);
     assert_eq!(top["severity"], "warning");
     assert_eq!(
         top["title"],
@@ -259,7 +259,7 @@ fn healthy_transfer_does_not_fire_the_retransmit_rule() {
     // The machine's own warnings (no time-sync daemon, the other incidents of the README), and
     // nothing of this class.
     assert_eq!(code, Some(1));
-    assert_eq!(warnings(&doc), CONCURRENT_AND["healthy"]);
+    assert_eq!(warnings(&doc), HEALTHY_HOST);
 }
 
 /// The rule ids of the findings at warning or above, in rank order, without repeats.
@@ -278,43 +278,26 @@ fn warnings(doc: &Value) -> Vec<String> {
 /// on the shared capture machine at the same time (a JVM with a contended monitor, pid 18975; a
 /// JVM in a 128 MiB cgroup, pid 14697; the OOM kills of cgroup `/rca-oom`; a saturated run
 /// queue; no time-sync daemon), as the README lists them.
-static CONCURRENT_AND: std::sync::LazyLock<std::collections::HashMap<&str, Vec<String>>> =
-    std::sync::LazyLock::new(|| {
-        let v = |ids: &[&str]| ids.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        [
-            (
-                "listen-overflow",
-                v(&[
-                    "net.listen-overflow",
-                    "jvm.monitor-contention",
-                    "jvm.heap-vs-cgroup",
-                    "mem.oom-kill",
-                    "time.unsynchronised",
-                ]),
-            ),
-            (
-                "tcp-retrans",
-                v(&[
-                    "jvm.heap-vs-cgroup",
-                    "mem.oom-kill",
-                    "cpu.run-queue",
-                    "net.tcp-retransmits",
-                    "time.unsynchronised",
-                ]),
-            ),
-            (
-                "healthy",
-                v(&[
-                    "jvm.heap-vs-cgroup",
-                    "mem.oom-kill",
-                    "cpu.run-queue",
-                    "time.unsynchronised",
-                ]),
-            ),
-        ]
-        .into_iter()
-        .collect()
-    });
+const LISTEN_OVERFLOW_AND: &[&str] = &[
+    "net.listen-overflow",
+    "jvm.monitor-contention",
+    "jvm.heap-vs-cgroup",
+    "mem.oom-kill",
+    "time.unsynchronised",
+];
+const TCP_RETRANS_AND: &[&str] = &[
+    "jvm.heap-vs-cgroup",
+    "mem.oom-kill",
+    "cpu.run-queue",
+    "net.tcp-retransmits",
+    "time.unsynchronised",
+];
+const HEALTHY_HOST: &[&str] = &[
+    "jvm.heap-vs-cgroup",
+    "mem.oom-kill",
+    "cpu.run-queue",
+    "time.unsynchronised",
+];
 /// Writes `entries` (`path`, kind, text, start epoch) as a collector bundle with a manifest.
 fn write_bundle(root: &Path, entries: &[(String, &str, String, f64)]) -> PathBuf {
     let top = root.join("rca-numa-20261202T000000Z");

@@ -91,8 +91,10 @@ pub static META: RuleMeta = RuleMeta {
 
 /// The kernel log's table-full messages, the sysctl fill and the tracker's drops.
 pub fn check(f: &HostFacts) -> Check {
+    // The kernel log's finding cites the fill itself when there is one.
     let from_log = kernel_log(f);
-    match (from_log, from_counters(f, from_log_cites_fill(f))) {
+    let fill_cited = from_log.is_some();
+    match (from_log, from_counters(f, fill_cited)) {
         (Some(l), Check::Found(mut v)) => {
             v.insert(0, l);
             Check::Found(v)
@@ -100,13 +102,6 @@ pub fn check(f: &HostFacts) -> Check {
         (Some(l), _) => Check::Found(vec![l]),
         (None, c) => c,
     }
-}
-
-/// Whether a kernel-log finding would cite `nf_conntrack_count`/`max` itself.
-fn from_log_cites_fill(f: &HostFacts) -> bool {
-    f.klog
-        .get()
-        .is_some_and(|log| log.of("conntrack-full").next().is_some())
 }
 
 /// Packets dropped for a full table, from the kernel log.
