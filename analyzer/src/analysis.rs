@@ -11,6 +11,7 @@ use crate::evidence::ExcerptLine;
 use crate::facts::HostFacts;
 use crate::rules::{self, Evaluation, Finding};
 use std::path::Path;
+use std::time::Instant;
 
 /// Longest excerpt line kept, characters.
 pub const EXCERPT_LINE_CHARS: usize = 400;
@@ -33,15 +34,44 @@ impl Analysis {
     pub fn run(path: &Path, limits: &Limits) -> Result<Analysis, BundleError> {
         let collected = artifacts::collect(path, limits)?;
         let facts = HostFacts::from_collected(&collected);
+        Ok(Analysis::conclude(collected, facts))
+    }
+
+    /// Like [`Analysis::run`], giving up once `deadline` passes: `Ok(None)` then. The deadline
+    /// is checked before reading, between entries (no entry is parsed after it), and between the
+    /// stages; one parse already under way runs to its end. A deadline already past stops the
+    /// analysis before it opens the bundle.
+    pub fn run_until(
+        path: &Path,
+        limits: &Limits,
+        deadline: Instant,
+    ) -> Result<Option<Analysis>, BundleError> {
+        let past = || Instant::now() >= deadline;
+        if past() {
+            return Ok(None);
+        }
+        let collected = artifacts::collect_until(path, limits, Some(deadline))?;
+        if past() {
+            return Ok(None);
+        }
+        let facts = HostFacts::from_collected(&collected);
+        if past() {
+            return Ok(None);
+        }
+        Ok(Some(Analysis::conclude(collected, facts)))
+    }
+
+    /// Runs the rules over the facts and cites each finding's evidence.
+    fn conclude(collected: Collected, facts: HostFacts) -> Analysis {
         let mut eval = rules::evaluate(&facts);
         for f in &mut eval.findings {
             cite(f, &collected);
         }
-        Ok(Analysis {
+        Analysis {
             collected,
             facts,
             eval,
-        })
+        }
     }
 }
 

@@ -8,18 +8,19 @@
 //!
 //! The archive is decompressed on one thread; every finished entry is handed to the rayon pool
 //! and parsed while the next one is still being read. A panic inside a parser is caught and
-//! becomes a "parser bug" outcome for that artifact alone.
+//! becomes a "parser bug" outcome for that artifact alone, naming the input line it panicked at,
+//! without the panic hook printing its message (which may quote the input).
 
 mod derived;
 
 use crate::bundle::{self, EntryContent, Limits, RawEntry, ReadSummary};
+use crate::console;
 use crate::layout;
 use crate::manifest::{self, Manifest, ManifestRecord};
 use parsers::kind::{self, Data, KindSpec, Record, Sniffed};
 use parsers::{IssueKind, LineIssue};
 use serde::Serialize;
 use std::collections::HashMap;
-use std::panic::{self, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -62,8 +63,13 @@ pub enum Outcome {
     },
     /// The parser panicked: a defect in rca, not in the input.
     ParserBug {
-        /// The panic message.
+        /// `parser bug in `iostat` at line 12 (panicked at parsers/src/…: <message>)`; the
+        /// panic's own message is cleaned of control characters and cut short, as it may quote
+        /// the input.
         message: String,
+        /// The 1-based input line the parser panicked at: the first line whose addition to the
+        /// text makes it panic, sought for texts up to [`PANIC_LINE_MAX_BYTES`].
+        line: Option<usize>,
     },
 }
 
@@ -180,12 +186,26 @@ fn stream_for(path: &str) -> Option<parsers::kind::StreamFn> {
 
 /// Reads and parses a bundle. Errors: the bundle could not be opened or is an unsupported format.
 pub fn collect(path: &Path, limits: &Limits) -> Result<Collected, bundle::BundleError> {
+    collect_until(path, limits, None)
+}
+
+/// Like [`collect`], parsing no entry once `deadline` passes: the entries read after it are
+/// dropped, so the result is incomplete and only good for knowing that the deadline passed.
+pub fn collect_until(
+    path: &Path,
+    limits: &Limits,
+    deadline: Option<std::time::Instant>,
+) -> Result<Collected, bundle::BundleError> {
+    let past = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
     let results: Mutex<Vec<Artifact>> = Mutex::new(Vec::new());
     let manifest: Mutex<Option<(String, String)>> = Mutex::new(None);
     let manifests: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let links: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
     let mut summary = rayon::scope(|s| {
         bundle::read(path, limits, &stream_for, |entry: RawEntry| {
+            if past() {
+                return;
+            }
             let is_manifest = entry.path == manifest::FILE_NAME
                 || entry.path.ends_with(&format!("/{}", manifest::FILE_NAME));
             if is_manifest {
@@ -216,6 +236,9 @@ pub fn collect(path: &Path, limits: &Limits) -> Result<Collected, bundle::Bundle
             }
             let results = &results;
             s.spawn(move |_| {
+                if past() {
+                    return;
+                }
                 let a = process(entry, None);
                 results.lock().unwrap_or_else(|e| e.into_inner()).push(a);
             });
@@ -984,7 +1007,7 @@ fn parse_with(
         };
         return a;
     };
-    match panic::catch_unwind(AssertUnwindSafe(|| parse(&text))) {
+    match console::catch_quietly(|| parse(&text)) {
         Ok(Ok((data, issues))) => {
             a.outcome = if issues.is_empty() {
                 Outcome::Parsed
@@ -999,18 +1022,58 @@ fn parse_with(
                 reason: e.to_string(),
             }
         }
-        Err(payload) => {
-            let message = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
+        Err(caught) => {
+            let line = panic_line(parse, &text);
             a.outcome = Outcome::ParserBug {
-                message: format!("the {} parser panicked: {message}", spec.name),
+                message: format!(
+                    "parser bug in `{}` at {} (panicked at {}: {})",
+                    spec.name,
+                    line.map(|l| format!("line {l}"))
+                        .unwrap_or_else(|| "an unknown line".into()),
+                    caught.location.as_deref().unwrap_or("an unknown place"),
+                    caught.message
+                ),
+                line,
             };
         }
     }
     a
+}
+
+/// Largest text whose panic line is sought: finding it parses prefixes of the text about
+/// log2(lines) times.
+pub const PANIC_LINE_MAX_BYTES: usize = 4 << 20;
+
+/// The input line at which `parse`, which panicked on `text`, starts to panic: the smallest
+/// number of leading lines found (by bisection) to make it panic when one fewer does not. `None`
+/// for a text over [`PANIC_LINE_MAX_BYTES`] or a parser that panics on empty input.
+fn panic_line(parse: kind::ParseFn, text: &str) -> Option<usize> {
+    if text.len() > PANIC_LINE_MAX_BYTES {
+        return None;
+    }
+    let ends: Vec<usize> = text
+        .match_indices('\n')
+        .map(|(i, _)| i + 1)
+        .chain((!text.ends_with('\n') && !text.is_empty()).then_some(text.len()))
+        .collect();
+    let panics = |lines: usize| {
+        let end = if lines == 0 { 0 } else { ends[lines - 1] };
+        console::catch_quietly(|| parse(&text[..end])).is_err()
+    };
+    if panics(0) {
+        return None;
+    }
+    // `lo` lines parse, `hi` lines panic (the whole text did).
+    let (mut lo, mut hi) = (0, ends.len());
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if panics(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    Some(hi).filter(|&l| l > 0)
 }
 
 /// UTF-8 decoding that never fails: invalid bytes become U+FFFD and one issue names the line of
@@ -1062,10 +1125,18 @@ mod tests {
         unreachable!()
     });
 
+    /// Panics on its fourth line, quoting it.
+    static QUOTING: KindSpec = KindSpec::new("quoting", "a parser with a defect").parse(|t| {
+        for (i, l) in t.lines().enumerate() {
+            if i == 3 {
+                panic!("cannot read {l}");
+            }
+        }
+        Err(parsers::ParseError::unusable(None, "nothing"))
+    });
+
     #[test]
-    fn a_parser_panic_is_a_parser_bug_outcome() {
-        let prev = panic::take_hook();
-        panic::set_hook(Box::new(|_| {}));
+    fn a_parser_panic_is_a_parser_bug_outcome_at_its_line() {
         let a = parse_with(
             &PANICKY,
             KindSource::Path,
@@ -1073,18 +1144,34 @@ mod tests {
             Arc::from("one line\n"),
             9,
         );
-        panic::set_hook(prev);
         match a.outcome {
-            Outcome::ParserBug { message } => {
+            Outcome::ParserBug { message, line } => {
                 assert!(
-                    message.contains("panicky parser panicked")
+                    message.starts_with("parser bug in `panicky` at an unknown line (panicked at ")
+                        && message.contains("artifacts.rs:")
                         && message.contains("index out of bounds"),
                     "{message}"
-                )
+                );
+                // It panics on empty input too: no line to blame.
+                assert_eq!(line, None);
             }
             other => panic!("expected a parser bug, got {other:?}"),
         }
         assert!(a.data.is_none());
+
+        let text = "a\nb\nc\n\u{1b}]8;;http://x\u{7}d\u{202e}\ne\n";
+        let a = parse_with(&QUOTING, KindSource::Path, "q", Arc::from(text), 9);
+        match a.outcome {
+            Outcome::ParserBug { message, line } => {
+                assert_eq!(line, Some(4), "{message}");
+                assert!(message.starts_with("parser bug in `quoting` at line 4 "), "{message}");
+                assert!(
+                    message.ends_with(": cannot read \\x1b]8;;http://x\\x07d\\u{202e})"),
+                    "{message}"
+                );
+            }
+            other => panic!("expected a parser bug, got {other:?}"),
+        }
     }
 
     #[test]

@@ -14,10 +14,17 @@
 //! host → ranked differences) and [`fleet`] (peer hosts → outliers).
 //!
 //! How to add an artifact kind or a rule: `docs/CONTRIBUTING.md`.
+//!
+//! Below every stage, [`console`] is the only way to the terminal: it shows control and invisible
+//! characters of bundle text as visible escapes, and catches parser panics quietly.
+
+// The terminal is written through `console` only (see also `clippy.toml`).
+#![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
 
 pub mod analysis;
 pub mod artifacts;
 pub mod bundle;
+pub mod console;
 pub mod diff;
 pub mod evidence;
 pub mod facts;

@@ -3,14 +3,21 @@
 //! could be evaluated), or holds too little evidence to call the host healthy (no finding, and
 //! no rule could judge one of CPU, memory, disk and network), or a usage error. `diff` and `fleet` follow the same convention: 0 = no
 //! difference (or deviating host) above the noise threshold, 1 = some, 2 = a bundle could not be
-//! read or analyzed, or a usage error.
+//! read or analyzed (for `fleet`, also within `--bundle-timeout`), or a usage error.
+//!
+//! Everything printed goes through [`rca::console`], which shows control and invisible
+//! characters of bundle text as visible escapes.
+
+#![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
 
 use clap::{Args, Parser, Subcommand};
 use rca::bundle::parse_size;
 use rca::bundle::Limits;
+use rca::console;
 use rca::report::{html, terminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// Offline root-cause analyzer for Linux and JVM performance incidents.
 #[derive(Parser)]
@@ -59,6 +66,12 @@ enum Command {
         out: CompareOutputs,
         #[command(flatten)]
         limits: LimitArgs,
+        /// How long one bundle's analysis may take (`90s`, `5m`, `1h`); a bundle not analyzed
+        /// by then is listed as not compared and the others are compared without it. `0s` stops
+        /// every analysis before it starts.
+        #[arg(long, value_name = "DURATION", default_value = "300s",
+              value_parser = humantime::parse_duration)]
+        bundle_timeout: Duration,
     },
 }
 
@@ -75,8 +88,8 @@ Numbers: outliers by modified z-score > 3.5 (median and MAD, Iglewicz & Hoaglin)
 (kernel, modules, JDK, sysctl, NIC queues ...): hosts that differ from a strict majority.
 
 Exit status: 0 no host deviates above the noise threshold, 1 some do, 2 a bundle could not be
-read or analyzed (the others are still compared and the outputs written), fewer than 3 hosts
-could be compared, or a usage error.";
+read or analyzed, or not within --bundle-timeout (the others are still compared and the outputs
+written), fewer than 3 hosts could be compared, or a usage error.";
 
 /// Outputs of `diff` and `fleet`.
 #[derive(Args)]
@@ -148,7 +161,20 @@ impl LimitArgs {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    console::install_panic_hook();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            // Plain text through the console: an argument may be a hostile file name.
+            let text = e.render().to_string();
+            if e.use_stderr() {
+                console::error_text(&text);
+            } else {
+                console::out(&text);
+            }
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
     match cli.command {
         Command::Analyze {
             bundle,
@@ -165,7 +191,8 @@ fn main() -> ExitCode {
             bundles,
             out,
             limits,
-        } => fleet(&bundles, &out, &limits.limits()),
+            bundle_timeout,
+        } => fleet(&bundles, &out, &limits.limits(), bundle_timeout),
     }
 }
 
@@ -178,7 +205,7 @@ fn write_outputs<T: serde::Serialize>(
     if let Some(path) = &out.json {
         let json = serde_json::to_string_pretty(doc).expect("the document serialises");
         if let Err(e) = std::fs::write(path, json + "\n") {
-            eprintln!("rca: cannot write {}: {e}", path.display());
+            console::error(&format!("cannot write {}: {e}", path.display()));
             return false;
         }
     }
@@ -186,19 +213,19 @@ fn write_outputs<T: serde::Serialize>(
         let page = match render(doc) {
             Ok(p) => p,
             Err(e) => {
-                eprintln!("rca: internal error rendering the page (please report it): {e:#}");
+                console::error(&format!("internal error rendering the page (please report it): {e:#}"));
                 return false;
             }
         };
         if let Err(e) = std::fs::write(path, page) {
-            eprintln!("rca: cannot write {}: {e}", path.display());
+            console::error(&format!("cannot write {}: {e}", path.display()));
             return false;
         }
     }
     if !out.quiet {
         for (what, p) in [("report", &out.html), ("json", &out.json)] {
             if let Some(p) = p {
-                to_stdout(&format!("{what}: {}\n", p.display()));
+                console::out(&format!("{what}: {}\n", p.display()));
             }
         }
     }
@@ -215,7 +242,7 @@ fn diff(baseline: &Path, suspect: &Path, out: &CompareOutputs, limits: &Limits) 
         (b, s) => {
             for (p, r) in [(baseline, b.err()), (suspect, s.err())] {
                 if let Some(e) = r {
-                    eprintln!("rca: {}: {e}", p.display());
+                    console::error(&format!("{}: {e}", p.display()));
                 }
             }
             return ExitCode::from(2);
@@ -224,13 +251,13 @@ fn diff(baseline: &Path, suspect: &Path, out: &CompareOutputs, limits: &Limits) 
     let report = rca::diff::compare(&b, &s);
     drop((b, s));
     if !out.quiet {
-        to_stdout(&rca::diff::terminal(&report));
+        console::out(&rca::diff::terminal(&report));
     }
     if !write_outputs(&report, out, rca::diff::html::render) {
         return ExitCode::from(2);
     }
     if let Some(why) = report.unanalyzable() {
-        eprintln!("rca: could not be analyzed: {why}");
+        console::error(&format!("could not be analyzed: {why}"));
         return ExitCode::from(2);
     }
     if report.above_noise > 0 {
@@ -240,19 +267,24 @@ fn diff(baseline: &Path, suspect: &Path, out: &CompareOutputs, limits: &Limits) 
     }
 }
 
-fn fleet(args: &[PathBuf], out: &CompareOutputs, limits: &Limits) -> ExitCode {
+fn fleet(
+    args: &[PathBuf],
+    out: &CompareOutputs,
+    limits: &Limits,
+    timeout: Duration,
+) -> ExitCode {
     let expanded = match rca::fleet::expand(args) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("rca: {e}");
+            console::error(&format!("{e}"));
             return ExitCode::from(2);
         }
     };
-    let (hosts, failed) = rca::fleet::load(&expanded.bundles, limits);
+    let (hosts, failed) = rca::fleet::load(&expanded.bundles, limits, timeout);
     let mut report = rca::fleet::compare(hosts, failed);
     report.skipped = expanded.skipped;
     if !out.quiet {
-        to_stdout(&rca::fleet::terminal(&report));
+        console::out(&rca::fleet::terminal(&report));
     }
     if !write_outputs(&report, out, rca::fleet::render) {
         return ExitCode::from(2);
@@ -263,14 +295,13 @@ fn fleet(args: &[PathBuf], out: &CompareOutputs, limits: &Limits) -> ExitCode {
         .filter(|h| h.summary.unanalyzable.is_none())
         .count();
     if let Some(why) = report.incomplete() {
-        eprintln!("rca: not every bundle could be compared: {why}");
+        console::error(&format!("not every bundle could be compared: {why}"));
         return ExitCode::from(2);
     }
     if compared < rca::fleet::robust::MIN_HOSTS {
-        eprintln!(
-            "rca: a fleet needs at least {} hosts to compare; {compared} could be analyzed",
+        console::error(&format!("a fleet needs at least {} hosts to compare; {compared} could be analyzed",
             rca::fleet::robust::MIN_HOSTS
-        );
+        ));
         return ExitCode::from(2);
     }
     if report.deviating > 0 {
@@ -284,14 +315,14 @@ fn analyze(bundle: &Path, out: &Outputs, limits: &Limits) -> ExitCode {
     let report = match rca::report::Report::analyze(bundle, limits) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("rca: {e}");
+            console::error(&format!("{e}"));
             return ExitCode::from(2);
         }
     };
     if let Some(path) = &out.json {
         let json = serde_json::to_string_pretty(&report).expect("the report serialises");
         if let Err(e) = std::fs::write(path, json + "\n") {
-            eprintln!("rca: cannot write {}: {e}", path.display());
+            console::error(&format!("cannot write {}: {e}", path.display()));
             return ExitCode::from(2);
         }
     }
@@ -299,49 +330,35 @@ fn analyze(bundle: &Path, out: &Outputs, limits: &Limits) -> ExitCode {
         let page = match html::render(&report) {
             Ok(p) => p,
             Err(e) => {
-                eprintln!("rca: internal error rendering the report (please report it): {e:#}");
+                console::error(&format!("internal error rendering the report (please report it): {e:#}"));
                 return ExitCode::from(2);
             }
         };
         if let Err(e) = std::fs::write(path, page) {
-            eprintln!("rca: cannot write {}: {e}", path.display());
+            console::error(&format!("cannot write {}: {e}", path.display()));
             return ExitCode::from(2);
         }
     }
     if !out.quiet {
-        to_stdout(&terminal::summary(&report));
+        console::out(&terminal::summary(&report));
         for (what, p) in [("report", &out.html), ("json", &out.json)] {
             if let Some(p) = p {
-                to_stdout(&format!("{what}: {}\n", p.display()));
+                console::out(&format!("{what}: {}\n", p.display()));
             }
         }
     }
     if let Some(why) = report.unanalyzable() {
-        eprintln!("rca: {} could not be analyzed: {why}", bundle.display());
+        console::error(&format!("{} could not be analyzed: {why}", bundle.display()));
         return ExitCode::from(2);
     }
     if report.actionable() > 0 {
         ExitCode::from(1)
     } else if let Some(gap) = report.evidence_gap() {
-        eprintln!(
-            "rca: too little evidence in {} to call the host healthy: {gap}",
+        console::error(&format!("too little evidence in {} to call the host healthy: {gap}",
             bundle.display()
-        );
+        ));
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS
-    }
-}
-
-/// Writes to standard output; a closed pipe (`rca analyze … | head`) ends the output quietly
-/// instead of panicking, and the exit status stays the analysis's.
-fn to_stdout(text: &str) {
-    use std::io::Write;
-    let mut o = std::io::stdout().lock();
-    if o.write_all(text.as_bytes())
-        .and_then(|()| o.flush())
-        .is_err()
-    {
-        // Nothing more can be shown; the files (-o, --json) were already written.
     }
 }

@@ -16,6 +16,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// Most lines of one artifact quoted for one difference.
 pub const EXCERPT_MAX_LINES: usize = 12;
@@ -90,11 +91,26 @@ impl SideSummary {
 /// Reads, parses and analyzes the bundle at `path`. `keep_text` keeps the artifact texts for
 /// [`Side::excerpt`]. Errors: the bundle cannot be opened or its format is not supported.
 pub fn load(path: &Path, limits: &Limits, keep_text: bool) -> Result<Side, BundleError> {
+    Ok(side(path, analysis::Analysis::run(path, limits)?, keep_text))
+}
+
+/// Like [`load`], giving up once `deadline` passes: `Ok(None)` then (see
+/// [`analysis::Analysis::run_until`]).
+pub fn load_until(
+    path: &Path,
+    limits: &Limits,
+    keep_text: bool,
+    deadline: Instant,
+) -> Result<Option<Side>, BundleError> {
+    Ok(analysis::Analysis::run_until(path, limits, deadline)?.map(|a| side(path, a, keep_text)))
+}
+
+fn side(path: &Path, a: analysis::Analysis, keep_text: bool) -> Side {
     let analysis::Analysis {
         collected,
         facts,
         eval,
-    } = analysis::Analysis::run(path, limits)?;
+    } = a;
     let report = Report::new(path, collected, facts.clone(), eval);
     let unanalyzable = report.unanalyzable();
     let texts = if keep_text {
@@ -122,11 +138,11 @@ pub fn load(path: &Path, limits: &Limits, keep_text: bool) -> Result<Side, Bundl
         findings: report.findings,
         charts: report.charts,
     };
-    Ok(Side {
+    Side {
         summary,
         facts,
         texts,
-    })
+    }
 }
 
 impl Side {

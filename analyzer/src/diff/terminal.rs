@@ -1,15 +1,14 @@
 //! The short terminal summary of a comparison: both hosts, the top differences with their
-//! reasons, and how many more there are. Bundle text passes through
-//! [`crate::report::terminal::clean`].
+//! reasons, and how many more there are. Bundle text passes through [`crate::console::clean`].
 
 use super::DiffReport;
-use crate::report::terminal::clean;
+use crate::console::clean;
 use std::fmt::Write;
 
 /// Renders the summary as plain text.
 pub fn summary(r: &DiffReport) -> String {
     let mut s = String::new();
-    let name = |x: &super::SideSummary| clean(&x.label());
+    let name = |x: &super::SideSummary| clean(&x.label()).into_owned();
     let _ = writeln!(
         s,
         "rca {} — baseline {} ({}) vs suspect {} ({})",
@@ -45,7 +44,7 @@ pub fn summary(r: &DiffReport) -> String {
             r.above_noise.min(super::TOP)
         );
         for d in r.top() {
-            let v = |x: &Option<String>| clean(x.as_deref().unwrap_or("absent"));
+            let v = |x: &Option<String>| clean(x.as_deref().unwrap_or("absent")).into_owned();
             let _ = writeln!(
                 s,
                 "  {:>6.1}  [{}] {}: {} → {}",

@@ -5,7 +5,8 @@
 //! much they deviate from their peers, each with its reasons, and the facts on which some host
 //! stands out.
 //!
-//! The pipeline: [`load`] (bundles → facts and findings, in parallel) → [`features::extract`]
+//! The pipeline: [`load`] (bundles → facts and findings, in parallel, each within its deadline)
+//! → [`features::extract`]
 //! (facts → named numbers and categories) → [`compare`]: for each number, robust outliers by
 //! modified z-score ([`robust`]); for each category, the hosts that differ from a strict
 //! majority → each deviation scored with the weights of `rca diff`
@@ -23,10 +24,13 @@ use crate::diff::score::{self, Weight};
 use crate::diff::side::{self, SideSummary};
 use crate::layout;
 use features::{Features, ABSENT, SET_FAMILIES};
-use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// Version of the fleet JSON document's shape; raised on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -43,13 +47,15 @@ pub struct Host {
     pub features: Features,
 }
 
-/// A bundle that could not be read at all.
+/// A bundle that could not be read at all, or not analyzed within its deadline: not compared.
 #[derive(Debug, Clone, Serialize)]
 pub struct Failed {
     /// The bundle path.
     pub path: String,
-    /// Why.
+    /// Why (`analysis exceeded 300 s` when [`Failed::timed_out`]).
     pub error: String,
+    /// The analysis did not finish within the deadline (`rca fleet --bundle-timeout`).
+    pub timed_out: bool,
 }
 
 /// An entry of a fleet folder that is not a bundle, and why it was left out.
@@ -264,33 +270,119 @@ fn holds_layout_path(root: &Path) -> bool {
     false
 }
 
-/// Analyzes every bundle in parallel. Bundles that cannot be opened are returned as [`Failed`].
-pub fn load(paths: &[PathBuf], limits: &Limits) -> (Vec<Host>, Vec<Failed>) {
-    let results: Vec<Result<Host, Failed>> = paths
-        .par_iter()
-        .map(|p| match side::load(p, limits, false) {
-            Ok(s) => {
-                let features = features::extract(&s.facts, s.findings());
-                Ok(Host {
+/// How long one bundle's analysis may take unless `rca fleet --bundle-timeout` says otherwise.
+pub const DEFAULT_BUNDLE_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// Analyzes every bundle in parallel (as many at once as rayon has threads), each within
+/// `timeout` from the start of its own analysis. Bundles that cannot be opened, or whose analysis
+/// does not finish in time, are returned as [`Failed`] (`timed_out` for the latter); the others
+/// are compared without them.
+///
+/// Each bundle is analyzed on a thread of its own, which its worker stops waiting for at the
+/// deadline. That analysis parses no entry after the deadline and ends soon after it; one
+/// parse already under way runs to its end, and a process that is done exits without waiting
+/// for it. A zero `timeout` stops every analysis before it opens its bundle.
+pub fn load(paths: &[PathBuf], limits: &Limits, timeout: Duration) -> (Vec<Host>, Vec<Failed>) {
+    let limits = limits.clone();
+    load_with(
+        paths,
+        timeout,
+        Arc::new(move |p: &Path, deadline: Instant| {
+            match side::load_until(p, &limits, false, deadline) {
+                Ok(Some(s)) => Loaded::Host(Host {
+                    features: features::extract(&s.facts, s.findings()),
                     summary: s.summary,
-                    features,
-                })
+                }),
+                Ok(None) => Loaded::Exceeded,
+                Err(e) => Loaded::Failed(e.to_string()),
             }
-            Err(e) => Err(Failed {
-                path: p.display().to_string(),
-                error: e.to_string(),
-            }),
-        })
-        .collect();
+        }),
+    )
+}
+
+/// What one bundle's analysis gave.
+enum Loaded {
+    Host(Host),
+    Failed(String),
+    Exceeded,
+}
+
+/// Analyzes a bundle, giving up at the deadline.
+type Analyze = Arc<dyn Fn(&Path, Instant) -> Loaded + Send + Sync>;
+
+/// Longest deadline kept: later ones are this far away (an `Instant` cannot hold any).
+const MAX_TIMEOUT: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
+
+fn load_with(paths: &[PathBuf], timeout: Duration, analyze: Analyze) -> (Vec<Host>, Vec<Failed>) {
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<Host, Failed>>>> =
+        Mutex::new((0..paths.len()).map(|_| None).collect());
+    let workers = rayon::current_num_threads().clamp(1, paths.len().max(1));
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(p) = paths.get(i) else { break };
+                let r = within(p, timeout, &analyze);
+                results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
+            });
+        }
+    });
     let mut hosts = Vec::new();
     let mut failed = Vec::new();
-    for r in results {
+    for r in results
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .flatten()
+    {
         match r {
             Ok(h) => hosts.push(h),
             Err(f) => failed.push(f),
         }
     }
     (hosts, failed)
+}
+
+/// One bundle's analysis on a thread of its own, waited for until its deadline.
+fn within(p: &Path, timeout: Duration, analyze: &Analyze) -> Result<Host, Failed> {
+    let failed = |error: String, timed_out| Failed {
+        path: p.display().to_string(),
+        error,
+        timed_out,
+    };
+    let exceeded = || failed(format!("analysis exceeded {}", seconds(timeout)), true);
+    let deadline = Instant::now() + timeout.min(MAX_TIMEOUT);
+    let (tx, rx) = mpsc::channel();
+    let (analyze, path) = (analyze.clone(), p.to_path_buf());
+    let started = std::thread::Builder::new()
+        .name("rca-bundle".into())
+        .spawn(move || {
+            // The receiver is gone when the deadline passed first: nothing to tell.
+            let _ = tx.send(analyze(&path, deadline));
+        });
+    if let Err(e) = started {
+        return Err(failed(format!("its analysis could not be started: {e}"), false));
+    }
+    match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        Ok(Loaded::Host(h)) => Ok(h),
+        Ok(Loaded::Failed(e)) => Err(failed(e, false)),
+        Ok(Loaded::Exceeded) | Err(RecvTimeoutError::Timeout) => Err(exceeded()),
+        Err(RecvTimeoutError::Disconnected) => Err(failed(
+            "rca failed while analyzing it (an internal error, please report it)".into(),
+            false,
+        )),
+    }
+}
+
+/// A duration in seconds, as the terminal and the page show a deadline: `300 s`, `0.25 s`.
+fn seconds(d: Duration) -> String {
+    if d.subsec_nanos() == 0 {
+        format!("{} s", d.as_secs())
+    } else {
+        let s = format!("{:.3}", d.as_secs_f64());
+        format!("{} s", s.trim_end_matches('0'))
+    }
 }
 
 /// Why one host stands out.
@@ -389,7 +481,8 @@ pub struct Method {
 ///   outliers: [[label, value, z]]}`.
 /// - `categorical`: facts with deviants `{fact, hosts, majority, majority_hosts, deviants:
 ///   [[label, value]]}`.
-/// - `failed`: bundles that could not be read `{path, error}`.
+/// - `failed`: bundles that could not be read, or not analyzed within the deadline, so not
+///   compared: `{path, error, timed_out}`.
 /// - `skipped`: entries of a fleet folder that are not bundles `{path, note}` (see [`expand`]).
 /// - `deviating`: hosts whose deviation is at or above the noise threshold.
 #[derive(Debug, Serialize)]
@@ -406,7 +499,7 @@ pub struct FleetReport {
     pub numeric: Vec<NumericFact>,
     /// Categorical facts with deviants.
     pub categorical: Vec<CategoricalFact>,
-    /// Bundles that could not be read.
+    /// Bundles that could not be read, or not analyzed in time.
     pub failed: Vec<Failed>,
     /// Entries of a fleet folder that are not bundles (set by the caller from [`Expanded`]).
     pub skipped: Vec<Skipped>,
@@ -415,7 +508,7 @@ pub struct FleetReport {
 }
 
 impl FleetReport {
-    /// Why the fleet is incomplete: bundles that could not be read or analyzed.
+    /// Why the fleet is incomplete: bundles that could not be read or analyzed (in time).
     pub fn incomplete(&self) -> Option<String> {
         let mut why: Vec<String> = self
             .failed
@@ -733,7 +826,7 @@ pub fn compare(hosts: Vec<Host>, failed: Vec<Failed>) -> FleetReport {
 
 /// The short terminal summary: hosts ranked with their strongest reasons.
 pub fn terminal(r: &FleetReport) -> String {
-    use crate::report::terminal::clean;
+    use crate::console::clean;
     use std::fmt::Write;
     let mut s = String::new();
     let _ = writeln!(
@@ -744,7 +837,7 @@ pub fn terminal(r: &FleetReport) -> String {
         r.deviating
     );
     for f in &r.failed {
-        let _ = writeln!(s, "not read: {}: {}", clean(&f.path), clean(&f.error));
+        let _ = writeln!(s, "not compared: {}: {}", clean(&f.path), clean(&f.error));
     }
     for k in &r.skipped {
         let _ = writeln!(s, "skipped: {}: {}", clean(&k.path), clean(&k.note));

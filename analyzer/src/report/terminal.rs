@@ -1,23 +1,17 @@
 //! The short terminal summary printed after an analysis.
 //!
 //! Everything taken from the bundle (host names, paths, titles built from device names) passes
-//! through [`clean`], so a hostile bundle cannot send escape sequences to the user's terminal.
+//! through [`clean`], so a hostile bundle cannot send escape sequences to the user's terminal,
+//! nor forge a line with a newline in a name.
 
 use super::Report;
+use crate::console::clean;
 use crate::rules::RuleResult;
 use std::fmt::Write;
 
-/// Replaces control characters (C0, DEL, C1, including ESC) with `?` so bundle text cannot move
-/// the cursor, retitle the window or forge lines.
-pub fn clean(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect()
-}
-
 fn or_unknown(s: Option<&str>) -> String {
     match s.map(str::trim) {
-        Some(v) if !v.is_empty() => clean(v),
+        Some(v) if !v.is_empty() => clean(v).into_owned(),
         _ => "?".into(),
     }
 }
@@ -111,11 +105,11 @@ pub fn summary(r: &Report) -> String {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn escape_sequences_are_neutralised() {
-        assert_eq!(
-            super::clean("h\u{1b}]0;PWNED\u{7}\u{1b}[2J\nx"),
-            "h?]0;PWNED??[2J?x"
-        );
+    fn bundle_text_is_shown_escaped() {
         assert_eq!(super::or_unknown(Some("  ")), "?");
+        assert_eq!(
+            super::or_unknown(Some("h\u{1b}]0;PWNED\u{7}\u{202e}x\ny")),
+            "h\\x1b]0;PWNED\\x07\\u{202e}x\\ny"
+        );
     }
 }
