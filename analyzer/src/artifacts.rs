@@ -1164,7 +1164,10 @@ mod tests {
         match a.outcome {
             Outcome::ParserBug { message, line } => {
                 assert_eq!(line, Some(4), "{message}");
-                assert!(message.starts_with("parser bug in `quoting` at line 4 "), "{message}");
+                assert!(
+                    message.starts_with("parser bug in `quoting` at line 4 "),
+                    "{message}"
+                );
                 assert!(
                     message.ends_with(": cannot read \\x1b]8;;http://x\\x07d\\u{202e})"),
                     "{message}"

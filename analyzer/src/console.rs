@@ -221,7 +221,10 @@ mod tests {
             "h\\x1b]0;PWNED\\x07\\x1b[2J\\nx\\ty\\r\\x7f"
         );
         // C1: the single-byte CSI and OSC, and NEL.
-        assert_eq!(clean("a\u{9b}2Jb\u{9d}c\u{85}"), "a\\u{9b}2Jb\\u{9d}c\\u{85}");
+        assert_eq!(
+            clean("a\u{9b}2Jb\u{9d}c\u{85}"),
+            "a\\u{9b}2Jb\\u{9d}c\\u{85}"
+        );
         assert_eq!(clean_lines("one\u{1b}\ntwo\n"), "one\\x1b\ntwo\n");
     }
 
@@ -230,7 +233,14 @@ mod tests {
         for c in ('\u{202a}'..='\u{202e}')
             .chain('\u{2066}'..='\u{2069}')
             .chain('\u{200b}'..='\u{200f}')
-            .chain(['\u{2028}', '\u{2029}', '\u{feff}', '\u{ad}', '\u{61c}', '\u{e0001}'])
+            .chain([
+                '\u{2028}',
+                '\u{2029}',
+                '\u{feff}',
+                '\u{ad}',
+                '\u{61c}',
+                '\u{e0001}',
+            ])
         {
             assert!(is_unsafe(c), "U+{:04X}", c as u32);
             let shown = clean(&format!("a{c}b")).into_owned();
@@ -258,7 +268,10 @@ mod tests {
         });
         let c = r.unwrap_err();
         assert!(c.message.contains("index out of bounds"), "{c:?}");
-        assert!(c.location.as_deref().unwrap().contains("console.rs"), "{c:?}");
+        assert!(
+            c.location.as_deref().unwrap().contains("console.rs"),
+            "{c:?}"
+        );
         assert_eq!(catch_quietly(|| 7), Ok(7));
         let long = catch_quietly(|| panic!("{}\u{1b}[2J", "x".repeat(500))).unwrap_err();
         assert_eq!(long.message.chars().count(), CAUGHT_MESSAGE_CHARS + 1);

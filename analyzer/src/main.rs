@@ -21,7 +21,8 @@ use std::time::Duration;
 
 /// Offline root-cause analyzer for Linux and JVM performance incidents.
 #[derive(Parser)]
-#[command(name = "rca", version, about, long_about = None)]
+// Plain: rca's help and errors are written through the console, which escapes every ESC.
+#[command(name = "rca", version, about, long_about = None, styles = clap::builder::Styles::plain())]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -165,8 +166,8 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            // Plain text through the console: an argument may be a hostile file name.
-            let text = e.render().to_string();
+            // Through the console: an argument quoted in the error may be a hostile file name.
+            let text = e.render().ansi().to_string();
             if e.use_stderr() {
                 console::error_text(&text);
             } else {
@@ -213,7 +214,9 @@ fn write_outputs<T: serde::Serialize>(
         let page = match render(doc) {
             Ok(p) => p,
             Err(e) => {
-                console::error(&format!("internal error rendering the page (please report it): {e:#}"));
+                console::error(&format!(
+                    "internal error rendering the page (please report it): {e:#}"
+                ));
                 return false;
             }
         };
@@ -267,16 +270,11 @@ fn diff(baseline: &Path, suspect: &Path, out: &CompareOutputs, limits: &Limits) 
     }
 }
 
-fn fleet(
-    args: &[PathBuf],
-    out: &CompareOutputs,
-    limits: &Limits,
-    timeout: Duration,
-) -> ExitCode {
+fn fleet(args: &[PathBuf], out: &CompareOutputs, limits: &Limits, timeout: Duration) -> ExitCode {
     let expanded = match rca::fleet::expand(args) {
         Ok(p) => p,
         Err(e) => {
-            console::error(&format!("{e}"));
+            console::error(&e.to_string());
             return ExitCode::from(2);
         }
     };
@@ -299,7 +297,8 @@ fn fleet(
         return ExitCode::from(2);
     }
     if compared < rca::fleet::robust::MIN_HOSTS {
-        console::error(&format!("a fleet needs at least {} hosts to compare; {compared} could be analyzed",
+        console::error(&format!(
+            "a fleet needs at least {} hosts to compare; {compared} could be analyzed",
             rca::fleet::robust::MIN_HOSTS
         ));
         return ExitCode::from(2);
@@ -315,7 +314,7 @@ fn analyze(bundle: &Path, out: &Outputs, limits: &Limits) -> ExitCode {
     let report = match rca::report::Report::analyze(bundle, limits) {
         Ok(r) => r,
         Err(e) => {
-            console::error(&format!("{e}"));
+            console::error(&e.to_string());
             return ExitCode::from(2);
         }
     };
@@ -330,7 +329,9 @@ fn analyze(bundle: &Path, out: &Outputs, limits: &Limits) -> ExitCode {
         let page = match html::render(&report) {
             Ok(p) => p,
             Err(e) => {
-                console::error(&format!("internal error rendering the report (please report it): {e:#}"));
+                console::error(&format!(
+                    "internal error rendering the report (please report it): {e:#}"
+                ));
                 return ExitCode::from(2);
             }
         };
@@ -348,13 +349,17 @@ fn analyze(bundle: &Path, out: &Outputs, limits: &Limits) -> ExitCode {
         }
     }
     if let Some(why) = report.unanalyzable() {
-        console::error(&format!("{} could not be analyzed: {why}", bundle.display()));
+        console::error(&format!(
+            "{} could not be analyzed: {why}",
+            bundle.display()
+        ));
         return ExitCode::from(2);
     }
     if report.actionable() > 0 {
         ExitCode::from(1)
     } else if let Some(gap) = report.evidence_gap() {
-        console::error(&format!("too little evidence in {} to call the host healthy: {gap}",
+        console::error(&format!(
+            "too little evidence in {} to call the host healthy: {gap}",
             bundle.display()
         ));
         ExitCode::from(2)

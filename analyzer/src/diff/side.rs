@@ -91,7 +91,11 @@ impl SideSummary {
 /// Reads, parses and analyzes the bundle at `path`. `keep_text` keeps the artifact texts for
 /// [`Side::excerpt`]. Errors: the bundle cannot be opened or its format is not supported.
 pub fn load(path: &Path, limits: &Limits, keep_text: bool) -> Result<Side, BundleError> {
-    Ok(side(path, analysis::Analysis::run(path, limits)?, keep_text))
+    Ok(side(
+        path,
+        analysis::Analysis::run(path, limits)?,
+        keep_text,
+    ))
 }
 
 /// Like [`load`], giving up once `deadline` passes: `Ok(None)` then (see

@@ -289,10 +289,10 @@ pub fn load(paths: &[PathBuf], limits: &Limits, timeout: Duration) -> (Vec<Host>
         timeout,
         Arc::new(move |p: &Path, deadline: Instant| {
             match side::load_until(p, &limits, false, deadline) {
-                Ok(Some(s)) => Loaded::Host(Host {
+                Ok(Some(s)) => Loaded::Host(Box::new(Host {
                     features: features::extract(&s.facts, s.findings()),
                     summary: s.summary,
-                }),
+                })),
                 Ok(None) => Loaded::Exceeded,
                 Err(e) => Loaded::Failed(e.to_string()),
             }
@@ -302,7 +302,7 @@ pub fn load(paths: &[PathBuf], limits: &Limits, timeout: Duration) -> (Vec<Host>
 
 /// What one bundle's analysis gave.
 enum Loaded {
-    Host(Host),
+    Host(Box<Host>),
     Failed(String),
     Exceeded,
 }
@@ -362,10 +362,13 @@ fn within(p: &Path, timeout: Duration, analyze: &Analyze) -> Result<Host, Failed
             let _ = tx.send(analyze(&path, deadline));
         });
     if let Err(e) = started {
-        return Err(failed(format!("its analysis could not be started: {e}"), false));
+        return Err(failed(
+            format!("its analysis could not be started: {e}"),
+            false,
+        ));
     }
     match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-        Ok(Loaded::Host(h)) => Ok(h),
+        Ok(Loaded::Host(h)) => Ok(*h),
         Ok(Loaded::Failed(e)) => Err(failed(e, false)),
         Ok(Loaded::Exceeded) | Err(RecvTimeoutError::Timeout) => Err(exceeded()),
         Err(RecvTimeoutError::Disconnected) => Err(failed(
@@ -377,12 +380,7 @@ fn within(p: &Path, timeout: Duration, analyze: &Analyze) -> Result<Host, Failed
 
 /// A duration in seconds, as the terminal and the page show a deadline: `300 s`, `0.25 s`.
 fn seconds(d: Duration) -> String {
-    if d.subsec_nanos() == 0 {
-        format!("{} s", d.as_secs())
-    } else {
-        let s = format!("{:.3}", d.as_secs_f64());
-        format!("{} s", s.trim_end_matches('0'))
-    }
+    format!("{} s", d.as_secs_f64())
 }
 
 /// Why one host stands out.
@@ -889,5 +887,90 @@ mod tests {
         assert_eq!(deviation(&[]), 0.0);
         // One strong reason outranks three weak ones.
         assert!(deviation(&[70.0]) > deviation(&[20.0, 20.0, 20.0]));
+    }
+
+    #[test]
+    fn a_bundle_past_its_deadline_is_not_compared_and_the_others_are() {
+        let paths: Vec<PathBuf> = ["a", "cooperative", "b", "stuck", "c"]
+            .map(PathBuf::from)
+            .to_vec();
+        // Generous for the bundles that finish at once: the deadline only has to catch the two
+        // that never finish by themselves.
+        let timeout = Duration::from_secs(5);
+        let (hosts, failed) = load_with(
+            &paths,
+            timeout,
+            Arc::new(|p: &Path, deadline: Instant| match p.to_str() {
+                // Checks its deadline between steps, as the analysis does.
+                Some("cooperative") => loop {
+                    if Instant::now() >= deadline {
+                        return Loaded::Exceeded;
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                },
+                // Never returns: its thread is abandoned.
+                Some("stuck") => loop {
+                    std::thread::park();
+                },
+                Some(name) => Loaded::Host(Box::new(Host {
+                    summary: side::Side::from_facts(name, Default::default(), Vec::new()).summary,
+                    features: Features::default(),
+                })),
+                None => Loaded::Failed("not a name".into()),
+            }),
+        );
+        let compared: Vec<&str> = hosts.iter().map(|h| h.summary.path.as_str()).collect();
+        assert_eq!(compared, ["a", "b", "c"]);
+        let late: Vec<(&str, &str, bool)> = failed
+            .iter()
+            .map(|f| (f.path.as_str(), f.error.as_str(), f.timed_out))
+            .collect();
+        assert_eq!(
+            late,
+            [
+                ("cooperative", "analysis exceeded 5 s", true),
+                ("stuck", "analysis exceeded 5 s", true)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_panicking_analysis_fails_its_bundle_alone() {
+        let paths: Vec<PathBuf> = ["a", "b"].map(PathBuf::from).to_vec();
+        let (hosts, failed) = load_with(
+            &paths,
+            DEFAULT_BUNDLE_TIMEOUT,
+            Arc::new(|p: &Path, _| {
+                let r = crate::console::catch_quietly(|| {
+                    if p == Path::new("b") {
+                        panic!("a defect");
+                    }
+                    Loaded::Host(Box::new(Host {
+                        summary: side::Side::from_facts("a", Default::default(), Vec::new())
+                            .summary,
+                        features: Features::default(),
+                    }))
+                });
+                // Re-raised outside the quiet guard would print; here the thread just ends.
+                r.unwrap_or_else(|_| std::panic::resume_unwind(Box::new(())))
+            }),
+        );
+        assert_eq!(hosts.len(), 1);
+        assert_eq!(failed.len(), 1);
+        assert_eq!(failed[0].path, "b");
+        assert!(!failed[0].timed_out);
+        assert!(
+            failed[0].error.contains("internal error"),
+            "{:?}",
+            failed[0]
+        );
+    }
+
+    #[test]
+    fn deadlines_in_seconds() {
+        assert_eq!(seconds(Duration::from_secs(300)), "300 s");
+        assert_eq!(seconds(Duration::ZERO), "0 s");
+        assert_eq!(seconds(Duration::from_millis(250)), "0.25 s");
+        assert_eq!(seconds(Duration::from_micros(1)), "0.000001 s");
     }
 }

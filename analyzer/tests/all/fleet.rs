@@ -85,7 +85,7 @@ fn fleet_of_five(root: &Path, plant: impl Fn(&Path)) -> Vec<PathBuf> {
 }
 
 fn run(paths: &[PathBuf]) -> FleetReport {
-    let (hosts, failed) = fleet::load(paths, &Limits::default());
+    let (hosts, failed) = fleet::load(paths, &Limits::default(), fleet::DEFAULT_BUNDLE_TIMEOUT);
     fleet::compare(hosts, failed)
 }
 
@@ -433,4 +433,72 @@ fn a_bundle_named_twice_counts_once() {
         rca::fleet::expand(&[a.clone(), b.clone(), a.clone(), d.path().join("a/../a")]).unwrap();
     assert_eq!(got.bundles, vec![a, b]);
     assert!(got.skipped.is_empty());
+}
+
+/// A folder of three copies of the shipped healthy sample, as three hosts' archives.
+fn three_archives(root: &Path) -> PathBuf {
+    let dir = root.join("fleet");
+    std::fs::create_dir_all(&dir).unwrap();
+    for n in ["a", "b", "c"] {
+        std::fs::copy(healthy_sample(), dir.join(format!("{n}.tar.gz"))).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn a_zero_bundle_timeout_lists_every_bundle_as_not_compared() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = three_archives(d.path());
+    let json = d.path().join("f.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
+        .arg("fleet")
+        .arg(&dir)
+        .args(["--bundle-timeout", "0s", "--json"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stdout}{stderr}");
+    for n in ["a", "b", "c"] {
+        let line = format!(
+            "not compared: {}: analysis exceeded 0 s",
+            dir.join(format!("{n}.tar.gz")).display()
+        );
+        assert!(stdout.contains(&line), "{line}\n{stdout}");
+    }
+    assert!(
+        stderr.starts_with("rca: not every bundle could be compared"),
+        "{stderr}"
+    );
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(doc["hosts"].as_array().unwrap().len(), 0);
+    let failed = doc["failed"].as_array().unwrap();
+    assert_eq!(failed.len(), 3);
+    assert!(failed
+        .iter()
+        .all(|f| f["timed_out"] == true && f["error"] == "analysis exceeded 0 s"));
+}
+
+#[test]
+fn a_bundle_timeout_that_is_not_reached_changes_nothing() {
+    let d = tempfile::tempdir().unwrap();
+    let dir = three_archives(d.path());
+    let json = d.path().join("f.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
+        .arg("fleet")
+        .arg(&dir)
+        .args(["--bundle-timeout", "1h", "--json"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    // Three identical hosts: nothing deviates.
+    assert_eq!(o.status.code(), Some(0), "{stdout}");
+    assert!(!stdout.contains("not compared"), "{stdout}");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(doc["hosts"].as_array().unwrap().len(), 3);
+    assert_eq!(doc["failed"].as_array().unwrap().len(), 0);
 }

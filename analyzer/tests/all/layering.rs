@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 /// The top-level modules of `analyzer/src`, lowest first: the pipeline's order. A module may
 /// import those before it, never those after it.
 const LAYERS: &[&str] = &[
+    "console",
     "manifest",
     "bundle",
     "layout",

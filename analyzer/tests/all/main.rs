@@ -34,3 +34,4 @@ mod profile;
 mod sample_pairs;
 mod samples;
 mod sosreport;
+mod terminal_injection;
