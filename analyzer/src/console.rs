@@ -259,6 +259,77 @@ mod tests {
         assert_eq!(path(p), "/b/x\u{fffd}\\x1b[2J");
     }
 
+    /// Runs the test `name` of this binary in a child process with `RCA_CONSOLE_CHILD` set,
+    /// its output not captured by the test harness; returns its stderr.
+    fn child_stderr(name: &str) -> Vec<u8> {
+        let o = std::process::Command::new(std::env::current_exe().unwrap())
+            .args(["--exact", name, "--nocapture", "--test-threads=1"])
+            .env("RCA_CONSOLE_CHILD", "1")
+            .env_remove("RUST_BACKTRACE")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        o.stderr
+    }
+
+    fn in_child() -> bool {
+        std::env::var_os("RCA_CONSOLE_CHILD").is_some()
+    }
+
+    #[test]
+    fn quiet_child() {
+        if !in_child() {
+            return;
+        }
+        assert!(catch_quietly(|| panic!("QUIET-MARKER \u{1b}[2J")).is_err());
+        // A panic outside the guard, on another thread, prints as Rust prints it.
+        assert!(std::thread::spawn(|| panic!("LOUD-MARKER")).join().is_err());
+    }
+
+    #[test]
+    fn a_caught_panic_prints_nothing_and_others_print_as_before() {
+        let stderr =
+            String::from_utf8_lossy(&child_stderr("console::tests::quiet_child")).into_owned();
+        assert!(!stderr.contains("QUIET-MARKER"), "{stderr}");
+        assert!(
+            stderr.contains("panicked at") && stderr.contains("LOUD-MARKER"),
+            "{stderr}"
+        );
+    }
+
+    #[test]
+    fn sanitising_child() {
+        if !in_child() {
+            return;
+        }
+        install_panic_hook();
+        assert!(std::thread::Builder::new()
+            .name("worker".into())
+            .spawn(|| panic!("input \u{1b}]0;PWNED\u{7}\u{202e}x"))
+            .unwrap()
+            .join()
+            .is_err());
+        assert!(catch_quietly(|| panic!("QUIET-MARKER")).is_err());
+    }
+
+    #[test]
+    fn with_the_binary_hook_other_panics_print_one_clean_line() {
+        let stderr = child_stderr("console::tests::sanitising_child");
+        assert!(!stderr.contains(&0x1b));
+        let stderr = String::from_utf8_lossy(&stderr);
+        let line = stderr
+            .lines()
+            .find(|l| l.starts_with("rca: internal error"))
+            .unwrap_or_else(|| panic!("{stderr}"));
+        assert!(
+            line.starts_with(
+                "rca: internal error (please report it): thread 'worker' panicked at "
+            ) && line.ends_with(": input \\x1b]0;PWNED\\x07\\u{202e}x"),
+            "{line}"
+        );
+        assert!(!stderr.contains("QUIET-MARKER"), "{stderr}");
+    }
+
     #[test]
     fn a_caught_panic_says_where_without_printing() {
         let r = catch_quietly(|| {
