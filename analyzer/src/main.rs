@@ -228,7 +228,7 @@ fn write_outputs<T: serde::Serialize>(
     if !out.quiet {
         for (what, p) in [("report", &out.html), ("json", &out.json)] {
             if let Some(p) = p {
-                console::out(&format!("{what}: {}\n", p.display()));
+                console::out(&format!("{what}: {}\n", console::path(p)));
             }
         }
     }
@@ -344,7 +344,7 @@ fn analyze(bundle: &Path, out: &Outputs, limits: &Limits) -> ExitCode {
         console::out(&terminal::summary(&report));
         for (what, p) in [("report", &out.html), ("json", &out.json)] {
             if let Some(p) = p {
-                console::out(&format!("{what}: {}\n", p.display()));
+                console::out(&format!("{what}: {}\n", console::path(p)));
             }
         }
     }
