@@ -361,11 +361,15 @@ impl Report {
             .count()
     }
 
-    /// Why the bundle holds too little evidence to call the host healthy, if so: one of the
-    /// areas in [`HEALTH_AREAS`] had no rule evaluated (each named with the reasons its rules
-    /// give). A bundle without findings at warning or above but with such a gap is no clean bill
-    /// of health: `rca analyze` exits 2 for it.
+    /// Why the bundle holds too little evidence to call the host healthy, if so: it was read
+    /// only in part (reading stopped early: a truncated or corrupt archive, a limit reached), or
+    /// one of the areas in [`HEALTH_AREAS`] had no rule evaluated (each named with the reasons
+    /// its rules give). A bundle without findings at warning or above but with such a gap is no
+    /// clean bill of health: `rca analyze` exits 2 for it.
     pub fn evidence_gap(&self) -> Option<String> {
+        if let Some(why) = &self.bundle.stopped {
+            return Some(format!("the bundle was read only in part: {why}"));
+        }
         let gaps: Vec<String> = HEALTH_AREAS
             .iter()
             .filter(|area| {
