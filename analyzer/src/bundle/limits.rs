@@ -18,7 +18,8 @@ pub struct Limits {
     pub max_entry_bytes: u64,
     /// Largest total of all entries, uncompressed bytes (default 2 GiB; `--max-total-size`).
     /// Parsed records take about three times the space of their text, so this bounds the
-    /// analyzer at roughly 8 GiB.
+    /// analyzer at roughly 8 GiB. It also bounds the output of every decoder together (kept,
+    /// skipped or lost to an error), so that it bounds the work of decompressing too.
     pub max_total_bytes: u64,
     /// Most entries read, files and directories alike (default 100 000; `--max-entries`).
     pub max_entries: usize,

@@ -15,11 +15,15 @@
 //!   a tar is an archive inside the bundle: delivered as stored, not unpacked. xz's
 //!   multi-threaded decoder decodes the blocks of a multi-block stream (`xz -T0`) in parallel.
 //! - **Limits.** Every read is bounded by `take(limit + 1)` with an explicit error past the
-//!   limit: per entry, in total (decompressed members count), in entries. The compression-ratio
-//!   alarm compares every byte any decoder produced (kept, skipped or failed) with the bytes read
-//!   from the input. A truncated or corrupt stream stops reading with the reason in
-//!   [`ReadSummary::stopped`]; entries delivered before are kept. The end of a compressed tar is
-//!   decompressed too, so that the stream's integrity check is verified.
+//!   limit: per entry, in total (decompressed members count), in entries. Every byte any decoder
+//!   produced (kept, skipped or failed) counts against the total too, and the compression-ratio
+//!   alarm compares it with the compressed bytes of the input, each counted once. Zip entries
+//!   whose bytes overlap are refused before anything is inflated (the overlapping-entry bomb).
+//! - **Partial input.** A truncated or corrupt stream stops reading with the reason, and what
+//!   was read before, in [`ReadSummary::stopped`]; entries delivered before are kept. A tar
+//!   without its end-of-archive marker (cut at a block boundary, or between two compressed
+//!   members) and an entry whose data ends early are truncation too. The end of a compressed tar
+//!   is decompressed, so that the stream's integrity check is verified.
 //! - **Names and links.** Entries whose names are absolute or contain `..`, devices, FIFOs and
 //!   sparse files are refused and listed. A symbolic link (tar, zip's unix mode, a folder's) or
 //!   a tar hard link whose target stays inside the bundle's tree is delivered as

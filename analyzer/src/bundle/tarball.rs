@@ -134,7 +134,6 @@ fn read_entries<R: Read>(
             Step::Read => {}
             Step::Stop => return seen,
             Step::Skipped => {
-                summary.bytes_skipped = summary.bytes_skipped.saturating_add(claimed);
                 let decoded = ctx.meter.decoded_bytes();
                 if compressed && decoded.saturating_add(claimed) > limits.max_total_bytes {
                     summary.stopped = Some(format!(
@@ -147,6 +146,7 @@ fn read_entries<R: Read>(
                     ));
                     return seen;
                 }
+                summary.bytes_skipped = summary.bytes_skipped.saturating_add(claimed);
             }
         }
     }

@@ -357,6 +357,7 @@ fn data_of_an_entry_that_is_not_read_is_not_decompressed_past_the_total() {
         );
         assert!(stop.contains("total size limit of 256.0 MiB"), "{stop}");
         assert!(s.bytes_decoded < MIB, "{name}: {}", s.bytes_decoded);
+        assert_eq!(s.bytes_skipped, 0, "{name}: nothing was passed over");
     }
 }
 
