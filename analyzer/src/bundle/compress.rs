@@ -154,10 +154,81 @@ impl<R: BufRead> Read for Dec<R> {
     }
 }
 
+/// The longest magic [`Compression::starts_member`] looks at (xz's six bytes).
+const MAGIC_LEN: usize = 6;
+
+/// A buffered reader with the few bytes read ahead to recognise the next member put back in
+/// front of it. A member can end anywhere in the inner reader's buffer, where `fill_buf` may
+/// return a single byte; the magic is therefore read whole with [`read_up_to`], then handed back
+/// to the next member's decoder from here.
+struct Rewound<R> {
+    head: [u8; MAGIC_LEN],
+    pos: usize,
+    len: usize,
+    inner: R,
+}
+
+impl<R: BufRead> Rewound<R> {
+    fn new(inner: R) -> Self {
+        Rewound {
+            head: [0; MAGIC_LEN],
+            pos: 0,
+            len: 0,
+            inner,
+        }
+    }
+
+    /// Reads up to [`MAGIC_LEN`] bytes (fewer only at the end of the input) and puts them back:
+    /// the bytes that follow a complete member, to be matched against a member's magic.
+    fn peek_magic(mut self) -> io::Result<Self> {
+        let mut head = [0u8; MAGIC_LEN];
+        let len = read_up_to(&mut self, &mut head)?;
+        Ok(Rewound {
+            head,
+            pos: 0,
+            len,
+            inner: self.inner,
+        })
+    }
+
+    fn peeked(&self) -> &[u8] {
+        &self.head[self.pos..self.len]
+    }
+}
+
+impl<R: BufRead> Read for Rewound<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.pos < self.len {
+            let n = buf.len().min(self.len - self.pos);
+            buf[..n].copy_from_slice(&self.head[self.pos..self.pos + n]);
+            self.pos += n;
+            return Ok(n);
+        }
+        self.inner.read(buf)
+    }
+}
+
+impl<R: BufRead> BufRead for Rewound<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pos < self.len {
+            return Ok(&self.head[self.pos..self.len]);
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amt: usize) {
+        if self.pos < self.len {
+            self.pos = (self.pos + amt).min(self.len);
+        } else {
+            self.inner.consume(amt);
+        }
+    }
+}
+
 /// Decodes the members of a compressed stream one after the other (see the module docs).
 pub struct Members<R: BufRead> {
     c: Compression,
-    dec: Option<Dec<R>>,
+    dec: Option<Dec<Rewound<R>>>,
     threads: u32,
     trailing: Rc<Cell<bool>>,
     failed: Option<io::ErrorKind>,
@@ -166,7 +237,7 @@ pub struct Members<R: BufRead> {
 impl<R: BufRead> Members<R> {
     /// Starts at the first member. `threads` above 1 lets xz decode blocks in parallel.
     pub fn new(c: Compression, r: R, threads: u32) -> Self {
-        let (dec, failed) = match Dec::new(c, r, threads) {
+        let (dec, failed) = match Dec::new(c, Rewound::new(r), threads) {
             Ok(d) => (Some(d), None),
             Err(e) => (None, Some(e.kind())),
         };
@@ -235,38 +306,54 @@ impl<R: BufRead> Read for Members<R> {
                 return Ok(n);
             }
             // This member is complete: another one, padding, trailing bytes, or the end.
-            let mut inner = match self.dec.take() {
+            let inner = match self.dec.take() {
                 Some(d) => d.into_inner(),
                 None => return Ok(0),
             };
-            if self.c == Compression::Xz {
-                // Stream padding: NUL bytes between and after xz streams.
-                loop {
-                    let rest = inner.fill_buf()?;
-                    let zeros = rest.iter().take_while(|&&b| b == 0).count();
-                    if zeros == 0 {
-                        break;
-                    }
-                    inner.consume(zeros);
+            let inner = match self.next_member(inner) {
+                Ok(Some(inner)) => inner,
+                Ok(None) => return Ok(0),
+                Err(e) => {
+                    self.failed = Some(e.kind());
+                    return Err(self.error(e.kind(), Some(&e)));
+                }
+            };
+            match Dec::new(self.c, inner, self.threads) {
+                Ok(d) => self.dec = Some(d),
+                Err(e) => {
+                    self.failed = Some(e.kind());
+                    return Err(self.error(e.kind(), Some(&e)));
                 }
             }
-            let rest = inner.fill_buf()?;
-            if rest.is_empty() {
-                return Ok(0);
-            }
-            if self.c.starts_member(rest) {
-                match Dec::new(self.c, inner, self.threads) {
-                    Ok(d) => self.dec = Some(d),
-                    Err(e) => {
-                        self.failed = Some(e.kind());
-                        return Err(self.error(e.kind(), Some(&e)));
-                    }
-                }
-                continue;
-            }
-            self.trailing.set(true);
-            return Ok(0);
         }
+    }
+}
+
+impl<R: BufRead> Members<R> {
+    /// What follows a complete member: the input positioned at the next member, or `None` at
+    /// the end (or before trailing bytes that are no member, which sets the trailing flag).
+    fn next_member(&mut self, mut inner: Rewound<R>) -> io::Result<Option<Rewound<R>>> {
+        if self.c == Compression::Xz {
+            // Stream padding: NUL bytes between and after xz streams.
+            loop {
+                let rest = inner.fill_buf()?;
+                let zeros = rest.iter().take_while(|&&b| b == 0).count();
+                if zeros == 0 {
+                    break;
+                }
+                inner.consume(zeros);
+            }
+        }
+        let inner = inner.peek_magic()?;
+        let rest = inner.peeked();
+        if rest.is_empty() {
+            return Ok(None);
+        }
+        if self.c.starts_member(rest) {
+            return Ok(Some(inner));
+        }
+        self.trailing.set(true);
+        Ok(None)
     }
 }
 
@@ -294,7 +381,8 @@ pub fn decode_head(c: Compression, prefix: &[u8], n: usize) -> Vec<u8> {
 /// whose decompressed start is a tar header is an archive inside the bundle: it is read as stored
 /// (compressed) and not unpacked, like any other archive inside a bundle. A member whose
 /// compressed data is corrupt is a [`EntryContent::ReadError`] naming the compression; reading
-/// of the bundle goes on unless `meter` says otherwise.
+/// of the bundle goes on unless `meter` says otherwise. A member cut by the total size limit
+/// of `meter` (every decoder's output counts) is [`EntryContent::TooLarge`].
 pub fn read_member(
     mut r: impl Read,
     stream: Option<StreamFn>,
@@ -303,29 +391,32 @@ pub fn read_member(
     meter: &Meter,
 ) -> (EntryContent, Option<Compression>) {
     let mut head = [0u8; 16];
-    let n = match read_up_to(&mut r, &mut head) {
-        Ok(n) => n,
-        Err(e) => return (EntryContent::ReadError(describe_io(&e)), None),
+    let (content, compression) = 'read: {
+        let n = match read_up_to(&mut r, &mut head) {
+            Ok(n) => n,
+            Err(e) => break 'read (EntryContent::ReadError(describe_io(&e)), None),
+        };
+        let Some(c) = Compression::sniff(&head[..n]) else {
+            let all = io::Cursor::new(head[..n].to_vec()).chain(r);
+            break 'read (limits::read_entry(stream, all, bounds, size_hint), None);
+        };
+        let mut prefix = head[..n].to_vec();
+        if let Err(e) = (&mut r).take(PEEK_RAW).read_to_end(&mut prefix) {
+            break 'read (EntryContent::ReadError(describe_io(&e)), None);
+        }
+        let inner = decode_head(c, &prefix, 512);
+        let raw = io::Cursor::new(prefix).chain(r);
+        if inner.len() == 512 && super::sniff::looks_like_tar(&inner) {
+            break 'read (limits::read_entry(stream, raw, bounds, size_hint), None);
+        }
+        let members = Members::new(c, BufReader::with_capacity(64 << 10, raw), 1);
+        let decoded = Inflating::new(members, meter.clone(), false);
+        (
+            limits::read_entry(stream, decoded, bounds, size_hint),
+            Some(c),
+        )
     };
-    let Some(c) = Compression::sniff(&head[..n]) else {
-        let all = io::Cursor::new(head[..n].to_vec()).chain(r);
-        return (limits::read_entry(stream, all, bounds, size_hint), None);
-    };
-    let mut prefix = head[..n].to_vec();
-    if let Err(e) = (&mut r).take(PEEK_RAW).read_to_end(&mut prefix) {
-        return (EntryContent::ReadError(describe_io(&e)), None);
-    }
-    let inner = decode_head(c, &prefix, 512);
-    let raw = io::Cursor::new(prefix).chain(r);
-    if inner.len() == 512 && super::sniff::looks_like_tar(&inner) {
-        return (limits::read_entry(stream, raw, bounds, size_hint), None);
-    }
-    let members = Members::new(c, BufReader::with_capacity(64 << 10, raw), 1);
-    let decoded = Inflating::new(members, meter.clone(), false);
-    (
-        limits::read_entry(stream, decoded, bounds, size_hint),
-        Some(c),
-    )
+    (meter.cut_by_total(content), compression)
 }
 
 /// Reads until `buf` is full or the reader is exhausted; returns the count.
@@ -409,6 +500,40 @@ mod tests {
         let (out, trailing) = decode(Compression::Gzip, &padded);
         assert_eq!(out.unwrap(), "data");
         assert!(trailing);
+    }
+
+    #[test]
+    fn a_member_ending_anywhere_in_the_read_buffer_is_followed() {
+        // The input is read through a buffer of every capacity from 1 to past the first
+        // member's length, so that the first member ends at every position in it, one byte
+        // before the buffer's end included (where `fill_buf` holds a single byte of the next
+        // member's magic).
+        for (c, enc) in [
+            (Compression::Gzip, gz as fn(&[u8]) -> Vec<u8>),
+            (Compression::Xz, xz),
+            (Compression::Bzip2, bz2),
+        ] {
+            let first = enc(b"hello ");
+            let mut two = first.clone();
+            two.extend(enc(b"world"));
+            for cap in 1..first.len() + 8 {
+                let mut m = Members::new(c, BufReader::with_capacity(cap, &two[..]), 1);
+                let flag = m.trailing_flag();
+                let mut out = String::new();
+                m.read_to_string(&mut out).unwrap();
+                assert_eq!(out, "hello world", "{c:?}, buffer of {cap}");
+                assert!(!flag.get(), "{c:?}, buffer of {cap}");
+            }
+            // Trailing bytes shorter than a magic are still noticed.
+            let mut short = first.clone();
+            short.push(0x1f);
+            let mut m = Members::new(c, BufReader::with_capacity(first.len() + 1, &short[..]), 1);
+            let flag = m.trailing_flag();
+            let mut out = String::new();
+            m.read_to_string(&mut out).unwrap();
+            assert_eq!(out, "hello ");
+            assert!(flag.get(), "{c:?}");
+        }
     }
 
     #[test]

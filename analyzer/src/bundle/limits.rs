@@ -18,7 +18,8 @@ pub struct Limits {
     pub max_entry_bytes: u64,
     /// Largest total of all entries, uncompressed bytes (default 2 GiB; `--max-total-size`).
     /// Parsed records take about three times the space of their text, so this bounds the
-    /// analyzer at roughly 8 GiB.
+    /// analyzer at roughly 8 GiB. It also bounds the output of every decoder together (kept,
+    /// skipped or lost to an error), so that it bounds the work of decompressing too.
     pub max_total_bytes: u64,
     /// Most entries read, files and directories alike (default 100 000; `--max-entries`).
     pub max_entries: usize,
@@ -82,13 +83,16 @@ impl<R: io::Seek> io::Seek for CountingReader<R> {
     }
 }
 
-/// The compression-ratio alarm of one input, shared by every decoder that reads it.
+/// The decompression guard of one input (the compression-ratio alarm and the total size limit),
+/// shared by every decoder that reads it.
 ///
-/// The denominator is the bytes read from the input file(s) ([`Meter::input`], counted by
-/// [`CountingReader`]); the numerator every byte any decoder produced, whether it was kept,
-/// skipped (the data of a refused tar entry) or lost to an error ([`Inflating`]). Once the
-/// numerator passes [`Limits::ratio_floor_bytes`] and exceeds [`Limits::max_ratio`] times the
-/// denominator, every decoder fails with the alarm and [`Meter::stop`] says why.
+/// The ratio's denominator is the compressed bytes of the input, each counted once
+/// ([`Meter::input`]: counted by [`CountingReader`] for a stream, added per entry's byte range
+/// for a zip); the numerator every byte any decoder produced, whether it was kept, skipped (the
+/// data of a refused tar entry) or lost to an error such as a CRC mismatch ([`Inflating`]).
+/// Once the numerator passes [`Limits::ratio_floor_bytes`] and exceeds [`Limits::max_ratio`]
+/// times the denominator, or exceeds [`Limits::max_total_bytes`] on its own, every decoder fails
+/// and [`Meter::stop`] says why.
 #[derive(Clone)]
 pub struct Meter(Rc<MeterState>);
 
@@ -97,6 +101,8 @@ struct MeterState {
     inflated: Cell<u64>,
     max_ratio: u64,
     floor: u64,
+    max_total: u64,
+    total_reached: Cell<bool>,
     stopped: Cell<bool>,
     stop: RefCell<Option<String>>,
 }
@@ -109,6 +115,8 @@ impl Meter {
             inflated: Cell::new(0),
             max_ratio: limits.max_ratio,
             floor: limits.ratio_floor_bytes,
+            max_total: limits.max_total_bytes,
+            total_reached: Cell::new(false),
             stopped: Cell::new(false),
             stop: RefCell::new(None),
         }))
@@ -119,13 +127,36 @@ impl Meter {
         self.0.input.clone()
     }
 
+    /// Compressed bytes counted so far (the ratio's denominator).
+    pub fn input_bytes(&self) -> u64 {
+        self.0.input.get()
+    }
+
+    /// Bytes produced by every decoder so far: kept, skipped or lost to an error.
+    pub fn decoded_bytes(&self) -> u64 {
+        self.0.inflated.get()
+    }
+
+    /// `content` as the entry read when the decoders went past the total size limit:
+    /// [`EntryContent::TooLarge`] for the entry that limit cut, instead of the read error every
+    /// decoder returns from then on.
+    pub fn cut_by_total(&self, content: EntryContent) -> EntryContent {
+        match content {
+            EntryContent::ReadError(_) if self.0.total_reached.get() => EntryContent::TooLarge {
+                limit: self.0.max_total,
+            },
+            other => other,
+        }
+    }
+
     /// Why every further read of this input must stop: the ratio alarm, or the failure of the
     /// input's own compressed stream (a member's corrupt data does not stop the input).
     pub fn stop(&self) -> Option<String> {
         self.0.stop.borrow().clone()
     }
 
-    fn fail(&self, why: String) {
+    /// Stops every decoder of this input with `why` (the first reason given is kept).
+    pub fn fail(&self, why: String) {
         let mut s = self.0.stop.borrow_mut();
         if s.is_none() {
             *s = Some(why);
@@ -133,17 +164,22 @@ impl Meter {
         }
     }
 
-    /// Counts `n` more decoded bytes; the alarm text once the ratio is exceeded.
+    /// Counts `n` more decoded bytes; the reason to stop once the ratio or the total is
+    /// exceeded.
     fn add(&self, n: u64) -> Result<(), String> {
         let total = self.0.inflated.get() + n;
         self.0.inflated.set(total);
         let input = self.0.input.get().max(1);
-        if total > self.0.floor && total / input > self.0.max_ratio {
-            let alarm = ratio_alarm(total, input, self.0.max_ratio);
-            self.fail(alarm.clone());
-            return Err(alarm);
-        }
-        Ok(())
+        let why = if total > self.0.floor && total / input > self.0.max_ratio {
+            ratio_alarm(total, input, self.0.max_ratio)
+        } else if total > self.0.max_total {
+            self.0.total_reached.set(true);
+            decoded_limit_reached(self.0.max_total)
+        } else {
+            return Ok(());
+        };
+        self.fail(why.clone());
+        Err(why)
     }
 }
 
@@ -216,6 +252,18 @@ pub fn ratio_alarm(uncompressed: u64, compressed: u64, max_ratio: u64) -> String
         human_bytes(uncompressed),
         human_bytes(compressed),
         max_ratio
+    )
+}
+
+/// Why reading stopped when the decoders produced more than the total size limit: kept,
+/// skipped and failed bytes all count, so that data which is decompressed but never kept
+/// (refused or skipped entries, entries failing their CRC check) is bounded too.
+pub fn decoded_limit_reached(max_total: u64) -> String {
+    format!(
+        "total uncompressed size limit of {} reached: that much was decompressed (entries kept, \
+         skipped or failing their integrity check all count); the rest was not read (raise with \
+         --max-total-size)",
+        human_bytes(max_total)
     )
 }
 

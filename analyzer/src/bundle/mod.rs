@@ -15,11 +15,15 @@
 //!   a tar is an archive inside the bundle: delivered as stored, not unpacked. xz's
 //!   multi-threaded decoder decodes the blocks of a multi-block stream (`xz -T0`) in parallel.
 //! - **Limits.** Every read is bounded by `take(limit + 1)` with an explicit error past the
-//!   limit: per entry, in total (decompressed members count), in entries. The compression-ratio
-//!   alarm compares every byte any decoder produced (kept, skipped or failed) with the bytes read
-//!   from the input. A truncated or corrupt stream stops reading with the reason in
-//!   [`ReadSummary::stopped`]; entries delivered before are kept. The end of a compressed tar is
-//!   decompressed too, so that the stream's integrity check is verified.
+//!   limit: per entry, in total (decompressed members count), in entries. Every byte any decoder
+//!   produced (kept, skipped or failed) counts against the total too, and the compression-ratio
+//!   alarm compares it with the compressed bytes of the input, each counted once. Zip entries
+//!   whose bytes overlap are refused before anything is inflated (the overlapping-entry bomb).
+//! - **Partial input.** A truncated or corrupt stream stops reading with the reason, and what
+//!   was read before, in [`ReadSummary::stopped`]; entries delivered before are kept. A tar
+//!   without its end-of-archive marker (cut at a block boundary, or between two compressed
+//!   members) and an entry whose data ends early are truncation too. The end of a compressed tar
+//!   is decompressed, so that the stream's integrity check is verified.
 //! - **Names and links.** Entries whose names are absolute or contain `..`, devices, FIFOs and
 //!   sparse files are refused and listed. A symbolic link (tar, zip's unix mode, a folder's) or
 //!   a tar hard link whose target stays inside the bundle's tree is delivered as
@@ -149,8 +153,19 @@ pub struct ReadSummary {
     pub bytes_read: u64,
     /// Number of entries delivered to the callback.
     pub entries: usize,
-    /// Set when reading stopped early (corrupt archive, a total limit reached); entries delivered
-    /// before that are still analyzed.
+    /// Compressed bytes of the input taken into account by the ratio alarm, each counted once
+    /// (0 when nothing was decompressed).
+    pub bytes_input: u64,
+    /// Bytes produced by every decoder (the input's, its compressed members', zip entries'),
+    /// whether kept, skipped or lost to an error: what the ratio alarm and the total size limit
+    /// bounded.
+    pub bytes_decoded: u64,
+    /// Data of entries that were not read (refused entries, links and directories that carry
+    /// data), which still had to be read or decompressed to reach the next entry.
+    pub bytes_skipped: u64,
+    /// Set when reading stopped early (a truncated or corrupt archive, a limit reached): the
+    /// input was read only in part. It ends by saying how much was read before; entries
+    /// delivered before that are still analyzed.
     pub stopped: Option<String>,
     /// Oddities that did not stop reading (trailing bytes after a gzip stream), and how the
     /// input was taken (a folder holding one archive is read as that archive).
@@ -231,7 +246,45 @@ pub fn read(
         stream_for,
         meter: &meter,
     };
-    if meta.is_dir() {
+    let result = read_input(path, meta.is_dir(), &ctx, &mut summary, &mut deliver);
+    summary.bytes_input = meter.input_bytes();
+    summary.bytes_decoded = meter.decoded_bytes();
+    if summary.bytes_skipped > 0 {
+        summary.warnings.push(format!(
+            "{} of data in entries that were not read (refused entries, links or directories \
+             carrying data) had to be {} to be skipped",
+            limits::human_bytes(summary.bytes_skipped),
+            match summary.format {
+                Some(Format::TarGz | Format::TarXz | Format::TarZst | Format::TarBz2) => {
+                    "decompressed"
+                }
+                _ => "read",
+            }
+        ));
+    }
+    if let Some(why) = &mut summary.stopped {
+        why.push_str(&format!(
+            "; read before that: {} entries, {}",
+            summary.entries,
+            limits::human_bytes(summary.bytes_read)
+        ));
+    }
+    result.map(|()| summary)
+}
+
+/// Reads the input at `path` (a folder when `is_dir`) into `summary` and `deliver`.
+fn read_input(
+    path: &Path,
+    is_dir: bool,
+    ctx: &Ctx<'_>,
+    summary: &mut ReadSummary,
+    deliver: &mut Deliver<'_>,
+) -> Result<(), BundleError> {
+    let io_err = |source| BundleError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    if is_dir {
         if let Some((archive, side_files)) = dir::single_archive(path) {
             summary.warnings.push(format!(
                 "the folder holds one bundle archive, `{}`{}: it was read as that archive",
@@ -251,16 +304,13 @@ pub fn read(
                 path: archive.display().to_string(),
                 source,
             };
-            return read_file(&archive, &ctx, &mut summary, &mut deliver)
-                .map_err(io_err)
-                .map(|()| summary);
+            return read_file(&archive, ctx, summary, deliver).map_err(io_err);
         }
         summary.format = Some(Format::Directory);
-        dir::read(path, &ctx, &mut summary, &mut deliver);
-        return Ok(summary);
+        dir::read(path, ctx, summary, deliver);
+        return Ok(());
     }
-    read_file(path, &ctx, &mut summary, &mut deliver).map_err(io_err)?;
-    Ok(summary)
+    read_file(path, ctx, summary, deliver).map_err(io_err)
 }
 
 /// What every reader is given besides the input.
@@ -356,8 +406,12 @@ fn read_compressed(
             .filter(|n| !n.is_empty())
             .unwrap_or(file_name)
             .to_string();
-        let content = limits::read_bounded(inner, ctx.limits.max_entry_bytes, 0);
-        if let EntryContent::ReadError(e) = &content {
+        let content = ctx
+            .meter
+            .cut_by_total(limits::read_bounded(inner, ctx.limits.max_entry_bytes, 0));
+        if let Some(why) = ctx.meter.stop() {
+            summary.stopped = Some(why);
+        } else if let EntryContent::ReadError(e) = &content {
             summary.stopped = Some(e.clone());
         }
         deliver(

@@ -28,9 +28,12 @@ pub const SCHEMA_VERSION: u32 = 1;
 /// Fields:
 /// - `schema_version`: [`SCHEMA_VERSION`].
 /// - `tool`: `{name, version}` of the analyzer.
-/// - `bundle`: `{path, format, entries, bytes_read, stopped, refused: [{path, reason}], manifest,
-///   layout: {layout, root, marker}}`; `format` is one of `tar-gz`, `gzip`, `tar`, `zip`,
-///   `directory`, `file`; `stopped` says why reading ended early, if it did; `warnings` lists
+/// - `bundle`: `{path, format, entries, bytes_read, bytes_decoded, bytes_skipped, stopped,
+///   refused: [{path, reason}], manifest, layout: {layout, root, marker}}`; `format` is one of
+///   `tar-gz`, `gzip`, `tar`, `zip`, `directory`, `file`; `bytes_decoded` counts every byte a
+///   decoder produced (kept, skipped or lost to an error), `bytes_skipped` the data of entries
+///   that were not read; `stopped` says why reading ended early (the bundle was read only in
+///   part), if it did; `warnings` lists
 ///   oddities that did not stop it; `layout` is the tool that wrote the bundle
 ///   (`rca-collector`, `sosreport`, `supportconfig`, `oswatcher`, `loose`), the folder its tree
 ///   starts at and the path that showed it.
@@ -163,6 +166,12 @@ pub struct BundleInfo {
     pub entries: usize,
     /// Uncompressed bytes read.
     pub bytes_read: u64,
+    /// Bytes every decoder produced, kept, skipped or lost to an error (what the total size
+    /// limit and the ratio alarm bound).
+    pub bytes_decoded: u64,
+    /// Data of entries that were not read (refused entries, links or directories carrying
+    /// data), read or decompressed only to be skipped.
+    pub bytes_skipped: u64,
     /// Why reading ended early, if it did (a size limit, a corrupt archive).
     pub stopped: Option<String>,
     /// Oddities that did not stop reading (bytes after the end of the gzip data).
@@ -331,6 +340,8 @@ impl Report {
                 format: c.summary.format,
                 entries: c.summary.entries,
                 bytes_read: c.summary.bytes_read,
+                bytes_decoded: c.summary.bytes_decoded,
+                bytes_skipped: c.summary.bytes_skipped,
                 stopped: c.summary.stopped.clone(),
                 warnings: c.summary.warnings.clone(),
                 refused: c.summary.refused.clone(),
@@ -361,11 +372,15 @@ impl Report {
             .count()
     }
 
-    /// Why the bundle holds too little evidence to call the host healthy, if so: one of the
-    /// areas in [`HEALTH_AREAS`] had no rule evaluated (each named with the reasons its rules
-    /// give). A bundle without findings at warning or above but with such a gap is no clean bill
-    /// of health: `rca analyze` exits 2 for it.
+    /// Why the bundle holds too little evidence to call the host healthy, if so: it was read
+    /// only in part (reading stopped early: a truncated or corrupt archive, a limit reached), or
+    /// one of the areas in [`HEALTH_AREAS`] had no rule evaluated (each named with the reasons
+    /// its rules give). A bundle without findings at warning or above but with such a gap is no
+    /// clean bill of health: `rca analyze` exits 2 for it.
     pub fn evidence_gap(&self) -> Option<String> {
+        if let Some(why) = &self.bundle.stopped {
+            return Some(format!("the bundle was read only in part: {why}"));
+        }
         let gaps: Vec<String> = HEALTH_AREAS
             .iter()
             .filter(|area| {

@@ -309,9 +309,12 @@ fn truncated_streams_keep_what_was_read() {
         );
         let r = analyze(&p, &Limits::default());
         let stop = r.bundle.stopped.clone().expect("reading stopped early");
-        assert_eq!(
-            stop,
-            format!("the {} data ends early: the file is truncated", c.label())
+        assert!(
+            stop.starts_with(&format!(
+                "the {} data ends early: the file is truncated; read before that: ",
+                c.label()
+            )),
+            "{c:?}: {stop}"
         );
         assert_eq!(outcome(&r, "proc/softirqs"), Outcome::Parsed, "{c:?}");
         match outcome(&r, "big.log") {
