@@ -1406,7 +1406,7 @@ finish() {
         fi
     fi
     if ! space_ok && [ -z "$fin_wf" ]; then
-        fin_wf="the temp folder's filesystem was full when the command ended; the output may be cut"
+        fin_wf="the temp folder's filesystem was full when the command ended, so the output may be cut"
     fi
     if [ -n "$fin_wf" ]; then
         wf_n=$((wf_n + 1))
