@@ -4,15 +4,22 @@
 #
 # Usage: sh collector.sh [--duration SECONDS] [--interval SECONDS] [--output DIR]
 #                        [--pid PID]... [--label TEXT] [--config PATH]... [--zk HOST:PORT]...
-#                        [--no-perf] [--keep-perf-data] [--live-histogram]
+#                        [--no-perf] [--keep-perf-data] [--live-histogram] [--deadline SECONDS]
 #                        [--max-bytes N] [--max-artifact-bytes N] [--max-log-bytes N]
 #                        [--max-thread-dump-bytes N] [--max-perf-script-bytes N]
 #                        [--help] [--version]
 #
 # Writes DIR/rca-<hostname>-<UTC yyyymmddThhmmssZ>.tar.gz and prints its path as the last line
-# on stdout; progress goes to stderr (and into the bundle as collector.log). Exit status: 0 when
-# complete, 1 on a setup error (no tarball), 2 on a usage error, 128+signal when interrupted
-# (the tarball of what was collected is still written, with meta complete = 0).
+# on stdout; progress goes to stderr (and into the bundle as collector.log). Exit status:
+#   0        complete
+#   1        no tarball: a setup error, or the tarball or its manifest could not be written
+#            (the reason is on stderr)
+#   2        usage error
+#   3        the tarball was written but is incomplete: the deadline was reached, or outputs
+#            could not be written in full (no space left in the temp folder); meta complete = 0
+#            and meta incomplete say why
+#   128+N    interrupted by signal N (INT, TERM, HUP); the tarball of what was collected is
+#            still written, with meta complete = 0
 #
 # The collector is read-only: it reads files and runs reporting commands, never changes a
 # setting, never signals or restarts a target process, and talks to the network only through
@@ -20,7 +27,11 @@
 # `nstat -s` (do not update nstat's history file), `perf record -N` (do not fill ~/.debug),
 # `-J-XX:-UsePerfData` for the JDK tools (no hsperfdata file of their own), class histograms
 # of all objects (`-all`, no full GC) unless --live-histogram is given. Every command runs
-# under a time budget, so a hung tool costs at most its budget.
+# under a time budget, so a hung tool costs at most its budget, and the whole run under a
+# deadline (--deadline, default the sampling window plus 600 s): no budget reaches past it, and
+# once it is reached the steps left are skipped (`skipped: deadline reached`) and the tarball
+# is written. A hung tool therefore never holds the run beyond the deadline plus the 5 s
+# between TERM and KILL, plus the time tar takes.
 #
 # ---------------------------------------------------------------------------------------------
 # Bundle layout
@@ -41,7 +52,7 @@
 #     artifact	<path>	<kind>	<exit>	<timed_out>	<start>	<end>	<bytes>	<truncated>	<note>	<argv>
 #
 #   meta keys (one line each, in this order; value may be empty):
-#     collector_version  version of this script (0.2.0)
+#     collector_version  version of this script (0.3.0)
 #     hostname           `uname -n`, unsanitised
 #     user, uid          who ran the collector (`id -un`, `id -u`)
 #     kernel, machine    `uname -r`, `uname -m`
@@ -49,7 +60,9 @@
 #                        works, else an integer (BusyBox date has no %N)
 #     duration, interval the sampling window and step, in seconds, as used
 #     options            the command line given (arguments joined by single spaces)
-#     complete           1, or 0 when the run was interrupted by INT/TERM/HUP
+#     complete           1, or 0 when the run was interrupted by INT/TERM/HUP, reached its
+#                        deadline or could not write all its outputs (0.3.0; meta incomplete
+#                        says why)
 #     orig_lc_all, orig_lang, orig_tz
 #                        LC_ALL, LANG and TZ as found (the collector forces LC_ALL=C)
 #     timeout_impl       coreutils | busybox | watchdog: how command budgets are enforced
@@ -69,6 +82,13 @@
 #                        the size caps used, in bytes
 #     secrets_masked     how many secret values were replaced by **** in the bundle (see
 #                        redaction-log.tsv for the file and key names)
+#   added in 0.3.0 (after the keys above, in this order):
+#     deadline           the deadline of the whole run, seconds (--deadline)
+#     incomplete         why complete is 0, reasons joined by `; ` (`interrupted by SIGTERM`,
+#                        `deadline of 660 s reached: ...`, `no space left on device while
+#                        writing ...`); empty when complete
+#     records            how many artifact records follow. A manifest with fewer is truncated;
+#                        one without this key (from 0.3.0 on) was cut inside its meta records
 #
 #   artifact fields (one record for every planned artifact, also the failed and skipped ones):
 #     path       relative to the top folder, e.g. sysstat/iostat-x.txt
@@ -91,13 +111,19 @@
 #                script (--max-perf-script-bytes) are cut while they are written (`tail -c` /
 #                `| head -c`); an output of exactly that cap counts as truncated
 #     note       free text, empty when all went well; begins with `not found` or `skipped` when
-#                no output file exists; other notes: `timed out after Ns`, `permission denied:
+#                no output file exists; other notes: `timed out after Ns` (`..., the time left before
+#                the deadline` when the deadline shortened the budget), `permission denied:
 #                ...`, `exit N: <first stderr line, or the first error line of the output>`,
 #                `not runnable: ...`, `interrupted`, `truncated at N bytes (per-artifact cap|
 #                total size cap|log cap|thread dump cap|perf script cap)`, `secrets masked: N
 #                value(s) (keys: ...)`, `output: <line>` (a known failure the tool reports with
-#                exit 0, e.g. a four-letter word not in ZooKeeper's whitelist); several are
-#                joined by `; `
+#                exit 0, e.g. a four-letter word not in ZooKeeper's whitelist), `write
+#                failed: <why>` (the output could not be written in full: the command or the
+#                shell said so, or the temp folder's filesystem was full when it ended; the
+#                output may be cut); several are joined by `; `. Skipped artifacts say why:
+#                `skipped: interrupted`, `skipped: deadline reached (--deadline N)`,
+#                `skipped: no space left in the temp folder ...`, `skipped: total size cap
+#                reached ...`, and others
 #     argv       the command words joined by single spaces (`cat /proc/softirqs` for file
 #                copies; `A | B` when the output went through a filter)
 #
@@ -105,7 +131,7 @@
 #   was never started; exit is 127 or empty); every other record has one, possibly empty.
 #   Records are in the order the collector planned them. manifest.tsv and collector.log are
 #   written last; collector.log has a record of its own (kind collector-log, exit and argv
-#   empty).
+#   empty). Every file of the bundle but manifest.tsv has a record.
 #
 # Kinds of this version (kind -> what it is; path in the bundle). `.start` / `.end` are the
 # snapshots at the start and the end of the sampling window; <nic>, <pid>, <mod> are names.
@@ -325,6 +351,26 @@
 # meta complete = 0; the final tar itself is not interrupted. (A shell started with SIGINT
 # ignored, e.g. `sh collector.sh &` from a script, cannot trap it; TERM still works there.)
 #
+# Deadline: the run's time is counted from its start on /proc/uptime (immune to wall-clock
+# steps). Before each artifact the collector checks what is left: nothing -> the artifact is
+# recorded `skipped: deadline reached (--deadline N)`; less than the command's budget -> the
+# budget is cut to what is left. The samplers of the window and the end-of-window snapshots
+# are bound the same way; the redaction log, the manifest and the tarball are written after it.
+# A NIC whose `ethtool` query timed out gets no further ethtool queries (they would hang too).
+#
+# Write failures: outputs go to the temp folder (TMPDIR, default /tmp), which may fill up
+# during the run (a disk-full incident is one to collect). Three checks find a lost output:
+# the command's or the shell's own message on stderr (`No space left on device`, `Disk quota
+# exceeded`, `File too large`); a test write after every command (one 4 KiB block appended to
+# a probe file, a builtin write with no fork), which fails when no block is free; and, for the
+# manifest, its line count against the records meant. An affected output's note says `write
+# failed: ...`; while the probe fails, later artifacts are skipped (`skipped: no space left in
+# the temp folder ...`). A reserve file of 256 KiB, written at the start and deleted just
+# before the manifest, keeps room for the manifest; if even the manifest cannot be written in
+# full, a short one (meta records only, complete = 0) is tried, and failing that the run ends
+# with status 1 and no tarball. A filesystem that compresses or deduplicates (btrfs, ZFS) may
+# accept the test write while full; the commands' own messages still mark their outputs.
+#
 # Overhead: a command costs a few forks and execs (its subshell, `timeout`, the command, `wc`),
 # nothing more: timestamps come from /proc/uptime with a builtin read, the bookkeeping files
 # live on /dev/shm (tmpfs; creating files on ext4 cost as much again), one awk handles each
@@ -359,7 +405,7 @@ trap 'pending_signal=INT' INT
 trap 'pending_signal=TERM' TERM
 trap 'pending_signal=HUP' HUP
 
-collector_version=0.2.0
+collector_version=0.3.0
 
 # Remember the caller's locale and zone for the manifest before overriding them. ${X-} keeps
 # `set -u` quiet when they are unset.
@@ -407,6 +453,8 @@ opt_zks=
 no_perf=0
 keep_perf_data=0
 live_histogram=0
+deadline=            # --deadline; empty: duration + deadline_margin
+deadline_margin=600  # after the window: second thread dumps, histograms, perf report, sadf
 
 # Time budgets in seconds. Reading a /proc file or running uname is instantaneous; the budget
 # only bounds a kernel or tool that hangs.
@@ -459,6 +507,21 @@ perf_rec_id=
 perf_paranoid=
 kptr_restrict=
 copied=" "           # configuration files copied so far (absolute paths, |-separated)
+mono_src=wall        # the deadline's clock: uptime (/proc/uptime) | wall
+dl_end=              # the deadline on that clock, 1/100 s
+dl_exempt=0          # 1 while finishing (redaction log, manifest, tar): no deadline
+dl_skipped=0         # artifacts skipped because the deadline was reached
+dl_cut=0             # commands that timed out on a budget the deadline had shortened
+probe=               # the probe file of the temp folder's free space (see space_ok)
+probe_n=0            # blocks in it
+reserve=             # the reserve file, deleted to make room for the manifest
+tmp_full=0           # 1 while the last test write failed
+wf_first=            # the first output lost to a write failure
+wf_n=0               # outputs that may be incomplete for it
+wf_skipped=0         # artifacts skipped for lack of space
+rec_n=0              # artifact records written
+rec_lost=0           # artifact records that could not be written
+meta_n=0             # meta records written into the manifest
 
 tab='	'
 # (awk rather than printf '\r': backquoted bodies here carry no backslashes, see above)
@@ -500,12 +563,14 @@ pipe_prog='r=$1; f=$2; shift 2; { "$@"; echo "$?" >"$r"; } | eval "$f"'
 # ---------------------------------------------------------------------------------------------
 # Small helpers
 
-# say: a timestamped line on stderr and in the log, for the few notable events.
+# say: a timestamped line on stderr and in the log, for the few notable events. (The log is
+# best effort: a line that cannot be written to it, the temp folder being full, is only lost;
+# the outputs' own checks say what was lost.)
 say() {
     printf 'rca-collector: %s\n' "$*" >&2
     if [ -n "$log" ]; then
         sy_t=`date -u +%Y-%m-%dT%H:%M:%SZ`
-        printf '%s %s\n' "$sy_t" "$*" >>"$log"
+        printf '%s %s\n' "$sy_t" "$*" 2>/dev/null >>"$log"
     fi
 }
 
@@ -514,7 +579,7 @@ say() {
 trace() {
     printf 'rca-collector: %s\n' "$*" >&2
     if [ -n "$log" ]; then
-        printf '  %s\n' "$*" >>"$log"
+        printf '  %s\n' "$*" 2>/dev/null >>"$log"
     fi
 }
 
@@ -635,6 +700,65 @@ probe_clock() {
     boot_cs=$((${pc_t%.*} * 100 + 1$pc_frac - 100 - ${pc_up%.*} * 100 - 1${pc_up#*.} + 100))
 }
 
+# mono: set mo_cs to the deadline's clock in 1/100 s: /proc/uptime (a builtin read, no fork;
+# it does not jump when the wall clock is set), else the wall clock's seconds (one fork).
+mono() {
+    if [ "$mono_src" = uptime ] && read -r mo_up _ 2>/dev/null </proc/uptime; then
+        # 12345.67 -> 1234567; the 1 in front keeps a fraction such as 08 from reading as octal.
+        mo_cs=$((${mo_up%.*} * 100 + 1${mo_up#*.} - 100))
+    else
+        mo_s=`epoch_s`
+        mo_cs=$((mo_s * 100))
+    fi
+}
+
+# deadline_start: fix the deadline, `deadline` seconds from now.
+deadline_start() {
+    mono_src=wall
+    if read -r mo_up _ 2>/dev/null </proc/uptime; then
+        case $mo_up in [0-9]*.[0-9][0-9]) mono_src=uptime ;; esac
+    fi
+    mono
+    dl_end=$((mo_cs + deadline * 100))
+}
+
+# dl_left: set dl_s to the whole seconds left before the deadline (0 or less once it is
+# reached; a large number while finishing, where it does not apply).
+dl_left() {
+    if [ "$dl_exempt" = 1 ] || [ -z "$dl_end" ]; then
+        dl_s=999999
+        return 0
+    fi
+    mono
+    dl_s=$(((dl_end - mo_cs) / 100))
+}
+
+# dl_over: 0 when the deadline has been reached.
+dl_over() {
+    dl_left
+    [ "$dl_s" -lt 1 ]
+}
+
+# space_ok: 0 while the temp folder's filesystem has room, tested by appending one 4 KiB block
+# to the probe file (a builtin write, no fork): 4096 bytes from any offset need at least one
+# new block, so the write fails exactly when none is free. Every 32 blocks the file is emptied,
+# only after a write that succeeded (emptying a file in a full filesystem would free the very
+# blocks the next test write takes). Sets tmp_full.
+space_ok() {
+    [ -n "$probe" ] || return 0
+    if printf '%4096s' '' 2>/dev/null >>"$probe"; then
+        tmp_full=0
+        probe_n=$((probe_n + 1))
+        if [ "$probe_n" -ge 32 ]; then
+            : 2>/dev/null >"$probe"
+            probe_n=0
+        fi
+        return 0
+    fi
+    tmp_full=1
+    return 1
+}
+
 usage() {
     cat <<EOF
 Usage: sh collector.sh [OPTIONS]
@@ -655,6 +779,9 @@ Options:
   --no-perf                do not run perf record
   --keep-perf-data         also put perf.data into the tarball
   --live-histogram         class histogram of live objects only (forces a full GC!)
+  --deadline SECONDS       bound of the whole run (default: --duration + 600); no command's
+                           budget reaches past it, and once it is reached the remaining steps
+                           are skipped and the tarball is written (exit status 3)
   --max-bytes N            total size cap of the collected outputs (default 200000000);
                            once reached, further artifacts are skipped and recorded so
   --max-artifact-bytes N   per-artifact cap; larger outputs are cut (default 50000000)
@@ -667,6 +794,11 @@ Options:
 Writes DIR/rca-<hostname>-<UTC yyyymmddThhmmssZ>.tar.gz and prints its path last on stdout.
 Run as root for the complete evidence set; without root it collects what it can and records
 why the rest is missing.
+
+Exit status: 0 complete; 1 no tarball (setup error, or the tarball or its manifest could not
+be written); 2 usage error; 3 tarball written but incomplete (deadline reached, or outputs
+lost for lack of space in TMPDIR; its manifest says why); 128+N interrupted by signal N
+(tarball of what was collected written).
 EOF
 }
 
@@ -840,7 +972,8 @@ read_done() {
 # always run in the background and the main shell `wait`s for them, because a trapped signal
 # interrupts `wait` at once but would be held until a foreground command ends. A job started
 # while closing is 1 (the end-of-window snapshot) or spawn_exempt is 1 (tar) is exempt: an
-# interrupt does not stop it.
+# interrupt does not stop it. BUDGET is cut to the time left before the deadline (at least
+# 1 s: callers check dl_over before starting a job); ID.dl then holds the budget used.
 spawn() {
     sp_id=$1
     sp_budget=$2
@@ -848,6 +981,12 @@ spawn() {
     sp_in=$4
     sp_merge=$5
     shift 5
+    dl_left
+    if [ "$dl_s" -lt "$sp_budget" ]; then
+        [ "$dl_s" -ge 1 ] || dl_s=1
+        sp_budget=$dl_s
+        echo "$sp_budget" >"$state/$sp_id.dl"
+    fi
     sp_exempt=0
     if [ "$closing" = 1 ] || [ "$spawn_exempt" = 1 ]; then
         sp_exempt=1
@@ -884,11 +1023,13 @@ reap() {
 }
 
 # aux OUTFILE INFILE CMD [ARG...]: run a helper command (discovery, probes) under the quick
-# budget, without a manifest record; returns its status.
+# budget, without a manifest record; returns its status (1 without running once the deadline
+# is reached).
 aux() {
     ax_out=$1
     ax_in=$2
     shift 2
+    dl_over && return 1
     next_id
     ax_id=$cur_id
     spawn "$ax_id" "$budget_quick" "$ax_out" "$ax_in" 0 "$@"
@@ -949,7 +1090,8 @@ cleanup() {
 
 # write_record ID PATH KIND EXIT TIMED_OUT START END BYTES TRUNCATED NOTE ARGV
 # Records are appended to one file, each behind its id's number, and sorted into id (= plan)
-# order at the end.
+# order at the end. A record that cannot be written (the state folder is full) is counted in
+# rec_lost and named in meta incomplete.
 write_record() {
     wr_id=$1
     shift
@@ -961,9 +1103,13 @@ write_record() {
     wr_note=$cl_v
     clean "${10}"
     wr_argv=$cl_v
-    printf '%s\tartifact\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${wr_id#a}" \
+    if printf '%s\tartifact\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${wr_id#a}" \
         "$wr_path" "$wr_kind" "$3" "$4" "$5" "$6" "$7" "$8" "$wr_note" "$wr_argv" \
-        >>"$state/records"
+        2>/dev/null >>"$state/records"; then
+        rec_n=$((rec_n + 1))
+    else
+        rec_lost=$((rec_lost + 1))
+    fi
 }
 
 next_id() {
@@ -1004,8 +1150,9 @@ mkdir_for() {
 }
 
 # prepare PATH KIND BUDGET CMD [ARG...]: decide whether the artifact can run. Records the
-# artifact when it cannot (interrupted, total cap reached, command not found) and returns 1;
-# otherwise sets cur_id, writes the job's info file and returns 0. Consumes the o_* options.
+# artifact when it cannot (interrupted, deadline reached, total cap reached, no space left in
+# the temp folder, command not found) and returns 1; otherwise sets cur_id, writes the job's
+# info file and returns 0. Consumes the o_* options.
 prepare() {
     pr_path=$1
     pr_kind=$2
@@ -1031,8 +1178,19 @@ prepare() {
         skip "$pr_path" "$pr_kind" "skipped: interrupted" "$pr_argv"
         return 1
     fi
+    if dl_over; then
+        dl_skipped=$((dl_skipped + 1))
+        skip "$pr_path" "$pr_kind" "skipped: deadline reached (--deadline $deadline)" "$pr_argv"
+        return 1
+    fi
     if [ "$total_bytes" -ge "$max_bytes" ]; then
         skip "$pr_path" "$pr_kind" "skipped: total size cap reached ($max_bytes bytes)" "$pr_argv"
+        return 1
+    fi
+    # Once a test write has failed, test again: space may have been freed meanwhile.
+    if [ "$tmp_full" = 1 ] && ! space_ok; then
+        wf_skipped=$((wf_skipped + 1))
+        skip "$pr_path" "$pr_kind" "skipped: no space left in the temp folder $tmp" "$pr_argv"
         return 1
     fi
     if ! have_cmd "$pr_need"; then
@@ -1106,7 +1264,8 @@ start() {
 }
 
 # finish ID: after reap, turn the job's files into its manifest record; sets last_exit and
-# last_note.
+# last_note. Also tests whether the temp folder still has room (space_ok): an output that
+# ended in a full filesystem, or whose command said a write failed, is noted `write failed`.
 finish() {
     fin_pre=$state/$1
     read_info "$1"
@@ -1119,6 +1278,14 @@ finish() {
     fin_timed=0
     fin_trunc=0
     fin_bytes=0
+    fin_wf=
+    # The budget used: the deadline may have cut it (see spawn).
+    fin_budget=$in_budget
+    fin_dl=0
+    if [ -f "$fin_pre.dl" ]; then
+        read -r fin_budget <"$fin_pre.dl"
+        fin_dl=1
+    fi
     if [ -s "$fin_file" ]; then
         wc -c <"$fin_file" >"$state/size"
         read -r fin_bytes <"$state/size"
@@ -1148,7 +1315,13 @@ finish() {
         fin_why="total size cap"
     fi
     if [ "$fin_bytes" -gt "$fin_limit" ]; then
-        head -c "$fin_limit" "$fin_file" >"$fin_file.cut" && mv "$fin_file.cut" "$fin_file"
+        if ! { head -c "$fin_limit" "$fin_file" >"$fin_file.cut" &&
+            mv "$fin_file.cut" "$fin_file"; } 2>/dev/null; then
+            # No room for the cut copy: cut the file in place (dd truncates at seek=).
+            rm -f "$fin_file.cut"
+            dd if=/dev/null of="$fin_file" bs=1 seek="$fin_limit" 2>/dev/null ||
+                fin_wf="could not cut the output to its cap"
+        fi
         wc -c <"$fin_file" >"$state/size"
         read -r fin_bytes <"$state/size"
         fin_trunc=1
@@ -1159,7 +1332,11 @@ finish() {
     if [ -f "$fin_pre.timedout" ]; then
         fin_timed=1
         fin_exit=124
-        fin_note="timed out after ${in_budget}s"
+        fin_note="timed out after ${fin_budget}s"
+        if [ "$fin_dl" = 1 ]; then
+            fin_note="$fin_note, the time left before the deadline"
+            dl_cut=$((dl_cut + 1))
+        fi
     elif [ -f "$fin_pre.killed" ]; then
         fin_note="interrupted"
     elif [ -z "$fin_exit" ]; then
@@ -1185,9 +1362,12 @@ finish() {
             perm == "" && (l ~ /permission denied/ || l ~ /operation not permitted/) { perm = $0 }
             bad == "" && l ~ /exception|error|unable|denied|not permitted|cannot|failed/ { bad = $0 }
             first == "" && NF { first = $0 }
-            END { if (err == 1 || bad == "") bad = first; print perm; print bad }
+            err == 1 && wf == "" && l ~ /no space left on device|disk quota exceeded|file too large/ { wf = $0 }
+            END { if (err == 1 || bad == "") bad = first; print perm; print bad; print wf }
         ' "$fin_src" >"$fin_pre.why" 2>/dev/null
-        { read -r fin_perm; read -r fin_line; } <"$fin_pre.why"
+        fin_wfl=
+        { read -r fin_perm; read -r fin_line; read -r fin_wfl; } <"$fin_pre.why"
+        [ -n "$fin_wfl" ] && fin_wf=$fin_wfl
     fi
     if [ -n "$fin_exit" ] && [ "$fin_exit" != 0 ] && [ "$fin_timed" = 0 ] &&
         [ ! -f "$fin_pre.killed" ]; then
@@ -1198,8 +1378,8 @@ finish() {
         if [ "$fin_exit" = 141 ] && [ "$fin_trunc" = 1 ] && [ -n "$in_cap" ]; then
             # `A | head -c N`: A was stopped by SIGPIPE when the cap was reached.
             fin_what="exit 141 (SIGPIPE: stopped when the output reached the cap)"
-        elif [ -n "$fin_line" ] && [ "$fin_line" != "$fin_perm" ]; then
-            # Do not repeat the line when the permission note already quotes it.
+        elif [ -n "$fin_line" ] && [ "$fin_line" != "$fin_perm" ] && [ "$fin_line" != "$fin_wf" ]; then
+            # Do not repeat the line when the permission or write-failure note quotes it.
             fin_what="$fin_what: $fin_line"
         elif [ -z "$fin_line" ] && [ -n "$in_fail" ]; then
             fin_what="$fin_what: $in_fail"
@@ -1225,13 +1405,27 @@ finish() {
             fin_note="${fin_note:+$fin_note; }secrets masked: $fin_mn value(s) (keys: $fin_mk)"
         fi
     fi
+    if ! space_ok && [ -z "$fin_wf" ]; then
+        fin_wf="the temp folder's filesystem was full when the command ended, so the output may be cut"
+    fi
+    if [ -n "$fin_wf" ]; then
+        wf_n=$((wf_n + 1))
+        if [ -z "$wf_first" ]; then
+            case $fin_wf in
+                *[Qq]uota*) wf_first="disk quota exceeded while writing $in_path" ;;
+                *[Tt]oo\ large*) wf_first="file too large while writing $in_path" ;;
+                *) wf_first="no space left on device while writing $in_path" ;;
+            esac
+        fi
+        fin_note="${fin_note:+$fin_note; }write failed: $fin_wf"
+    fi
     write_record "$1" "$in_path" "$in_kind" "$fin_exit" "$fin_timed" "$fin_start" "$fin_end" \
         "$fin_bytes" "$fin_trunc" "$fin_note" "$in_argv"
     last_exit=$fin_exit
     last_note=$fin_note
     if [ -s "$fin_pre.err" ]; then
-        printf '  %s: stderr (first lines):\n' "$in_path" >>"$log"
-        sed -n '1,20s/^/    /p' "$fin_pre.err" >>"$log"
+        printf '  %s: stderr (first lines):\n' "$in_path" 2>/dev/null >>"$log"
+        sed -n '1,20s/^/    /p' "$fin_pre.err" 2>/dev/null >>"$log"
     fi
     if [ -n "$fin_note" ]; then
         trace "$in_path: $fin_note"
@@ -1757,6 +1951,10 @@ sysstat_json_ok() {
         json_why="skipped: interrupted"
         return 1
     fi
+    if dl_over; then
+        json_why="skipped: deadline reached (--deadline $deadline)"
+        return 1
+    fi
     if ! have_cmd "$sj_tool"; then
         json_why="not found: $sj_tool"
         return 1
@@ -2004,7 +2202,7 @@ window_open() {
     fi
     # The pacer holds the window open for `duration` even if no sampler could start.
     win_pacer=
-    if [ "$interrupted" = 0 ]; then
+    if [ "$interrupted" = 0 ] && ! dl_over; then
         next_id
         win_pacer=$cur_id
         spawn "$win_pacer" "$cw_budget" /dev/null /dev/null 0 sleep "$duration"
@@ -2201,9 +2399,23 @@ collect_net() {
             cn_virtual="$cn_virtual $cn_n"
             continue
         fi
+        # A driver that hangs one query hangs the others: after a timeout, the NIC's other
+        # queries are skipped rather than each spending its budget.
+        cn_hung=
         for cn_o in i l k g c S; do
+            if [ -n "$cn_hung" ]; then
+                window_tick
+                skip "net/ethtool/$cn_n/ethtool-$cn_o.txt" "ethtool-$cn_o" \
+                    "skipped: $cn_hung timed out (the driver does not answer)" "ethtool -$cn_o $cn_n"
+                continue
+            fi
             run "net/ethtool/$cn_n/ethtool-$cn_o.txt" "ethtool-$cn_o" "$budget_quick" \
                 ethtool "-$cn_o" "$cn_n"
+            # (Not when the deadline had cut its budget: the later queries are skipped anyway.)
+            case $last_exit/$last_note in
+                124/*deadline*) ;;
+                124/*) cn_hung="ethtool -$cn_o $cn_n" ;;
+            esac
         done
     done
     [ -n "$cn_virtual" ] && trace "no ethtool for interfaces without a device:$cn_virtual"
@@ -2709,11 +2921,38 @@ collect_sadf() {
 meta() {
     clean "$2"
     printf 'meta\t%s\t%s\n' "$1" "$cl_v"
+    meta_n=$((meta_n + 1))
 }
 
+# incomplete_why: set iw_v to why the bundle is incomplete, reasons joined by `; ` (empty when
+# it is complete).
+incomplete_why() {
+    iw_v=
+    case $signal_status in
+        129) iw_v="interrupted by SIGHUP" ;;
+        130) iw_v="interrupted by SIGINT" ;;
+        143) iw_v="interrupted by SIGTERM" ;;
+    esac
+    if [ "$dl_skipped" -gt 0 ] || [ "$dl_cut" -gt 0 ]; then
+        iw_v="${iw_v:+$iw_v; }deadline of $deadline s reached: $dl_skipped step(s) skipped, $dl_cut cut short (raise it with --deadline)"
+    fi
+    if [ -n "$wf_first" ] || [ "$wf_skipped" -gt 0 ]; then
+        iw_v="${iw_v:+$iw_v; }${wf_first:-no space left in the temp folder}: $wf_n output(s) may be cut, $wf_skipped step(s) skipped (free space in $tmp, or point TMPDIR at a filesystem with room)"
+    fi
+    if [ "$rec_lost" -gt 0 ]; then
+        iw_v="${iw_v:+$iw_v; }$rec_lost manifest record(s) could not be written to $state"
+    fi
+}
+
+# write_manifest WHY [RECORDS]: write manifest.tsv with meta incomplete = WHY (complete = 0
+# unless it is empty), and the artifact records unless RECORDS is `none`. Returns 0 when the
+# file holds every line meant (a write that failed half-way leaves fewer, or a cut last line).
 write_manifest() {
     wm_complete=1
-    [ "$interrupted" = 1 ] && wm_complete=0
+    [ -n "$1" ] && wm_complete=0
+    meta_n=0
+    wm_recs=$rec_n
+    [ "${2-}" = none ] && wm_recs=0
     {
         printf '# rca-manifest 1\n'
         meta collector_version "$collector_version"
@@ -2748,20 +2987,34 @@ write_manifest() {
         meta max_thread_dump_bytes "$max_thread_dump_bytes"
         meta max_perf_script_bytes "$max_perf_script_bytes"
         meta secrets_masked "$masked_total"
-        # Plan order; the id's number goes (there is always one record: collector.log's).
-        sort -n -k1,1 "$state/records" | cut -f 2-
-    } >"$top/manifest.tsv"
+        meta deadline "$deadline"
+        meta incomplete "$1"
+        # Always the records meant, also in the short manifest: a reader sees they are missing.
+        meta records "$rec_n"
+        if [ "$wm_recs" != 0 ]; then
+            # Plan order; the id's number goes (there is always one record: collector.log's).
+            sort -n -k1,1 "$state/records" | cut -f 2-
+        fi
+    } 2>/dev/null >"$top/manifest.tsv"
+    wm_have=
+    wc -l <"$top/manifest.tsv" 2>/dev/null >"$state/manifest.lines"
+    read -r wm_have 2>/dev/null <"$state/manifest.lines"
+    wm_want=$((1 + meta_n + wm_recs))
+    [ "${wm_have:-0}" -eq "$wm_want" ]
 }
 
 finalize() {
+    # From here on the deadline no longer applies: what was collected is written out.
+    dl_exempt=1
     # The redaction log lists what was masked anywhere in the bundle; it is written even
     # after an interrupt (closing), like the end snapshots.
     closing=1
     run redaction-log.tsv redaction-log "$budget_quick" cat "$state/redactions.tsv"
     closing=0
     ended=`wall`
-    if [ "$interrupted" = 1 ]; then
-        say "interrupted; writing the partial bundle"
+    incomplete_why
+    if [ -n "$iw_v" ]; then
+        say "collection incomplete ($iw_v); writing the partial bundle"
     else
         say "collection complete; writing the bundle"
     fi
@@ -2773,10 +3026,26 @@ finalize() {
     write_record "$fz_log_id" collector.log collector-log "" 0 "$started" "$ended" \
         "$fz_bytes" 0 "" ""
     log=
+    # The reserve makes room for the manifest (see "Write failures" in the header).
+    rm -f "$reserve" "$probe"
+    reserve=
+    probe=
+    incomplete_why
+    if ! write_manifest "$iw_v"; then
+        # Cut half-way: a short manifest (meta only) still says what happened.
+        err "manifest.tsv could not be written in full ($wm_have of $wm_want lines); writing one without its artifact records"
+        iw_v="${iw_v:+$iw_v; }no space left on device while writing manifest.tsv: its $rec_n artifact records are missing"
+        if ! write_manifest "$iw_v" none; then
+            rm -f "$top/manifest.tsv"
+            die "cannot write manifest.tsv in $tmp (no space left on device?); no tarball written. Free space there or point TMPDIR at a filesystem with room"
+        fi
+    fi
     # The exit status follows what the manifest says: an interrupt that arrives while the
     # tarball is being written (tar is not stopped) leaves a complete bundle and status 0.
     exit_status=$signal_status
-    write_manifest
+    if [ "$exit_status" = 0 ] && [ -n "$iw_v" ]; then
+        exit_status=3
+    fi
 
     fz_final=$outdir/$topname.tar.gz
     part=$outdir/.$topname.tar.gz.part.$$
@@ -2799,6 +3068,7 @@ finalize() {
     fi
     part=
     say "wrote $fz_final"
+    [ -n "$iw_v" ] && say "the bundle is incomplete: $iw_v"
     printf '%s\n' "$fz_final"
 }
 
@@ -2822,7 +3092,7 @@ while [ $# -gt 0 ]; do
         --live-histogram) live_histogram=1 ;;
         --duration | --interval | --output | --max-bytes | --max-artifact-bytes | \
             --max-log-bytes | --max-thread-dump-bytes | --max-perf-script-bytes | --pid | \
-            --label | --config | --zk)
+            --label | --config | --zk | --deadline)
             [ $# -ge 2 ] || usage_error "option $1 needs a value"
             m_opt=$1
             m_val=$2
@@ -2830,7 +3100,7 @@ while [ $# -gt 0 ]; do
             ;;
         --duration=* | --interval=* | --output=* | --max-bytes=* | --max-artifact-bytes=* | \
             --max-log-bytes=* | --max-thread-dump-bytes=* | --max-perf-script-bytes=* | \
-            --pid=* | --label=* | --config=* | --zk=*)
+            --pid=* | --label=* | --config=* | --zk=* | --deadline=*)
             m_opt=${1%%=*}
             m_val=${1#*=}
             ;;
@@ -2872,6 +3142,7 @@ while [ $# -gt 0 ]; do
                 --max-log-bytes) max_log_bytes=$m_val ;;
                 --max-thread-dump-bytes) max_thread_dump_bytes=$m_val ;;
                 --max-perf-script-bytes) max_perf_script_bytes=$m_val ;;
+                --deadline) deadline=$m_val ;;
                 --pid)
                     in_list "$m_val" "$opt_pids" || opt_pids="$opt_pids $m_val"
                     ;;
@@ -2881,6 +3152,11 @@ while [ $# -gt 0 ]; do
 done
 [ "$duration" -ge 1 ] 2>/dev/null || usage_error "--duration must be at least 1"
 [ "$interval" -ge 1 ] 2>/dev/null || usage_error "--interval must be at least 1"
+if [ -z "$deadline" ]; then
+    deadline=$((duration + deadline_margin))
+elif [ "$deadline" -le "$duration" ]; then
+    usage_error "--deadline ($deadline s) must be longer than the sampling window (--duration $duration)"
+fi
 for m_cap in "$max_log_bytes" "$max_thread_dump_bytes" "$max_perf_script_bytes"; do
     [ "$m_cap" -ge 1 ] || usage_error "size caps must be at least 1"
 done
@@ -2894,6 +3170,8 @@ start_dir=`pwd`
 outdir=`cd "$outdir" && pwd` || die "cannot enter output directory '$outdir'"
 [ -w "$outdir" ] || die "output directory '$outdir' is not writable; pass --output DIR"
 
+# The deadline counts from here (before any command that could hang).
+deadline_start
 probe_clock
 started=`wall`
 hostname=`uname -n 2>/dev/null`
@@ -2922,7 +3200,11 @@ if [ -z "$tmp" ]; then
         m_try=$((m_try + 1))
     done
 fi
-[ -n "$tmp" ] || die "cannot create a private temp directory under $m_tmpbase; set TMPDIR"
+if [ -z "$tmp" ]; then
+    # Say why (a full filesystem, permissions): one more try, its message kept.
+    m_why=`mkdir -m 700 "$m_tmpbase/rca-collector.$$.why" 2>&1 && rmdir "$m_tmpbase/rca-collector.$$.why"`
+    die "cannot create a private temp directory under $m_tmpbase${m_why:+ ($m_why)}; set TMPDIR to a folder with room"
+fi
 
 trap cleanup EXIT
 # The bookkeeping files (a few small files per command) go to a tmpfs when there is one:
@@ -2940,8 +3222,12 @@ fi
 stop_flag=$state/interrupted
 top=$tmp/$topname
 mkdir "$top" || die "cannot create directories in $tmp"
+# Room for the outputs (see "Write failures" in the header): a first test write, which must
+# succeed, and the reserve kept for the manifest, written below once tar has been tried.
+probe=$tmp/space-probe
+space_ok || die "no space left in the temp folder $tmp (a 4 KiB test write failed); free space there or point TMPDIR at a filesystem with room"
 log=$top/collector.log
-: >"$log"
+: >"$log" || die "cannot create files in $tmp"
 # From here on an interrupt still yields a tarball (on_signal needs $state).
 trap 'on_signal INT' INT
 trap 'on_signal TERM' TERM
@@ -2951,16 +3237,20 @@ if [ -n "$pending_signal" ]; then
 fi
 
 # Fail now, not after the window, if this tar cannot write gzip (GNU tar needs gzip).
-mkdir "$tmp/tar-probe"
-if ! tar -czf "$tmp/tar-probe.tar.gz" -C "$tmp" tar-probe >/dev/null 2>&1; then
+if ! { mkdir "$tmp/tar-probe" && tar -czf "$tmp/tar-probe.tar.gz" -C "$tmp" tar-probe; } >/dev/null 2>&1; then
+    space_ok || die "no space left in the temp folder $tmp; free space there or point TMPDIR at a filesystem with room"
     die "'tar -czf' does not work here (GNU tar needs gzip); install gzip"
 fi
 rm -rf "$tmp/tar-probe" "$tmp/tar-probe.tar.gz"
+# The reserve: random bytes, so that a compressing filesystem stores them too. Where less is
+# free it holds what fits.
+reserve=$tmp/space-reserve
+head -c 262144 /dev/urandom 2>/dev/null >"$reserve"
 
 probe_timeout
 m_impl=$timeout_impl
 [ "$timeout_busybox_t" = 1 ] && m_impl="$m_impl (timeout -t syntax)"
-say "rca collector $collector_version on $hostname as ${user:-uid $uid}; budgets via $m_impl"
+say "rca collector $collector_version on $hostname as ${user:-uid $uid}; budgets via $m_impl; deadline ${deadline} s"
 [ "$uid" = 0 ] || say "not running as root: some evidence may be missing or permission-limited"
 
 write_helpers

@@ -139,6 +139,10 @@ pub struct Collected {
     pub summary: ReadSummary,
     /// The bundle's layout: which tool wrote it, from its marker paths.
     pub layout: layout::Detected,
+    /// Why the collection is incomplete, if it is (empty when whole): what the collector's
+    /// manifest says or shows ([`Manifest::gaps`]), and files it lists that the bundle lacks.
+    /// Such a bundle is never called healthy.
+    pub incomplete: Vec<String>,
 }
 
 impl Collected {
@@ -266,10 +270,17 @@ pub fn collect_until(
     place_in_layout(&mut artifacts, &detected);
     derived::split_supportconfig(&mut artifacts, &detected);
     derived::join_oswatcher(&mut artifacts);
+    let mut incomplete = Vec::new();
     let (manifest_path, manifest) = match manifest {
         Some((p, text)) => {
             let m = Manifest::parse(&text, limits.max_entries);
-            reconcile(&mut artifacts, &p, &m, summary.stopped.as_deref());
+            let files = artifacts.len();
+            let absent = reconcile(&mut artifacts, &p, &m, summary.stopped.as_deref());
+            incomplete = m.gaps();
+            incomplete.extend(absent.describe(summary.stopped.as_deref()));
+            if m.meta.collector_version.is_some() {
+                unlisted(&mut artifacts[..files]);
+            }
             artifacts.push(Artifact {
                 path: p.clone(),
                 kind: Some(&kind::MANIFEST),
@@ -303,7 +314,54 @@ pub fn collect_until(
         manifest_path,
         summary,
         layout: detected,
+        incomplete,
     })
+}
+
+/// The files a manifest lists with an output (its note begins neither with `not found` nor
+/// with `skipped`) that the bundle does not hold, in manifest order.
+#[derive(Debug, Default)]
+struct Absent(Vec<String>);
+
+impl Absent {
+    /// The gap they make, if any: lost from the bundle, or not read because reading stopped
+    /// early (`stopped`).
+    fn describe(&self, stopped: Option<&str>) -> Option<String> {
+        let first = self.0.first()?;
+        let n = self.0.len();
+        Some(match stopped {
+            Some(why) => format!(
+                "{n} file(s) the manifest lists were not read, reading having stopped early ({why}); first: {first}"
+            ),
+            None => format!(
+                "{n} file(s) the manifest lists are missing from the bundle; first: {first}"
+            ),
+        })
+    }
+}
+
+/// Marks the files of a collector bundle (`artifacts`, before the manifest's own artifacts
+/// were added) that its manifest does not list: every file the collector writes has a record,
+/// so such a file was added later, or the manifest is incomplete. Each becomes partial with an
+/// issue saying so.
+/// ([`reconcile`] has given every listed file its record.)
+fn unlisted(artifacts: &mut [Artifact]) {
+    for a in artifacts.iter_mut() {
+        if a.record.is_some() || a.origin.is_some() || matches!(a.outcome, Outcome::Link { .. }) {
+            continue;
+        }
+        a.issues.insert(
+            0,
+            LineIssue::of(
+                IssueKind::Collection,
+                0,
+                "not listed in the collector's manifest: added to the bundle after the collection, or the manifest is incomplete",
+            ),
+        );
+        if a.outcome == Outcome::Parsed {
+            a.outcome = Outcome::Partial;
+        }
+    }
 }
 
 /// Most links followed from one link before it counts as a loop.
@@ -539,6 +597,8 @@ fn sos_manifest(
     // Record paths are bundle paths and the manifest is not named `manifest.tsv`: reconcile
     // matches them whole.
     let files = artifacts.len();
+    // (A sosreport lists only its commands, and its own manifest says what sos skipped: the
+    // files it lacks are its plugins' choice, not a gap.)
     reconcile(artifacts, &path, &sos.manifest, stopped);
     for a in artifacts[..files].iter_mut() {
         // The kind came from the layout's path table; the manifest only says how the run went.
@@ -570,13 +630,14 @@ fn sos_manifest(
 
 /// Applies the manifest: its kinds take precedence (re-parsing where they differ from what the
 /// path or content suggested), the collector's exit status and timeouts are attached, and records
-/// without a file become "not collected" artifacts.
+/// without a file become "not collected" artifacts. Returns the listed files with an output that
+/// the bundle lacks.
 fn reconcile(
     artifacts: &mut Vec<Artifact>,
     manifest_path: &str,
     m: &Manifest,
     stopped: Option<&str>,
-) {
+) -> Absent {
     let prefix = manifest_path
         .strip_suffix(manifest::FILE_NAME)
         .unwrap_or("");
@@ -681,8 +742,10 @@ fn reconcile(
                 note: rec.note.clone(),
             };
             a.data = None;
-        } else if failed || rec.truncated {
-            let why = if rec.timed_out {
+        } else if failed || rec.truncated || rec.write_failed().is_some() {
+            let why = if let Some(w) = rec.write_failed() {
+                format!("the collector could not write this output in full ({w}); it may end early")
+            } else if rec.timed_out {
                 "the collector stopped this command at its time budget; the output may end early"
                     .to_string()
             } else if rec.truncated {
@@ -700,11 +763,15 @@ fn reconcile(
             }
         }
     }
+    let mut absent = Absent::default();
     for (rec, seen) in m.artifacts.iter().zip(seen) {
         if seen {
             continue;
         }
         let has_output = !(rec.note.starts_with("not found") || rec.note.starts_with("skipped"));
+        if has_output {
+            absent.0.push(rec.path.clone());
+        }
         let outcome = match stopped {
             // The file may well be in the bundle, after the point where reading stopped.
             Some(why) if has_output => Outcome::Unusable {
@@ -734,6 +801,7 @@ fn reconcile(
             origin: None,
         });
     }
+    absent
 }
 
 /// The issue recorded when an artifact's bytes were not all UTF-8.

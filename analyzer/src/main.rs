@@ -1,7 +1,9 @@
 //! Command line of `rca`. Exit status: 0 = no finding at warning or above, 1 = findings,
 //! 2 = the bundle could not be analyzed (unreadable, unsupported, nothing parseable, no rule
 //! could be evaluated), or holds too little evidence to call the host healthy (no finding, and
-//! no rule could judge one of CPU, memory, disk and network), or a usage error. `diff` and `fleet` follow the same convention: 0 = no
+//! no rule could judge one of CPU, memory, disk and network, or the collection is incomplete:
+//! the collector says so, its manifest is empty or truncated, or files it lists are missing),
+//! or a usage error. `diff` and `fleet` follow the same convention: 0 = no
 //! difference (or deviating host) above the noise threshold, 1 = some, 2 = a bundle could not be
 //! read or analyzed (for `fleet`, also within `--bundle-timeout`), or a usage error.
 //!
@@ -356,12 +358,23 @@ fn analyze(bundle: &Path, out: &Outputs, limits: &Limits) -> ExitCode {
         return ExitCode::from(2);
     }
     if report.actionable() > 0 {
-        ExitCode::from(1)
-    } else if let Some(gap) = report.evidence_gap() {
+        return ExitCode::from(1);
+    }
+    let incomplete = report.incomplete();
+    if let Some(why) = &incomplete {
+        console::error(&format!(
+            "the collection in {} is incomplete, so no finding is no clean bill of health: {why}",
+            bundle.display()
+        ));
+    }
+    let gap = report.evidence_gap();
+    if let Some(gap) = &gap {
         console::error(&format!(
             "too little evidence in {} to call the host healthy: {gap}",
             bundle.display()
         ));
+    }
+    if incomplete.is_some() || gap.is_some() {
         ExitCode::from(2)
     } else {
         ExitCode::SUCCESS

@@ -5,7 +5,8 @@
 # root) with sysstat, perf, a real JVM (tests/collector/Alloc.java, started as `nobody`) and a
 # real ZooKeeper (started here on 127.0.0.1, free port, temp data dir), under bash, dash and
 # BusyBox sh and as the unprivileged user nobody; plus a BusyBox-only userland, a hung iostat
-# under each timeout implementation (coreutils, busybox, watchdog), a missing mpstat, tiny size
+# under each timeout implementation (coreutils, busybox, watchdog), a hung ethtool on six NICs
+# against a short --deadline under each of them, a missing mpstat, tiny size
 # caps, SIGTERM mid-run, the su fallback for attaching, planted secrets in --config files and
 # on the JVM's command line; with RCA_OVERHEAD_BUDGET=1 (bench/collector-overhead.sh), two 60 s
 # runs with perf off that measure the collector's own CPU time against its budgets. Runs are
@@ -104,6 +105,13 @@ check "every shellcheck disable in collector.sh carries its reason" [ -z "$bad" 
 mkdir -p "$work/bin-hang"
 printf '#!/bin/sh\nwhile :; do sleep 1; done\n' >"$work/bin-hang/iostat"
 chmod 755 "$work/bin-hang/iostat"
+
+# bin-hang-eth: an ethtool that never answers, and a fake root (RCA_ROOT) whose six NICs have a
+# device behind them, so that the collector asks ethtool about each.
+mkdir -p "$work/bin-hang-eth"
+cp "$work/bin-hang/iostat" "$work/bin-hang-eth/ethtool"
+for n in 0 1 2 3 4 5; do mkdir -p "$work/fake-nics/sys/class/net/eth$n/device"; done
+chmod -R a+rX "$work/fake-nics"
 
 # bin-nopriv: setpriv and runuser that refuse, so that attaching as a JVM's owner falls back
 # to su.
@@ -287,7 +295,9 @@ check "non-numeric --duration exits 2" [ $? = 2 ]
 check "--zk without a port exits 2" [ $? = 2 ]
 "$dash_bin" "$collector" --pid abc >/dev/null 2>&1
 check "non-numeric --pid exits 2" [ $? = 2 ]
-check "--version prints 0.2.0" bash -c "'$dash_bin' '$collector' --version | grep -q '0\.2\.0'"
+check "--version prints 0.3.0" bash -c "'$dash_bin' '$collector' --version | grep -q '0\.3\.0'"
+"$dash_bin" "$collector" --duration 60 --deadline 60 >/dev/null 2>&1
+check "--deadline not longer than --duration exits 2" [ $? = 2 ]
 check "--help exits 0 with usage on stdout" \
     bash -c "'$dash_bin' '$collector' --help | grep -q '^Usage:'"
 
@@ -295,6 +305,18 @@ check "--help exits 0 with usage on stdout" \
 # perf and the 60 s runs below would blur on a small machine.
 for p in "${pids[@]}"; do wait "$p"; done
 pids=()
+
+# A hung ethtool on six NICs: 60 s of budgets at least (one timeout per NIC), against a
+# deadline of 15 s. Started after the light runs (they take 15 s, and their margin is wide), so
+# that they do not blur the light runs' tighter limits.
+deadline=15
+nics_root=(env RCA_ROOT="$work/fake-nics")
+start_run deadline-coreutils "$work/bin-hang-eth:$PATH" "${nics_root[@]}" "$dash_bin" -- \
+    --duration 2 --deadline "$deadline" "${light[@]}"
+start_run deadline-busybox "$work/bin-hang-eth:$work/bin-bb" "${nics_root[@]}" "$busybox_bin" sh -- \
+    --duration 2 --deadline "$deadline" "${light[@]}"
+start_run deadline-watchdog "$work/bin-hang-eth:$work/bin-notimeout" "${nics_root[@]}" "$bash_bin" -- \
+    --duration 2 --deadline "$deadline" "${light[@]}"
 
 # --- the real environment: a JVM, ZooKeeper, configuration files with secrets ----------------
 # Planted secrets: none of these may appear anywhere in a bundle.
@@ -487,7 +509,7 @@ redaction-log.tsv collector.log"
 meta_keys="collector_version hostname user uid kernel machine started ended duration interval
 options complete orig_lc_all orig_lang orig_tz timeout_impl sysstat_version label pids jvms perf
 perf_event_paranoid kptr_restrict live_histogram keep_perf_data zk max_bytes max_artifact_bytes
-max_log_bytes max_thread_dump_bytes max_perf_script_bytes secrets_masked"
+max_log_bytes max_thread_dump_bytes max_perf_script_bytes secrets_masked deadline incomplete records"
 
 # The kinds documented in the header's table ("kind -> what it is"), to check the manifests.
 documented_kinds=$(sed -n '/^# Kinds of this version/,/^# The sampling window/p' "$collector" |
@@ -536,6 +558,17 @@ check_bundle() {
     check "$run: meta keys in the documented order" \
         [ "$(awk -F '\t' '$1 == "meta" { printf "%s ", $2 }' <<<"$man")" = "$(tr -s ' \n' '  ' <<<"$meta_keys")" ]
     check "$run: meta complete = $want_complete" [ "$(meta "$run" complete)" = "$want_complete" ]
+    if [ "$want_complete" = 1 ]; then
+        check "$run: meta incomplete is empty" [ -z "$(meta "$run" incomplete)" ]
+    else
+        check "$run: meta incomplete says why" [ -n "$(meta "$run" incomplete)" ]
+    fi
+    check "$run: meta records = the number of artifact records" \
+        [ "$(meta "$run" records)" = "$(grep -c '^artifact' <<<"$man")" ]
+    bad=$(comm -13 <(awk -F '\t' '$1 == "artifact" { print "'"$top"'/" $2 }' <<<"$man" | sort) \
+        <(grep -v '/$' <<<"$list" | grep -vx "$top/manifest.tsv" | sort) | head -n 3)
+    check "$run: every file in the tarball has a record" [ -z "$bad" ]
+    [ -z "$bad" ] || printf '    %s\n' "$bad"
     check "$run: meta started/ended are epoch seconds, ended >= started" bash -c "
         s='$(meta "$run" started)' e='$(meta "$run" ended)'
         [[ \$s =~ ^[0-9]+(\\.[0-9]+)?\$ && \$e =~ ^[0-9]+(\\.[0-9]+)?\$ ]] &&
@@ -880,6 +913,46 @@ for impl in coreutils busybox watchdog; do
         grep -q '^timed out' <<<"$(field "$run" sysstat/iostat-x.txt 10)"
     check "$run: mpstat still collected (exit 0)" \
         [ "$(field "$run" sysstat/mpstat-P-ALL.txt 4)" = 0 ]
+done
+
+# Hung ethtool against the deadline: the run ends within the deadline plus a margin (the 5 s
+# between TERM and KILL, the tarball, a loaded machine), with status 3, a tarball marked
+# incomplete and the steps left recorded as skipped.
+for impl in coreutils busybox watchdog; do
+    run=deadline-$impl
+    check "$run: exit status 3 (incomplete)" [ "$(cat "$work/$run/rc")" = 3 ]
+    check_bundle "$run" 0
+    check "$run: timeout_impl = $impl" [ "$(meta "$run" timeout_impl)" = "$impl" ]
+    check "$run: finished in $(elapsed_s "$run")s <= $((deadline + 25))s (deadline ${deadline}s)" \
+        [ "$(elapsed_s "$run")" -le $((deadline + 25)) ]
+    check "$run: meta deadline = $deadline, meta incomplete names it" bash -c "
+        [ '$(meta "$run" deadline)' = $deadline ] &&
+        [[ '$(meta "$run" incomplete)' == 'deadline of $deadline s reached: '* ]]"
+    # Each NIC's first query timed out on its 10 s budget or on one cut to the time left, or
+    # was skipped once the deadline had passed (which NIC gets how far depends on the load);
+    # after a timeout of its own, a NIC's other queries are skipped.
+    bad=
+    for n in 0 1 2 3 4 5; do
+        note=$(field "$run" "net/ethtool/eth$n/ethtool-i.txt" 10)
+        case $note in
+            "timed out after 10s") ;;
+            "timed out after "[1-9]"s, the time left before the deadline") ;;
+            "skipped: deadline reached (--deadline $deadline)") ;;
+            *) bad="$bad eth$n/ethtool-i:'$note'" ;;
+        esac
+        note=$(field "$run" "net/ethtool/eth$n/ethtool-S.txt" 10)
+        case $note in
+            "skipped: ethtool -i eth$n timed out (the driver does not answer)") ;;
+            "skipped: deadline reached (--deadline $deadline)") ;;
+            *) bad="$bad eth$n/ethtool-S:'$note'" ;;
+        esac
+    done
+    check "$run: each NIC's ethtool timed out, cut to the time left, or skipped" [ -z "$bad" ]
+    [ -z "$bad" ] || echo "    $bad"
+    check "$run: at least one NIC 'skipped: deadline reached'" \
+        grep -q "$(printf '\t')skipped: deadline reached (--deadline $deadline)" <<<"$(manifest "$run")"
+    check "$run: the steps after the window recorded 'skipped: deadline reached'" \
+        grep -q '^skipped: deadline reached' <<<"$(field "$run" kernel/journalctl-k.txt 10)"
 done
 
 run=no-mpstat

@@ -235,6 +235,7 @@ mod page_tests {
             manifest_path: None,
             summary: Default::default(),
             layout: crate::layout::Detected::loose(),
+            incomplete: Vec::new(),
         };
         render(&Report::new(Path::new("b"), c, facts, eval)).unwrap()
     }

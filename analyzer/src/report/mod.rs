@@ -60,8 +60,11 @@ pub const SCHEMA_VERSION: u32 = 1;
 ///   {status: parsed|partial|unusable|unrecognised|not-collected|too-large|parser-bug, ...},
 ///   issues: [{line, message}], record}` where `record` is the collector's manifest entry.
 /// - `outcome_counts`: number of artifacts per outcome label.
-/// - `collection`: `{meta: {...}, problems: [{path, kind, exit, timed_out, note, argv}]}` from
-///   the manifest.
+/// - `collection`: `{meta: {...}, problems: [{path, kind, exit, timed_out, note, argv}],
+///   incomplete: [reason]}` from the manifest; `incomplete` (optional for readers: documents
+///   written before it was added lack it) lists why the collection is incomplete (the
+///   collector's own reasons, an empty or truncated manifest, listed files missing from the
+///   bundle), empty when it is whole.
 /// - `platform` (optional for readers: documents written before it was added lack it):
 ///   `{virtualization, cpu_model, sockets, threads_per_core, numa_nodes, mem_total_kib,
 ///   swap_total_kib, swap_used_kib, uptime_s, taint}`, each a cited value `{value, artifact,
@@ -218,6 +221,9 @@ pub struct Collection {
     pub meta: BTreeMap<String, String>,
     /// Commands that failed, timed out or were cut.
     pub problems: Vec<Problem>,
+    /// Why the collection is incomplete ([`Collected::incomplete`]); empty when it is whole.
+    /// A bundle with reasons here is never called healthy.
+    pub incomplete: Vec<String>,
 }
 
 /// A command the collector could not run cleanly.
@@ -271,7 +277,10 @@ impl Report {
         for a in &c.artifacts {
             *outcome_counts.entry(a.outcome.label()).or_insert(0) += 1;
         }
-        let mut collection = Collection::default();
+        let mut collection = Collection {
+            incomplete: c.incomplete.clone(),
+            ..Collection::default()
+        };
         if let Some(m) = &c.manifest {
             collection.meta = m.meta.raw.clone();
             collection.problems = m
@@ -362,6 +371,13 @@ impl Report {
             charts,
             conflicts: facts_conflicts,
         }
+    }
+
+    /// Why the collection is incomplete, reasons joined by `; `, if it is. With no finding at
+    /// warning or above, such a bundle is no clean bill of health: `rca analyze` exits 2.
+    pub fn incomplete(&self) -> Option<String> {
+        let why = &self.collection.incomplete;
+        (!why.is_empty()).then(|| why.join("; "))
     }
 
     /// Findings at warning or above (these decide the exit status).
@@ -481,6 +497,7 @@ pub(crate) mod testkit {
             manifest_path: None,
             summary: Default::default(),
             layout: crate::layout::Detected::loose(),
+            incomplete: Vec::new(),
         };
         let facts = crate::facts::HostFacts::default();
         let eval = crate::rules::evaluate(&facts);

@@ -16,8 +16,9 @@ fn or_unknown(s: Option<&str>) -> String {
     }
 }
 
-/// Renders the summary as plain text: host line, findings with their first evidence location,
-/// rule status counts (with the reasons rules could not run), artifact outcome counts.
+/// Renders the summary as plain text: host line, whether the collection is incomplete, findings
+/// with their first evidence location, rule status counts (with the reasons rules could not
+/// run), artifact outcome counts.
 pub fn summary(r: &Report) -> String {
     let mut s = String::new();
     let h = &r.host;
@@ -44,7 +45,15 @@ pub fn summary(r: &Report) -> String {
     if let Some(stop) = &r.bundle.stopped {
         let _ = writeln!(s, "warning: reading stopped early: {}", clean(stop));
     }
-    if r.findings.is_empty() {
+    for why in &r.collection.incomplete {
+        let _ = writeln!(s, "INCOMPLETE collection: {}", clean(why));
+    }
+    if r.findings.is_empty() && !r.collection.incomplete.is_empty() {
+        let _ = writeln!(
+            s,
+            "findings: none in what was collected; the collection is incomplete, so this is no clean bill of health"
+        );
+    } else if r.findings.is_empty() {
         let _ = writeln!(s, "findings: none");
     } else {
         let _ = writeln!(s, "findings:");
@@ -104,6 +113,22 @@ pub fn summary(r: &Report) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_incomplete_collection_is_said_first_and_never_clear() {
+        let mut r = crate::report::testkit::report(Vec::new());
+        r.collection.incomplete =
+            vec!["the collector says: deadline of 660 s reached\u{1b}[2J".into()];
+        let s = super::summary(&r);
+        let lines: Vec<&str> = s.lines().collect();
+        assert_eq!(
+            lines[2],
+            "INCOMPLETE collection: the collector says: deadline of 660 s reached\\x1b[2J"
+        );
+        assert!(lines[3]
+            .starts_with("findings: none in what was collected; the collection is incomplete"));
+        assert!(!s.contains("findings: none\n"));
+    }
+
     #[test]
     fn bundle_text_is_shown_escaped() {
         assert_eq!(super::or_unknown(Some("  ")), "?");

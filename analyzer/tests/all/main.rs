@@ -1,5 +1,5 @@
 //! The analyzer's tests that need nothing but Rust: bundles in every form (compressed, linked)
-//! and hostile ones, layouts (sosreport, supportconfig, OSWatcher), facts from real outputs, the
+//! and hostile ones, incomplete collections, layouts (sosreport, supportconfig, OSWatcher), facts from real outputs, the
 //! sample bundles and their acceptance criteria, captures far apart in time and very large trees
 //! in the page, `rca diff` and `rca fleet`, and the crate's structure (the kind table against the
 //! collector's, the modules' layers). One binary: linking one test crate instead of one per file is what keeps a 2-core
@@ -23,6 +23,7 @@ mod incidents_klog;
 mod incidents_loose;
 mod incidents_netfd;
 mod incidents_snapdiff;
+mod incomplete;
 mod jvm_facts;
 mod kind_table;
 mod large_tree;

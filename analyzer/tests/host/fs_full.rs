@@ -21,9 +21,9 @@ fn run(cmd: &str, args: &[&str]) -> bool {
 }
 
 /// Unmounts what it mounted and stops the writer, whatever the test's outcome.
-struct Scene {
-    mounts: Vec<PathBuf>,
-    writer: Option<Child>,
+pub(crate) struct Scene {
+    pub(crate) mounts: Vec<PathBuf>,
+    pub(crate) writer: Option<Child>,
 }
 
 impl Drop for Scene {
@@ -40,7 +40,7 @@ impl Drop for Scene {
 }
 
 /// A 64 MiB image at `img`, made with `mkfs.ext4 -q -F` plus `extra`, mounted on `mnt`.
-fn ext4(img: &Path, mnt: &Path, extra: &[&str], scene: &mut Scene) -> bool {
+pub(crate) fn ext4(img: &Path, mnt: &Path, extra: &[&str], scene: &mut Scene) -> bool {
     File::create(img).unwrap().set_len(64 << 20).unwrap();
     std::fs::create_dir_all(mnt).unwrap();
     let img_s = img.to_str().unwrap();

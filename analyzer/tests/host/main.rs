@@ -1,4 +1,5 @@
-//! The tests that run host tools for real: the collector suite (`tests/collector/run.sh`), a
+//! The tests that run host tools for real: the collector suite (`tests/collector/run.sh`), the
+//! collector against a temp folder that fills up and a hung `ethtool` past its deadline, a
 //! collection of this machine analyzed end to end, a process at its descriptor limit and a
 //! listener that never accepts collected and named, two quiet collections compared, ZooKeeper with
 //! a million watches, every report page opened in headless Chromium, a `sos report` of this
@@ -12,6 +13,7 @@
 //! part of what it measures.
 
 mod cgroup_limits;
+mod collector_incomplete;
 mod collector_script;
 mod cpu_tools;
 mod end_to_end;

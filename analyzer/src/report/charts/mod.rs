@@ -743,6 +743,7 @@ mod tests {
             manifest_path: None,
             summary: Default::default(),
             layout: crate::layout::Detected::loose(),
+            incomplete: Vec::new(),
         }
     }
 
