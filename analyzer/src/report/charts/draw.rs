@@ -933,7 +933,11 @@ mod tests {
         };
         let series = |v: Vec<Option<f64>>| Series {
             label: "vda".into(),
-            points: v.into_iter().enumerate().map(|(i, v)| (i as f64, v)).collect(),
+            points: v
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| (i as f64, v))
+                .collect(),
         };
         let hostile = [
             vec![Some(1.0), Some(f64::INFINITY), Some(2.0)],
@@ -943,7 +947,12 @@ mod tests {
             vec![Some(-3.0), Some(-3.0), Some(-3.0)],
         ];
         for (k, values) in hostile.into_iter().enumerate() {
-            for x in [(0.0, 2.0), (1.0, 1.0), (0.0, f64::INFINITY), (f64::NAN, 2.0)] {
+            for x in [
+                (0.0, 2.0),
+                (1.0, 1.0),
+                (0.0, f64::INFINITY),
+                (f64::NAN, 2.0),
+            ] {
                 for fixed in [None, Some(100.0)] {
                     let d = lines(
                         "chart-test",
