@@ -271,9 +271,9 @@ fn hex_or_dec(s: &str) -> Option<u64> {
 /// Reads `12.34ms` (or `1.2s`) as milliseconds.
 fn millis(s: &str) -> Option<f64> {
     if let Some(v) = s.strip_suffix("ms") {
-        v.parse().ok()
+        crate::common::parse_num(v)
     } else {
-        s.strip_suffix('s')?.parse::<f64>().ok().map(|v| v * 1000.0)
+        crate::common::parse_num(s.strip_suffix('s')?).map(|v| v * 1000.0)
     }
 }
 

@@ -87,10 +87,8 @@ fn tcp_info(line: &str, n: usize) -> Option<TcpInfo> {
         let num = |v: &str| v.parse::<u64>().ok();
         match k {
             "rto" => {
-                i.rto_us = v
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|x| x.is_finite() && *x >= 0.0)
+                i.rto_us = crate::common::parse_num(v)
+                    .filter(|x| *x >= 0.0)
                     .map(|ms| (ms * 1000.0).round() as u64);
                 known |= i.rto_us.is_some();
             }

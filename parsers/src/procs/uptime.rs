@@ -94,9 +94,9 @@ fn read(n: usize, line: &str) -> Result<Uptime, String> {
     }
     let loads: Vec<f64> = loads
         .split(", ")
-        .map(|v| v.trim().replace(',', ".").parse::<f64>())
-        .collect::<Result<_, _>>()
-        .map_err(|_| bad())?;
+        .map(crate::common::parse_num)
+        .collect::<Option<_>>()
+        .ok_or_else(bad)?;
     let [a, b, c] = loads.as_slice() else {
         return Err(bad());
     };

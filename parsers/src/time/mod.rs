@@ -44,8 +44,7 @@ pub fn duration_seconds(s: &str) -> Option<f64> {
     } else {
         return None;
     };
-    let v: f64 = num.trim().parse().ok()?;
-    v.is_finite().then_some(v / scale)
+    crate::common::parse_num(num).map(|v| v / scale)
 }
 
 /// `35`, `35m`, `2h`, `3d`, `4y` → seconds.

@@ -5,6 +5,7 @@
 mod common;
 
 mod bonding;
+mod ceilings;
 mod cgroup;
 mod cgroup_loose;
 mod diskstats;
