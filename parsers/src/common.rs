@@ -437,7 +437,7 @@ pub(crate) fn parse_timestamp(toks: &[&str]) -> Option<Timestamp> {
                 return None;
             }
             let date = parse_date(d)?;
-            let t = t.find(['+', '-', 'Z']).map_or(t, |i| &t[..i]);
+            let t = t.split(['+', '-', 'Z']).next().unwrap_or(t);
             let (seconds_of_day, _) = parse_time_of_day(&[t])?;
             Some(Timestamp {
                 date: Some(date),
@@ -583,10 +583,21 @@ impl Issues {
 pub(crate) fn excerpt(line: &str) -> String {
     const MAX: usize = 60;
     let line = line.trim();
-    match line.char_indices().nth(MAX) {
-        Some((i, _)) => format!("{}…", &line[..i]),
+    match line
+        .char_indices()
+        .nth(MAX)
+        .and_then(|(i, _)| line.get(..i))
+    {
+        Some(head) => format!("{head}…"),
         None => line.to_string(),
     }
+}
+
+/// `s` without its last character, and that character: `"12G"` → `("12", 'G')` (a unit
+/// suffix split off without byte arithmetic).
+pub(crate) fn split_last(s: &str) -> Option<(&str, char)> {
+    let c = s.chars().next_back()?;
+    Some((s.strip_suffix(c)?, c))
 }
 
 /// How many lines of a sniff head are looked at.

@@ -244,7 +244,8 @@ fn split_header(line: &str) -> Option<(Option<u64>, &str, &str)> {
     };
     let body = rest.strip_prefix('"')?;
     for (i, _) in body.match_indices('"') {
-        let after = &body[i + 1..];
+        let (name, after) = body.split_at_checked(i)?;
+        let after = after.strip_prefix('"')?;
         let attr = after.trim_start();
         if (after.starts_with(' ') || after.is_empty())
             && (attr.is_empty()
@@ -254,7 +255,7 @@ fn split_header(line: &str) -> Option<(Option<u64>, &str, &str)> {
                 .iter()
                 .any(|p| attr.starts_with(p)))
         {
-            return Some((lead_id, &body[..i], attr));
+            return Some((lead_id, name, attr));
         }
     }
     None
@@ -417,8 +418,10 @@ pub fn parse(text: &str) -> Result<Parsed<ThreadDump>, ParseError> {
             }
             if t.starts_with("Java stack information") {
                 deadlock_stacks = true;
-            } else if !deadlock_stacks && line.starts_with('"') && t.ends_with("\":") {
-                let name = &t[1..t.len() - 2];
+            } else if let Some(name) = (!deadlock_stacks && line.starts_with('"'))
+                .then(|| t.strip_prefix('"')?.strip_suffix("\":"))
+                .flatten()
+            {
                 if !out.deadlocked_threads.iter().any(|d| d == name) {
                     out.deadlocked_threads.push(name.to_string());
                 }
@@ -463,8 +466,11 @@ pub fn parse(text: &str) -> Result<Parsed<ThreadDump>, ParseError> {
             }
         }
         // Top-level lines.
-        if was_first && t.ends_with(':') && t[..t.len() - 1].bytes().all(|b| b.is_ascii_digit()) {
-            out.pid = t[..t.len() - 1].parse().ok();
+        if let Some(pid) = t
+            .strip_suffix(':')
+            .filter(|p| was_first && p.bytes().all(|b| b.is_ascii_digit()))
+        {
+            out.pid = pid.parse().ok();
             continue;
         }
         if let Some(j) = t.strip_prefix("Full thread dump ") {
@@ -567,9 +573,9 @@ fn lock_ref(text: &str, n: usize) -> Option<LockRef> {
     let t = text.trim();
     let rest = t.strip_prefix('<')?;
     let (addr, after) = rest.split_once('>')?;
-    if !addr.starts_with("0x")
-        || addr.len() < 3
-        || !addr[2..].bytes().all(|b| b.is_ascii_hexdigit())
+    if !addr
+        .strip_prefix("0x")
+        .is_some_and(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()))
     {
         return None;
     }

@@ -159,16 +159,18 @@ fn parse_users(s: &str) -> Result<(Vec<SocketOwner>, usize), String> {
                     return Err("expected `(\"name\",…)` in users".to_string());
                 }
                 let name_start = i + 1;
-                let name_len = body[name_start..]
+                let unclosed = || "unclosed process name in users".to_string();
+                let quoted = body.get(name_start..).ok_or_else(unclosed)?;
+                let name_len = quoted
                     .find("\",")
-                    .or_else(|| body[name_start..].find("\")"))
-                    .ok_or_else(|| "unclosed process name in users".to_string())?;
-                let name = body[name_start..name_start + name_len].to_string();
+                    .or_else(|| quoted.find("\")"))
+                    .ok_or_else(unclosed)?;
+                let name = quoted.get(..name_len).ok_or_else(unclosed)?.to_string();
                 i = name_start + name_len + 1;
-                let close = body[i..]
-                    .find(')')
-                    .ok_or_else(|| "unclosed `(` in users".to_string())?;
-                let attrs = &body[i..i + close];
+                let unclosed = || "unclosed `(` in users".to_string();
+                let after = body.get(i..).ok_or_else(unclosed)?;
+                let close = after.find(')').ok_or_else(unclosed)?;
+                let attrs = after.get(..close).ok_or_else(unclosed)?;
                 let mut pid = None;
                 let mut fd = None;
                 for kv in attrs.split(',') {
@@ -279,7 +281,7 @@ fn ss_row(line: &str, cols: Columns, n: usize) -> Result<Socket, String> {
         if r.starts_with("users:(") {
             let (users, used) = parse_users(r).map_err(|m| format!("{m} in `{}`", excerpt(r)))?;
             s.users = users;
-            r = r[used..].trim_start();
+            r = r.get(used..).unwrap_or("").trim_start();
             continue;
         }
         let (tok, after) = next_token(r).unwrap_or((r, ""));

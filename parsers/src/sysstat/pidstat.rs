@@ -402,7 +402,7 @@ fn parse_text(text: &str) -> Result<Parsed<Pidstat>, ParseError> {
             let tok = vals[i];
             let ok = match kind {
                 Col::Command => {
-                    let cmd = line[offset_in(line, tok)..].trim_end();
+                    let cmd = line.get(offset_in(line, tok)..).unwrap_or(tok).trim_end();
                     row.set_command(cmd, t.thread_view);
                     true
                 }
