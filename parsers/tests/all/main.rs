@@ -29,6 +29,7 @@ mod lspci;
 mod meminfo;
 mod modules;
 mod mpstat;
+mod multibyte;
 mod netdev;
 mod netstat_s;
 mod perf_report;
