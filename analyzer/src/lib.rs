@@ -15,6 +15,11 @@
 //!
 //! How to add an artifact kind or a rule: `docs/CONTRIBUTING.md`.
 
+// Bundle text is sliced only where a character boundary is certain: `&s[..n]` on a byte index
+// panics inside a multi-byte character, so slicing goes through `get`, `split_at_checked`,
+// `split_once` or `strip_prefix` (tests may slice their own text).
+#![cfg_attr(not(test), deny(clippy::string_slice))]
+
 pub mod analysis;
 pub mod artifacts;
 pub mod bundle;
