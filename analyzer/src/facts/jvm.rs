@@ -944,10 +944,12 @@ fn histogram_growth(
 }
 
 fn fill_histogram(j: &mut Jvm, a: &Artifact, h: &parsers::jvm::histogram::Histogram) {
-    let total = h
-        .total
-        .map(|t| (t.bytes, t.line))
-        .unwrap_or_else(|| (h.rows.iter().map(|r| r.bytes).sum(), 0));
+    let total = h.total.map(|t| (t.bytes, t.line)).unwrap_or_else(|| {
+        (
+            h.rows.iter().fold(0u64, |a, r| a.saturating_add(r.bytes)),
+            0,
+        )
+    });
     if total.1 > 0 {
         j.histogram_total_bytes = Some(Cited::new(total.0, &a.path, total.1));
     } else {

@@ -178,3 +178,142 @@ fn sar_edev_drop_rate_near_f64_max_renders_and_is_reported() {
     ]);
     assert!(html.exists(), "the comparison page is written");
 }
+
+/// `text` with every number a tool prints in its columns replaced: whole numbers by `int`,
+/// decimals by `dec`. Numbers inside words, times, dates, paths and versions (`12:00:01`,
+/// `sda1`, `5.15.0-91`) are left alone so that every format still reads as itself.
+fn every_number(text: &str, int: &str, dec: &str) -> String {
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
+    let mut out = String::with_capacity(text.len() * 2);
+    let mut rest = text;
+    let mut prev: Option<char> = None;
+    while let Some(c) = rest.chars().next() {
+        if c.is_ascii_digit() && !prev.is_some_and(word) {
+            let len = rest
+                .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .unwrap_or(rest.len());
+            let (num, after) = rest.split_at(len);
+            let next = after.chars().next();
+            let dots = num.matches('.').count();
+            let whole = dots == 0 && !prev.is_some_and(|p| ":/-".contains(p));
+            let decimal = dots == 1 && !num.ends_with('.');
+            if !next.is_some_and(|n| word(n) || (whole && ":/-".contains(n))) && (whole || decimal)
+            {
+                out.push_str(if whole { int } else { dec });
+            } else {
+                out.push_str(num);
+            }
+            prev = num.chars().next_back();
+            rest = after;
+            continue;
+        }
+        out.push(c);
+        prev = Some(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
+}
+
+/// Copies the bundle at `src` (a folder, or a `.tar.gz`) into `dst` with [`every_number`]
+/// applied to each text file but the collector's manifest.
+fn copy_with_numbers(src: &Path, dst: &Path, int: &str, dec: &str) {
+    let write = |rel: &Path, data: Vec<u8>| {
+        let to = dst.join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        let keep = rel.file_name().is_some_and(|n| n == "manifest.tsv");
+        let data = match String::from_utf8(data) {
+            Ok(t) if !keep => every_number(&t, int, dec).into_bytes(),
+            Ok(t) => t.into_bytes(),
+            Err(e) => e.into_bytes(),
+        };
+        std::fs::write(to, data).unwrap();
+    };
+    if src.is_dir() {
+        let mut stack = vec![src.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                let meta = std::fs::symlink_metadata(&p).unwrap();
+                if meta.is_dir() {
+                    stack.push(p);
+                } else if meta.is_file() {
+                    write(p.strip_prefix(src).unwrap(), std::fs::read(&p).unwrap());
+                }
+            }
+        }
+    } else {
+        let gz = flate2::read::GzDecoder::new(std::fs::File::open(src).unwrap());
+        let mut tar = tar::Archive::new(gz);
+        for e in tar.entries().unwrap() {
+            let mut e = e.unwrap();
+            if e.header().entry_type().is_file() {
+                let rel = e.path().unwrap().into_owned();
+                let mut data = Vec::new();
+                std::io::Read::read_to_end(&mut e, &mut data).unwrap();
+                write(&rel, data);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_edit_keeps_formats_readable() {
+    let text = "12:00:01     all    0.50   99.50\nsda1 5.15.0-91 06/01/20 17 1.7e308\n";
+    assert_eq!(
+        every_number(text, "U", "D"),
+        "12:00:01     all    D   D\nsda1 5.15.0-91 06/01/20 U 1.7e308\n"
+    );
+}
+
+#[test]
+fn every_number_at_its_ceiling_is_analyzed_and_rendered() {
+    // The largest values a parser keeps (u64::MAX, and its negative for the signed fields):
+    // every sum, product and conversion on the way to the page must hold them. Every sample
+    // bundle and incident bundle, rewritten, is analyzed and its page and document written.
+    let repo = crate::common::repo();
+    let mut bundles: Vec<std::path::PathBuf> = Vec::new();
+    for dir in ["sample-bundles", "analyzer/tests/fixtures/incidents"] {
+        for e in std::fs::read_dir(repo.join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            for sub in ["", "baseline", "suspect"] {
+                let p = p.join(sub);
+                if !p.is_dir() {
+                    continue;
+                }
+                let tarball = std::fs::read_dir(&p).unwrap().find_map(|e| {
+                    let f = e.unwrap().path();
+                    f.to_string_lossy().ends_with(".tar.gz").then_some(f)
+                });
+                let has_bundle = std::fs::read_dir(&p)
+                    .unwrap()
+                    .any(|e| !e.unwrap().file_name().to_string_lossy().ends_with(".md"));
+                match tarball {
+                    Some(t) => bundles.push(t),
+                    None if has_bundle && sub.is_empty() && !p.join("baseline").is_dir() => {
+                        bundles.push(p)
+                    }
+                    None if !sub.is_empty() => bundles.push(p),
+                    None => {}
+                }
+            }
+        }
+    }
+    assert!(bundles.len() > 40, "{bundles:?}");
+    let limits = rca::bundle::Limits::default();
+    for (int, dec) in [
+        ("18446744073709551615", "18446744073709551615.00"),
+        ("-9223372036854775808", "-18446744073709551615.00"),
+    ] {
+        for src in &bundles {
+            let d = tempfile::tempdir().unwrap();
+            copy_with_numbers(src, d.path(), int, dec);
+            let what = format!("{} with every number {int}", src.display());
+            let Ok(report) = rca::report::Report::analyze(d.path(), &limits) else {
+                continue;
+            };
+            let page = rca::report::html::render(&report).unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert!(!page.contains("NaN"), "{what}: NaN on the page");
+            serde_json::to_string(&report).unwrap_or_else(|e| panic!("{what}: {e}"));
+        }
+    }
+}

@@ -268,3 +268,14 @@ fn jstat_size_near_f64_max_is_dropped() {
     let s = p.value.samples.iter().find(|s| s.line == line).unwrap();
     assert_eq!((s.ou_kib, s.oc_kib), (None, Some(74752.0)));
 }
+
+#[test]
+fn an_uptime_beyond_u64_seconds_is_refused_not_wrapped() {
+    // Days × 86 400 overflowed a u64 (a panic in a debug build, a wrapped uptime otherwise).
+    let text = fixture("uptime/jc__ubuntu-18.04-uptime.out");
+    let huge = text.replacen("up 2 days", "up 213503982334602 days", 1);
+    assert_ne!(huge, text);
+    let err = parsers::procs::uptime::parse(&huge).unwrap_err();
+    assert!(err.to_string().contains("up"), "{err}");
+    assert!(parsers::procs::uptime::parse(&text).is_ok());
+}
