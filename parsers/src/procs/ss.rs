@@ -87,9 +87,11 @@ fn tcp_info(line: &str, n: usize) -> Option<TcpInfo> {
         let num = |v: &str| v.parse::<u64>().ok();
         match k {
             "rto" => {
+                // A time in µs beyond u64 is no time: refused rather than saturated.
                 i.rto_us = crate::common::parse_num(v)
-                    .filter(|x| *x >= 0.0)
-                    .map(|ms| (ms * 1000.0).round() as u64);
+                    .map(|ms| (ms * 1000.0).round())
+                    .filter(|us| (0.0..=crate::common::U64_MAX_F64).contains(us))
+                    .map(|us| us as u64);
                 known |= i.rto_us.is_some();
             }
             "cwnd" => {
