@@ -200,8 +200,8 @@ pub enum Ceiling {
     /// interval's ticks of that CPU; sysstat computes each as one state's tick delta over the
     /// sum of all states' deltas (`ll_sp_value`, `get_per_cpu_interval` in sysstat's
     /// `rd_stats.c`/`common.c`), so no column can exceed 100 or fall below 0. Counter glitches
-    /// have printed values like `%iowait` 107562416.60 (sysstat issue #14); such values are
-    /// dropped. Not for device `%util` (iostat(1): time with I/O in flight against the
+    /// have made `sar` and `mpstat` print values like `%iowait` 107562416.60 (sysstat issue
+    /// #14); such values are dropped. Not for device `%util` (iostat(1): time with I/O in flight against the
     /// interval, two clocks; values over 100 are printed on some kernels, sysstat issue #412)
     /// nor a process's `%CPU` (pidstat(1), top(1): up to 100 × the number of CPUs), which are
     /// [`Ceiling::Counter`].
