@@ -469,11 +469,11 @@ fn follow(path: &str, to: &HashMap<&str, &str>) -> Option<String> {
             .map(|(i, _)| i)
             .chain(std::iter::once(path.len()));
         let hit = ends
-            .filter_map(|i| to.get(&path[..i]).map(|t| (i, *t)))
+            .filter_map(|i| to.get(path.get(..i)?).map(|t| (i, *t)))
             .next();
         match hit {
             None => return Some(path),
-            Some((i, t)) => path = format!("{t}{}", &path[i..]),
+            Some((i, t)) => path = format!("{t}{}", path.get(i..).unwrap_or("")),
         }
     }
     None

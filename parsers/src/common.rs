@@ -120,10 +120,31 @@ pub fn numbered_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
 
 /// Parses a number as sysstat and procps print it in any locale: `12.58`, `12,58` (decimal comma,
 /// e.g. `de_DE`), `-`, or an empty field. Returns `None` for anything else, including `-` and
-/// `nan`, so that "not applicable" never becomes 0.
+/// `nan`, so that "not applicable" never becomes 0, and for a number beyond
+/// [`Ceiling::Counter`] (about ±1.8e19), which no supported tool prints.
 ///
-/// Never allocates: a decimal comma is replaced in a small stack buffer.
+/// A parser that reports the value it drops calls [`read_num`] instead. Never allocates: a
+/// decimal comma is replaced in a small stack buffer.
 pub fn parse_num(s: &str) -> Option<f64> {
+    read_num(s, Ceiling::Counter).ok()
+}
+
+/// Whether `s` reads as a number at all, whatever its size: tells a row of values from a
+/// header row, where a value beyond a [`Ceiling`] is still a value.
+pub(crate) fn is_number(s: &str) -> bool {
+    parse_unbounded(s).is_some()
+}
+
+/// Reads a number as [`parse_num`] does and holds it to `ceiling`: `Err(NotANumber)` for what
+/// is no number (`-`, `nan`, text), `Err(Beyond)` for a number no measurement of that kind can
+/// reach, which the caller drops with a [`LineIssue`] made by [`NumError::message`].
+pub fn read_num(s: &str, ceiling: Ceiling) -> Result<f64, NumError> {
+    let v = parse_unbounded(s).ok_or(NumError::NotANumber)?;
+    ceiling.check(v)
+}
+
+/// A finite number in any of the locales [`parse_num`] reads, of any size.
+fn parse_unbounded(s: &str) -> Option<f64> {
     let s = s.trim();
     if s.is_empty() || s == "-" {
         return None;
@@ -145,6 +166,100 @@ pub fn parse_num(s: &str) -> Option<f64> {
         s.parse::<f64>().ok()?
     };
     v.is_finite().then_some(v)
+}
+
+/// `u64::MAX` as a float (18 446 744 073 709 551 615 ≈ 1.8e19).
+pub const U64_MAX_F64: f64 = u64::MAX as f64;
+
+/// The physical ceiling of a quantity read from a tool's output: a number beyond it cannot be a
+/// measurement (a corrupted file, a counter glitch, a hostile bundle) and is dropped at parse
+/// time, reported as a [`LineIssue`] on its input line, so that no fact, rule, comparison or
+/// chart ever holds it.
+///
+/// Only ceilings that follow from how the number is made are used; where a tool can print more
+/// than its definition suggests, the looser bound applies (see the variants).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ceiling {
+    /// Counts, sizes, durations, rates and averages: magnitude at most `u64::MAX` ≈ 1.8e19.
+    ///
+    /// The kernel keeps its event counters, sizes and times as 64-bit or narrower unsigned
+    /// integers (`/proc/diskstats` fields are `unsigned long`, Documentation/admin-guide/
+    /// iostats.rst; `/proc/net/dev` and interface statistics are `u64`, `struct
+    /// rtnl_link_stats64`, Documentation/networking/statistics.rst; `/proc/stat` times are
+    /// `u64` ticks, Documentation/filesystems/proc.rst). sysstat prints a rate as the delta of
+    /// such a counter over an interval of at least one second (`interval` is in whole seconds,
+    /// sar(1), iostat(1)) and an average (`await`, `areq-sz`, `aqu-sz`) as a delta over a count
+    /// of at least one or over that interval, so neither exceeds the counter's range; the JVM's
+    /// `jstat` sizes and times are 64-bit too. The bound is applied to the number as printed,
+    /// before any unit scaling. Also the bound of every number [`parse_num`] returns.
+    Counter,
+    /// A share of CPU time in %: from 0 to 100.
+    ///
+    /// mpstat(1), sar(1) `-u`/`-P`, iostat(1) `avg-cpu` and vmstat(8) `us sy id wa st` print
+    /// the time a CPU (or all CPUs, averaged) spent in each state as a percentage of the
+    /// interval's ticks of that CPU; sysstat computes each as one state's tick delta over the
+    /// sum of all states' deltas (`ll_sp_value`, `get_per_cpu_interval` in sysstat's
+    /// `rd_stats.c`/`common.c`), so no column can exceed 100 or fall below 0. Counter glitches
+    /// have made `sar` and `mpstat` print values like `%iowait` 107562416.60 (sysstat issue
+    /// #14); such values are dropped. Not for device `%util` (iostat(1): time with I/O in flight against the
+    /// interval, two clocks; values over 100 are printed on some kernels, sysstat issue #412)
+    /// nor a process's `%CPU` (pidstat(1), top(1): up to 100 × the number of CPUs), which are
+    /// [`Ceiling::Counter`].
+    CpuShare,
+}
+
+impl Ceiling {
+    /// `v` when it is within the ceiling, else [`NumError::Beyond`].
+    pub fn check(self, v: f64) -> Result<f64, NumError> {
+        let ok = match self {
+            Ceiling::Counter => v.abs() <= U64_MAX_F64,
+            Ceiling::CpuShare => (0.0..=100.0).contains(&v),
+        };
+        if ok {
+            Ok(v)
+        } else {
+            Err(NumError::Beyond(self))
+        }
+    }
+
+    /// The bound in words, for an issue message.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Ceiling::Counter => {
+                "beyond ±1.8e19 (u64::MAX), more than any kernel counter, size or rate can hold"
+            }
+            Ceiling::CpuShare => "outside 0–100, the range of a share of CPU time",
+        }
+    }
+}
+
+/// Why a token was not taken as a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumError {
+    /// Not a number at all (`-`, `nan`, a word, an empty field).
+    NotANumber,
+    /// A number beyond the [`Ceiling`] of its column.
+    Beyond(Ceiling),
+}
+
+impl NumError {
+    /// The issue text for `tok` printed under `column`: for [`NumError::Beyond`], that the value
+    /// is dropped and why; for [`NumError::NotANumber`], that a number was expected.
+    pub fn message(self, column: &str, tok: &str) -> String {
+        match self {
+            NumError::NotANumber => {
+                format!(
+                    "expected a number under `{column}`, found `{}`",
+                    excerpt(tok)
+                )
+            }
+            NumError::Beyond(c) => format!(
+                "`{column}` value `{}` dropped: {}",
+                excerpt(tok),
+                c.describe()
+            ),
+        }
+    }
 }
 
 /// Fast path for the fixed-point numbers sysstat and procps print (`12.58`, `-3,5`, `1024`):
@@ -322,7 +437,7 @@ pub(crate) fn parse_timestamp(toks: &[&str]) -> Option<Timestamp> {
                 return None;
             }
             let date = parse_date(d)?;
-            let t = t.find(['+', '-', 'Z']).map_or(t, |i| &t[..i]);
+            let t = t.split(['+', '-', 'Z']).next().unwrap_or(t);
             let (seconds_of_day, _) = parse_time_of_day(&[t])?;
             Some(Timestamp {
                 date: Some(date),
@@ -468,10 +583,21 @@ impl Issues {
 pub(crate) fn excerpt(line: &str) -> String {
     const MAX: usize = 60;
     let line = line.trim();
-    match line.char_indices().nth(MAX) {
-        Some((i, _)) => format!("{}…", &line[..i]),
+    match line
+        .char_indices()
+        .nth(MAX)
+        .and_then(|(i, _)| line.get(..i))
+    {
+        Some(head) => format!("{head}…"),
         None => line.to_string(),
     }
+}
+
+/// `s` without its last character, and that character: `"12G"` → `("12", 'G')` (a unit
+/// suffix split off without byte arithmetic).
+pub(crate) fn split_last(s: &str) -> Option<(&str, char)> {
+    let c = s.chars().next_back()?;
+    Some((s.strip_suffix(c)?, c))
 }
 
 /// How many lines of a sniff head are looked at.
@@ -551,6 +677,40 @@ mod tests {
         assert_eq!(parse_num("abc"), None);
         assert_eq!(parse_num("1,234,5"), None);
         assert_eq!(parse_num(&"1".repeat(100).replace('1', "1,")), None);
+        assert_eq!(parse_num("inf"), None);
+        assert_eq!(parse_num("1e400"), None);
+    }
+
+    #[test]
+    fn numbers_beyond_their_ceiling_are_refused() {
+        assert_eq!(parse_num("18446744073709551615"), Some(U64_MAX_F64));
+        assert_eq!(parse_num("-9223372036854775808"), Some(i64::MIN as f64));
+        for huge in ["1.7e308", "1e20", "-1e20", "36893488147419103232"] {
+            assert_eq!(parse_num(huge), None, "{huge}");
+            assert_eq!(
+                read_num(huge, Ceiling::Counter),
+                Err(NumError::Beyond(Ceiling::Counter))
+            );
+            assert!(is_number(huge));
+        }
+        assert_eq!(read_num("100.00", Ceiling::CpuShare), Ok(100.0));
+        assert_eq!(read_num("-0.00", Ceiling::CpuShare), Ok(-0.0));
+        assert_eq!(read_num("0,00", Ceiling::CpuShare), Ok(0.0));
+        for bad in ["100.01", "107562416.60", "-0.01", "1.7e308"] {
+            assert_eq!(
+                read_num(bad, Ceiling::CpuShare),
+                Err(NumError::Beyond(Ceiling::CpuShare)),
+                "{bad}"
+            );
+        }
+        assert_eq!(read_num("-", Ceiling::CpuShare), Err(NumError::NotANumber));
+        assert_eq!(read_num("nan", Ceiling::Counter), Err(NumError::NotANumber));
+        assert!(!is_number("%util"));
+        let m = NumError::Beyond(Ceiling::Counter).message("aqu-sz", "1.7e308");
+        assert!(
+            m.contains("`aqu-sz`") && m.contains("1.7e308") && m.contains("dropped"),
+            "{m}"
+        );
     }
 
     #[test]

@@ -194,7 +194,7 @@ pub fn sniff(text: &str) -> Sniffed {
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    let head = &text[..end];
+    let head = text.get(..end).unwrap_or("");
     let mut unsure = Vec::new();
     for k in KINDS {
         let Some(f) = k.sniff else { continue };

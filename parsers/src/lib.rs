@@ -41,6 +41,10 @@
 // A parser meets untrusted text: a panic would lose the whole bundle's analysis, so failure
 // paths are written out (tests may unwrap; see clippy.toml).
 #![deny(clippy::unwrap_used, clippy::expect_used)]
+// Input text is sliced only where a character boundary is certain: `&s[..n]` on a byte index
+// panics inside a multi-byte character, so slicing goes through `get`, `split_at_checked`,
+// `strip_prefix`, `split_once` or char iterators (tests may slice their own text).
+#![cfg_attr(not(test), deny(clippy::string_slice))]
 
 pub mod common;
 pub mod hadoop;

@@ -428,7 +428,7 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
                 'T' => 1 << 40,
                 _ => return Err(format!("unknown size suffix in `{s}` (use K, M, G or T)")),
             };
-            (&s[..i], m)
+            (s.get(..i).unwrap_or(s), m)
         }
         _ => (s, 1),
     };

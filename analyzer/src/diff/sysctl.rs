@@ -126,10 +126,10 @@ pub fn entity_of(key: &str) -> Option<&str> {
 
 /// The first two components of a key (`net.netfilter`).
 fn subtree(key: &str) -> &str {
-    match key.match_indices('.').nth(1) {
-        Some((i, _)) => &key[..i],
-        None => key,
-    }
+    key.match_indices('.')
+        .nth(1)
+        .and_then(|(i, _)| key.get(..i))
+        .unwrap_or(key)
 }
 
 fn matches(list: &[&str], key: &str) -> bool {

@@ -503,7 +503,7 @@ pub fn build(c: &Collected, interval_s: Option<f64>, procs: &super::Processes) -
         .cloned()
         .collect();
     for k in dir_keys {
-        let dir = k["dir:".len()..].to_string();
+        let dir = k.strip_prefix("dir:").unwrap_or(&k).to_string();
         let same: Vec<String> = groups
             .iter()
             .filter(|(gk, g)| gk.starts_with("pid:") && g.1 == dir)
@@ -612,11 +612,13 @@ fn size_arg(args: &[String], prefix: &str) -> Option<u64> {
 /// JVM size syntax: `512m`, `4G`, `1048576`, `2t`.
 pub fn parse_size(s: &str) -> Option<u64> {
     let s = s.trim();
-    let (num, mult) = match s.chars().last()? {
-        'k' | 'K' => (&s[..s.len() - 1], 1u64 << 10),
-        'm' | 'M' => (&s[..s.len() - 1], 1 << 20),
-        'g' | 'G' => (&s[..s.len() - 1], 1 << 30),
-        't' | 'T' => (&s[..s.len() - 1], 1 << 40),
+    let last = s.chars().next_back()?;
+    let num = s.strip_suffix(last).unwrap_or(s);
+    let (num, mult) = match last {
+        'k' | 'K' => (num, 1u64 << 10),
+        'm' | 'M' => (num, 1 << 20),
+        'g' | 'G' => (num, 1 << 30),
+        't' | 'T' => (num, 1 << 40),
         _ => (s, 1),
     };
     num.parse::<u64>().ok()?.checked_mul(mult)
@@ -942,10 +944,12 @@ fn histogram_growth(
 }
 
 fn fill_histogram(j: &mut Jvm, a: &Artifact, h: &parsers::jvm::histogram::Histogram) {
-    let total = h
-        .total
-        .map(|t| (t.bytes, t.line))
-        .unwrap_or_else(|| (h.rows.iter().map(|r| r.bytes).sum(), 0));
+    let total = h.total.map(|t| (t.bytes, t.line)).unwrap_or_else(|| {
+        (
+            h.rows.iter().fold(0u64, |a, r| a.saturating_add(r.bytes)),
+            0,
+        )
+    });
     if total.1 > 0 {
         j.histogram_total_bytes = Some(Cited::new(total.0, &a.path, total.1));
     } else {

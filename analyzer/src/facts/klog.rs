@@ -566,7 +566,7 @@ fn field<'a>(s: &'a str, key: &str) -> Option<&'a str> {
 
 /// `Killed process 955 (gnome-shell)` → (pid, comm).
 fn killed(m: &str) -> Option<(Option<u32>, Option<String>)> {
-    let rest = &m[m.find("Killed process ")? + "Killed process ".len()..];
+    let (_, rest) = m.split_once("Killed process ")?;
     let (pid, rest) = rest.split_once(' ').unwrap_or((rest, ""));
     let comm = rest
         .strip_prefix('(')
@@ -577,14 +577,14 @@ fn killed(m: &str) -> Option<(Option<u32>, Option<String>)> {
 
 /// The number after `prefix` in `s`.
 fn num_after<T: std::str::FromStr>(s: &str, prefix: &str) -> Option<T> {
-    let rest = &s[s.find(prefix)? + prefix.len()..];
+    let (_, rest) = s.split_once(prefix)?;
     let n: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
     n.parse().ok()
 }
 
 /// `e1000e 0000:00:19.0 eth0: NIC Link is Down` → (driver, iface), the words before `at`.
 fn driver_iface(m: &str, at: usize) -> (String, String) {
-    let head = m[..at].trim_end().trim_end_matches(':');
+    let head = m.get(..at).unwrap_or(m).trim_end().trim_end_matches(':');
     let words: Vec<&str> = head.split_ascii_whitespace().collect();
     let iface = words.last().copied().unwrap_or("").trim_end_matches(':');
     let driver = if words.len() > 1 { words[0] } else { "" };
@@ -760,10 +760,10 @@ fn classify_kernel(m: &str) -> Option<EventKind> {
     if m.contains("TCP: out of memory -- consider tuning tcp_mem") {
         return Some(EventKind::TcpOom);
     }
-    if let Some(at) = m.find(": page allocation failure: order:") {
+    if let Some((before, after)) = m.split_once(": page allocation failure: order:") {
         return Some(EventKind::AllocFailure {
-            comm: m[..at].rsplit(' ').next().unwrap_or("").to_string(),
-            order: num_after(&m[at..], "order:"),
+            comm: before.rsplit(' ').next().unwrap_or("").to_string(),
+            order: num_after(after, ""),
         });
     }
     if m.contains("[Hardware Error]") || m.contains("Machine check events logged") {
@@ -810,8 +810,8 @@ fn classify_kernel(m: &str) -> Option<EventKind> {
 /// Block I/O errors and resets.
 fn io_error(m: &str) -> Option<EventKind> {
     let word = |s: &str| -> String { s.split([',', ' ', ':']).next().unwrap_or("").to_string() };
-    if let Some(at) = m.find("Buffer I/O error on dev ") {
-        let dev = word(&m[at + "Buffer I/O error on dev ".len()..]);
+    if let Some((_, after)) = m.split_once("Buffer I/O error on dev ") {
+        let dev = word(after);
         return Some(EventKind::IoError {
             device: dev,
             what: "Buffer I/O error",
@@ -819,14 +819,14 @@ fn io_error(m: &str) -> Option<EventKind> {
     }
     // block/blk-core.c blk_errors: "I/O error", "critical medium error", "critical target
     // error", … then ", dev sda, sector N".
-    if let Some(at) = m.find(" error, dev ") {
-        let what = if m[..at].ends_with("medium") {
+    if let Some((before, after)) = m.split_once(" error, dev ") {
+        let what = if before.ends_with("medium") {
             "medium error"
         } else {
             "I/O error"
         };
         return Some(EventKind::IoError {
-            device: word(&m[at + " error, dev ".len()..]),
+            device: word(after),
             what,
         });
     }

@@ -162,20 +162,31 @@ pub fn build(
             .collect();
         if !samples.is_empty() {
             let n = samples.len() as f64;
-            let si: f64 = samples.iter().filter_map(|s| s.si).sum::<u64>() as f64 / n;
-            let so: f64 = samples.iter().filter_map(|s| s.so).sum::<u64>() as f64 / n;
-            let mut worst: Vec<_> = samples
+            // Sums of counters read from the bundle: as floats, which cannot overflow.
+            let si: f64 = samples
                 .iter()
-                .filter(|s| s.si.unwrap_or(0) + s.so.unwrap_or(0) > 0)
-                .collect();
-            worst.sort_by_key(|s| std::cmp::Reverse(s.si.unwrap_or(0) + s.so.unwrap_or(0)));
+                .filter_map(|s| s.si)
+                .map(|v| v as f64)
+                .sum::<f64>()
+                / n;
+            let so: f64 = samples
+                .iter()
+                .filter_map(|s| s.so)
+                .map(|v| v as f64)
+                .sum::<f64>()
+                / n;
+            let traffic = |s: &&parsers::procs::vmstat::VmstatSample| {
+                s.si.unwrap_or(0).saturating_add(s.so.unwrap_or(0))
+            };
+            let mut worst: Vec<_> = samples.iter().filter(|s| traffic(s) > 0).collect();
+            worst.sort_by_key(|s| std::cmp::Reverse(traffic(s)));
             let mut lines: Vec<usize> = worst.iter().take(4).map(|s| s.line).collect();
             if lines.is_empty() {
                 lines = samples.iter().take(2).map(|s| s.line).collect();
             }
             let cs: Vec<u64> = samples.iter().filter_map(|s| s.cs).collect();
             if !cs.is_empty() {
-                let mean = cs.iter().sum::<u64>() as f64 / cs.len() as f64;
+                let mean = cs.iter().map(|v| *v as f64).sum::<f64>() / cs.len() as f64;
                 let cite: Vec<usize> = samples.iter().take(3).map(|s| s.line).collect();
                 m.context_switches_per_s = Some(Cited::lines(mean, &a.path, cite));
             }

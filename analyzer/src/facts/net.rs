@@ -123,7 +123,9 @@ impl Nic {
 
     /// Interrupts counted over all the NIC's IRQs and CPUs.
     pub fn irq_total(&self) -> u64 {
-        self.irqs_per_cpu().values().sum()
+        self.irqs_per_cpu()
+            .values()
+            .fold(0u64, |a, n| a.saturating_add(*n))
     }
 
     /// Interrupts per CPU, summed over the NIC's IRQs.
@@ -131,7 +133,8 @@ impl Nic {
         let mut per = std::collections::BTreeMap::new();
         for irq in &self.irqs {
             for &(c, n) in &irq.per_cpu {
-                *per.entry(c).or_default() += n;
+                let count: &mut u64 = per.entry(c).or_default();
+                *count = count.saturating_add(n);
             }
         }
         per
@@ -140,7 +143,7 @@ impl Nic {
     /// CPUs that took at least 10 % of this NIC's interrupts during the window.
     pub fn busy_irq_cpus(&self) -> Vec<u32> {
         let per = self.irqs_per_cpu();
-        let total: u64 = per.values().sum();
+        let total: u64 = per.values().fold(0, |a, n| a.saturating_add(*n));
         if total == 0 {
             return Vec::new();
         }
@@ -447,7 +450,10 @@ pub fn build(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> (Vec<Ni
             super::snapshots::latest_counted(c, &kind::NET_DEV, |x: &NetDev| Some(x))
         {
             for i in &d.interfaces {
-                let bad = [i.rx_drop, i.rx_fifo, i.rx_errs].iter().flatten().sum();
+                let bad = [i.rx_drop, i.rx_fifo, i.rx_errs]
+                    .iter()
+                    .flatten()
+                    .fold(0u64, |a, n| a.saturating_add(*n));
                 nic(&mut nics, &i.name).since_boot = Some(Cited::lines(
                     NicTotals {
                         rx_packets: i.rx_packets.unwrap_or(0),

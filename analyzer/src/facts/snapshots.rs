@@ -111,7 +111,7 @@ pub fn name_time(path: &str) -> Option<f64> {
         let digits = |r: std::ops::Range<usize>| {
             b.get(r.clone())
                 .filter(|d| d.iter().all(u8::is_ascii_digit))
-                .map(|_| &path[r])
+                .and_then(|_| path.get(r))
         };
         if b[i] != b'T' && b[i] != b't' {
             return None;
@@ -119,8 +119,9 @@ pub fn name_time(path: &str) -> Option<f64> {
         let date = digits(i - 8..i)?;
         let time = digits(i + 1..i + 7)?;
         let n = |s: &str| s.parse::<i64>().ok();
-        let (y, m, d) = (n(&date[0..4])?, n(&date[4..6])?, n(&date[6..8])?);
-        let (hh, mm, ss) = (n(&time[0..2])?, n(&time[2..4])?, n(&time[4..6])?);
+        let part = |s: &str, r: std::ops::Range<usize>| n(s.get(r)?);
+        let (y, m, d) = (part(date, 0..4)?, part(date, 4..6)?, part(date, 6..8)?);
+        let (hh, mm, ss) = (part(time, 0..2)?, part(time, 2..4)?, part(time, 4..6)?);
         if !(1..=12).contains(&m) || !(1..=31).contains(&d) || hh > 23 || mm > 59 || ss > 60 {
             return None;
         }

@@ -417,7 +417,8 @@ fn stack(c: &Collected, s: &mut Storage) {
         let disk = listed
             .iter()
             .filter(|d| {
-                p.len() > d.len() && p.starts_with(d.as_str()) && partition_suffix(&p[d.len()..])
+                p.strip_prefix(d.as_str())
+                    .is_some_and(|rest| !rest.is_empty() && partition_suffix(rest))
             })
             .max_by_key(|d| d.len())
             .cloned();
@@ -481,8 +482,9 @@ fn written_paths(arg: &str) -> Vec<String> {
     let lower = arg.to_ascii_lowercase();
     let mut out = Vec::new();
     for (i, _) in arg.match_indices(['=', ':']) {
-        let key = &lower[..i];
-        let value = &arg[i + 1..];
+        let (Some(key), Some(value)) = (lower.get(..i), arg.get(i + 1..)) else {
+            continue;
+        };
         let value = value.split(',').next().unwrap_or(value);
         let value = value.strip_prefix("file://").unwrap_or(value);
         if value.starts_with('/')

@@ -191,7 +191,9 @@ pub fn build(c: &Collected, jvms: &[Jvm]) -> Vec<ZkServer> {
         let by_cfg = s.config_source.as_deref().and_then(|cfg| {
             // The collector copies a file to `configs/<its absolute path>`.
             let abs = match cfg.find("configs/") {
-                Some(i) if i == 0 || cfg[..i].ends_with('/') => &cfg[i + "configs".len()..],
+                Some(i) if i == 0 || cfg.get(..i).is_some_and(|h| h.ends_with('/')) => {
+                    cfg.get(i + "configs".len()..).unwrap_or(cfg)
+                }
                 _ => cfg,
             };
             zk_jvms

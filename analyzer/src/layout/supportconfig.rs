@@ -158,7 +158,7 @@ fn label_of(entry: &str, command: &str) -> String {
     let c = command.trim();
     let c = c.strip_suffix(" - File not found").unwrap_or(c);
     let c = match c.rfind(" - Last ") {
-        Some(i) if c.ends_with(" Lines") => &c[..i],
+        Some(i) if c.ends_with(" Lines") => c.get(..i).unwrap_or(c),
         _ => c,
     };
     if entry != "Command" {

@@ -105,14 +105,9 @@ pub fn differential_svg(baseline: &Profile, suspect: &Profile) -> Option<Result<
 fn without_script(svg: &str) -> String {
     let mut out = String::with_capacity(svg.len());
     let mut rest = svg;
-    while let Some(i) = rest.find("<script") {
-        out.push_str(&rest[..i]);
-        match rest[i..].find("</script>") {
-            Some(j) => rest = &rest[i + j + "</script>".len()..],
-            None => {
-                rest = "";
-            }
-        }
+    while let Some((before, from)) = rest.find("<script").and_then(|i| rest.split_at_checked(i)) {
+        out.push_str(before);
+        rest = from.split_once("</script>").map_or("", |(_, after)| after);
     }
     out.push_str(rest);
     // Inline SVG in HTML needs no namespace declarations (the HTML parser assigns the SVG
@@ -127,12 +122,9 @@ fn without_script(svg: &str) -> String {
     }
     let mut clean = String::with_capacity(out.len());
     let mut rest = out.as_str();
-    while let Some(i) = rest.find("<!--") {
-        clean.push_str(&rest[..i]);
-        rest = match rest[i..].find("-->") {
-            Some(j) => &rest[i + j + 3..],
-            None => "",
-        };
+    while let Some((before, from)) = rest.find("<!--").and_then(|i| rest.split_at_checked(i)) {
+        clean.push_str(before);
+        rest = from.split_once("-->").map_or("", |(_, after)| after);
     }
     clean.push_str(rest);
     clean
@@ -140,10 +132,7 @@ fn without_script(svg: &str) -> String {
 
 /// The `<svg …>…</svg>` element without the XML declaration and DOCTYPE, for inlining in HTML.
 fn strip_prolog(s: &str) -> &str {
-    match s.find("<svg") {
-        Some(i) => &s[i..],
-        None => s,
-    }
+    s.find("<svg").and_then(|i| s.get(i..)).unwrap_or(s)
 }
 
 #[cfg(test)]

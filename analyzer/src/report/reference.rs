@@ -69,8 +69,8 @@ fn value_text(t: &Threshold) -> String {
 /// The bundle-relative path of a rule's source file (`analyzer/src/rules/disk/saturation.rs`).
 fn source_path(m: &RuleMeta) -> String {
     let file = m.file.replace('\\', "/");
-    match file.find("src/rules/") {
-        Some(i) => format!("analyzer/{}", &file[i..]),
+    match file.find("src/rules/").and_then(|i| file.get(i..)) {
+        Some(rel) => format!("analyzer/{rel}"),
         None => file,
     }
 }

@@ -10,6 +10,7 @@ mod common;
 mod bad_input;
 mod bundle_forms;
 mod captures;
+mod ceilings;
 mod compression;
 mod diff;
 mod fleet;

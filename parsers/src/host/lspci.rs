@@ -104,7 +104,7 @@ fn is_slot(s: &str) -> bool {
         // A domain: four digits as pciutils prints it, more for Intel VMD domains (`10000:`).
         9..=16 => {
             let d = b.len() - 8;
-            hex(&b[..d]) && b[d] == b':' && is_slot(&s[d + 1..])
+            hex(&b[..d]) && b[d] == b':' && s.get(d + 1..).is_some_and(is_slot)
         }
         _ => false,
     }
@@ -113,14 +113,13 @@ fn is_slot(s: &str) -> bool {
 /// A trailing ` [xxxx]` or ` [xxxx:yyyy]` id group.
 fn strip_ids(s: &str) -> (&str, Option<&str>) {
     let t = s.trim_end();
-    if let Some(open) = t.rfind(" [") {
-        let inner = &t[open + 2..];
+    if let Some((before, inner)) = t.rsplit_once(" [") {
         if let Some(inner) = inner.strip_suffix(']') {
             if !inner.is_empty()
                 && inner.len() <= 9
                 && inner.bytes().all(|b| b.is_ascii_hexdigit() || b == b':')
             {
-                return (t[..open].trim_end(), Some(inner));
+                return (before.trim_end(), Some(inner));
             }
         }
     }
@@ -152,14 +151,15 @@ fn device_line(line: &str, n: usize) -> Result<PciDevice, String> {
         let Some(body) = t.strip_suffix(')') else {
             break;
         };
-        let Some(open) = body.rfind(" (") else { break };
-        let inner = &body[open + 2..];
+        let Some((before, inner)) = body.rsplit_once(" (") else {
+            break;
+        };
         if let Some(r) = inner.strip_prefix("rev ") {
             revision = Some(r.to_string());
         } else if !inner.starts_with("prog-if ") {
             break;
         }
-        desc = &t[..open];
+        desc = before;
     }
     let (desc, ids) = strip_ids(desc);
     let (vendor_id, device_id) = match ids.and_then(|i| i.split_once(':')) {

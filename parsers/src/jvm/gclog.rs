@@ -32,7 +32,9 @@
 //! 2022-08-01T17:16:33.170+0000: 0.169: #0: [GC (Allocation Failure) 2022-08-01T17:16:33.171+0000: 0.170: #0: [ParNew: 8678K->1081K(9792K), 0.0088699 secs] 8678K->8064K(31680K), 0.0106548 secs] [Times: user=0.02 sys=0.00, real=0.01 secs]
 //! ```
 
-use crate::common::{excerpt, head_lines, numbered_lines, parse_num, strip_bom, Issues};
+use crate::common::{
+    excerpt, head_lines, numbered_lines, parse_num, split_last, strip_bom, Issues, U64_MAX_F64,
+};
 use crate::common::{ParseError, Parsed, Sniff};
 use serde::Serialize;
 
@@ -211,9 +213,9 @@ pub fn parse(text: &str) -> Result<Parsed<GcLog>, ParseError> {
             continue;
         }
         if let Some(i) = awaiting_heap {
-            if let Some(at) = line.find("Heap: ") {
+            if let Some((_, heap)) = line.split_once("Heap: ") {
                 if let Some(e) = log.events.get_mut(i) {
-                    if let Some((b, a, t)) = transition(&line[at + 6..]) {
+                    if let Some((b, a, t)) = transition(heap) {
                         e.heap_before_kib = e.heap_before_kib.or(b);
                         e.heap_after_kib = e.heap_after_kib.or(Some(a));
                         e.heap_total_kib = e.heap_total_kib.or(t);
@@ -284,8 +286,8 @@ fn unified(line: &str) -> Option<Deco<'_>> {
     let mut known = false;
     let mut groups = 0;
     while let Some(r) = rest.strip_prefix('[') {
-        let end = r.find(']')?;
-        let c = r[..end].trim();
+        let (c, after) = r.split_once(']')?;
+        let c = c.trim();
         if c.contains('[') || c.len() > 64 {
             return None;
         }
@@ -312,7 +314,7 @@ fn unified(line: &str) -> Option<Deco<'_>> {
             return None;
         }
         groups += 1;
-        rest = &r[end + 1..];
+        rest = after;
     }
     if groups == 0 || !known {
         return None;
@@ -351,9 +353,9 @@ fn unified_line(
     let mut msg = d.msg;
     let mut gc_id = None;
     if let Some(r) = msg.strip_prefix("GC(") {
-        if let Some(end) = r.find(')') {
-            gc_id = r[..end].parse::<u64>().ok();
-            msg = r[end + 1..].trim();
+        if let Some((id, after)) = r.split_once(')') {
+            gc_id = id.parse::<u64>().ok();
+            msg = after.trim();
         }
     }
     if msg.eq_ignore_ascii_case("To-space exhausted") {
@@ -546,8 +548,8 @@ fn paren_groups(s: &str) -> Vec<&str> {
             }
             ')' if depth > 0 => {
                 depth -= 1;
-                if depth == 0 {
-                    out.push(&s[start..i]);
+                if let Some(group) = s.get(start..i).filter(|_| depth == 0) {
+                    out.push(group);
                 }
             }
             _ => {}
@@ -559,37 +561,34 @@ fn paren_groups(s: &str) -> Vec<&str> {
 /// A size with a unit suffix (`8678K`, `7168.0K`, `0.0B`, `1.5G`) → KiB.
 fn size_kib(s: &str) -> Option<u64> {
     let s = s.trim();
-    let (num, mul) = match s.as_bytes().last()? {
-        b'B' => (&s[..s.len() - 1], 1.0 / 1024.0),
-        b'K' => (&s[..s.len() - 1], 1.0),
-        b'M' => (&s[..s.len() - 1], 1024.0),
-        b'G' => (&s[..s.len() - 1], 1024.0 * 1024.0),
-        b'T' => (&s[..s.len() - 1], 1024.0 * 1024.0 * 1024.0),
+    let (num, mul) = match split_last(s)? {
+        (n, 'B') => (n, 1.0 / 1024.0),
+        (n, 'K') => (n, 1.0),
+        (n, 'M') => (n, 1024.0),
+        (n, 'G') => (n, 1024.0 * 1024.0),
+        (n, 'T') => (n, 1024.0 * 1024.0 * 1024.0),
         _ => return None,
     };
     let v = parse_num(num.trim_end())?;
-    if v < 0.0 {
-        return None;
-    }
-    Some((v * mul).round() as u64)
+    let kib = (v * mul).round();
+    // Beyond u64 the cast would saturate: such a size is no size.
+    ((0.0..=U64_MAX_F64).contains(&kib)).then_some(kib as u64)
 }
 
 /// `A->B(C)`, `A(X)->B(C)` (G1 `Heap:`), `A(84%)->B(56%)` (ZGC) at the start of `s` (the text
 /// may continue after the closing parenthesis) → (before, after, total), KiB.
 fn transition(s: &str) -> Option<(Option<u64>, u64, Option<u64>)> {
-    let at = s.find("->")?;
-    let left = s[..at].trim();
+    let (left, right) = s.split_once("->")?;
+    let left = left.trim();
     let left = left.rsplit([' ', ':', '[']).next().unwrap_or(left);
     let left = left.split('(').next().unwrap_or(left);
     // Only the token after `->`: keeps the scan of a long line linear.
-    let right = &s[at + 2..];
-    let right = &right[..floor_char_boundary(right, 64)];
+    let right = right.get(..floor_char_boundary(right, 64)).unwrap_or("");
     let right = right.split([' ', ',', ']']).next().unwrap_or("");
-    let (after, total) = match right.find('(') {
-        Some(p) => {
-            let after = size_kib(&right[..p])?;
-            let close = right[p..].find(')')? + p;
-            (after, size_kib(&right[p + 1..close]))
+    let (after, total) = match right.split_once('(') {
+        Some((after, rest)) => {
+            let (total, _) = rest.split_once(')')?;
+            (size_kib(after)?, size_kib(total))
         }
         None => (size_kib(right)?, None),
     };
@@ -619,19 +618,19 @@ fn jdk8_header(line: &str) -> Option<(Prefix<'_>, &str)> {
     let mut rest = line;
     let b = rest.as_bytes();
     if b.len() > 19 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' && b[10] == b'T' {
-        let end = rest.find(": ")?;
-        p.timestamp = Some(&rest[..end]);
-        rest = &rest[end + 2..];
+        let (timestamp, r) = rest.split_once(": ")?;
+        p.timestamp = Some(timestamp);
+        rest = r;
     }
     if rest.bytes().next().is_some_and(|b| b.is_ascii_digit()) {
-        let end = rest.find(": ")?;
-        p.uptime_s = Some(parse_num(&rest[..end])?);
-        rest = &rest[end + 2..];
+        let (uptime, r) = rest.split_once(": ")?;
+        p.uptime_s = Some(parse_num(uptime)?);
+        rest = r;
     }
     if let Some(r) = rest.strip_prefix('#') {
-        let end = r.find(": ")?;
-        p.gc_id = Some(r[..end].parse().ok()?);
-        rest = &r[end + 2..];
+        let (id, r) = r.split_once(": ")?;
+        p.gc_id = Some(id.parse().ok()?);
+        rest = r;
     }
     let body = rest.strip_prefix('[')?;
     let ok = [
@@ -739,11 +738,9 @@ fn finish(p: Pending, log: &mut GcLog, issues: &mut Issues, awaiting: &mut Optio
     let mut pause = None;
     if !concurrent {
         // The last `N secs` at the outer level.
-        let secs = o.rfind(" secs").and_then(|end| {
-            let head = &o[..end];
-            let start = head.rfind([' ', ',']).map_or(0, |i| i + 1);
-            parse_num(&head[start..])
-        });
+        let secs = o
+            .rsplit_once(" secs")
+            .and_then(|(head, _)| parse_num(head.rsplit([' ', ',']).next().unwrap_or(head)));
         match secs {
             Some(s) => pause = Some(s * 1000.0),
             None => {
@@ -756,12 +753,12 @@ fn finish(p: Pending, log: &mut GcLog, issues: &mut Issues, awaiting: &mut Optio
     }
     let mut heap = None;
     let mut scan = o;
-    while let Some(at) = scan.find("->") {
-        let start = scan[..at].rfind([' ', ']', ':']).map_or(0, |i| i + 1);
-        if let Some(t) = transition(&scan[start..]) {
+    while let Some((before, after)) = scan.split_once("->") {
+        let start = before.rfind([' ', ']', ':']).map_or(0, |i| i + 1);
+        if let Some(t) = scan.get(start..).and_then(transition) {
             heap = Some(t);
         }
-        scan = &scan[at + 2..];
+        scan = after;
     }
     if matches!(kind, GcKind::Young | GcKind::Mixed | GcKind::Full) && log.collector.is_none() {
         log.collector = if p.first.contains("ParNew") || p.first.contains("CMS") {

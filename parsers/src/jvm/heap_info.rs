@@ -20,7 +20,7 @@
 //! ```
 
 use super::pid_line;
-use crate::common::{excerpt, head_lines, numbered_lines, strip_bom, Issues};
+use crate::common::{excerpt, head_lines, numbered_lines, split_last, strip_bom, Issues};
 use crate::common::{ParseError, Parsed, Sniff};
 use serde::Serialize;
 
@@ -103,11 +103,11 @@ const HEADS: &[(&str, &str)] = &[
 /// `262144K`, `4M`, `1G`, `512B` (with an optional trailing `,`) in KiB.
 fn size_kib(s: &str) -> Option<u64> {
     let s = s.trim().trim_end_matches(',');
-    let (num, mult) = match s.chars().last()? {
-        'K' => (&s[..s.len() - 1], 1u64),
-        'M' => (&s[..s.len() - 1], 1 << 10),
-        'G' => (&s[..s.len() - 1], 1 << 20),
-        'B' => return s[..s.len() - 1].parse::<u64>().ok().map(|b| b / 1024),
+    let (num, mult) = match split_last(s)? {
+        (num, 'K') => (num, 1u64),
+        (num, 'M') => (num, 1 << 10),
+        (num, 'G') => (num, 1 << 20),
+        (num, 'B') => return num.parse::<u64>().ok().map(|b| b / 1024),
         _ => return None,
     };
     num.parse::<u64>().ok()?.checked_mul(mult)
@@ -243,7 +243,7 @@ pub fn parse(text: &str) -> Result<Parsed<HeapInfo>, ParseError> {
                 });
                 continue;
             }
-            let p = pairs(&t[name.len()..]);
+            let p = pairs(t.strip_prefix(name).unwrap_or(t));
             if p.is_empty() {
                 issues.push(n, || {
                     format!("heap line without sizes: `{}`", excerpt(line))

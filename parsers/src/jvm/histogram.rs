@@ -111,7 +111,7 @@ fn token(s: &str) -> Option<(&str, &str)> {
         return None;
     }
     let end = s.find(|c: char| c.is_ascii_whitespace()).unwrap_or(s.len());
-    Some((&s[..end], &s[end..]))
+    s.split_at_checked(end)
 }
 
 fn whole(s: &str) -> Option<u64> {

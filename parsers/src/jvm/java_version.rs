@@ -222,7 +222,9 @@ pub fn parse_java_version(text: &str) -> Result<Parsed<JavaVersion>, ParseError>
             jv.runtime_line = Some(t.to_string());
             jv.lines.runtime = Some(n);
         } else if jv.vm_line.is_none() && is_vm_line(t) {
-            jv.vm_name = t.find(" VM").map(|i| t[..i + 3].trim().to_string());
+            jv.vm_name = t
+                .split_once(" VM")
+                .map(|(name, _)| format!("{name} VM").trim().to_string());
             jv.vm_line = Some(t.to_string());
             jv.lines.vm = Some(n);
         } else if jv.vm_line.as_deref().is_some_and(|v| v.contains("OpenJ9")) {

@@ -21,7 +21,9 @@
 //!             8.3   0.00  82.42  88.24  60.68  53.35   5.76     25     0.062     0     0.000     0     0.000     0.062
 //! ```
 
-use crate::common::{excerpt, head_lines, numbered_lines, parse_num, strip_bom, Issues};
+use crate::common::{
+    excerpt, head_lines, numbered_lines, read_num, strip_bom, Ceiling, Issues, NumError,
+};
 use crate::common::{ParseError, Parsed, Sniff};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -369,9 +371,16 @@ pub fn parse(text: &str) -> Result<Parsed<Jstat>, ParseError> {
             if *tok == "-" {
                 continue;
             }
-            let Some(v) = parse_num(tok) else {
-                bad = Some((*col, *tok, "a number"));
-                break;
+            let v = match read_num(tok, Ceiling::Counter) {
+                Ok(v) => v,
+                Err(NumError::NotANumber) => {
+                    bad = Some((*col, *tok, "a number"));
+                    break;
+                }
+                Err(e) => {
+                    issues.push(n, || e.message(col, tok));
+                    continue;
+                }
             };
             match s.slot(col) {
                 Some(Slot::Real(r)) => *r = Some(v),

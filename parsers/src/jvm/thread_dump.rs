@@ -244,7 +244,8 @@ fn split_header(line: &str) -> Option<(Option<u64>, &str, &str)> {
     };
     let body = rest.strip_prefix('"')?;
     for (i, _) in body.match_indices('"') {
-        let after = &body[i + 1..];
+        let (name, after) = body.split_at_checked(i)?;
+        let after = after.strip_prefix('"')?;
         let attr = after.trim_start();
         if (after.starts_with(' ') || after.is_empty())
             && (attr.is_empty()
@@ -254,7 +255,7 @@ fn split_header(line: &str) -> Option<(Option<u64>, &str, &str)> {
                 .iter()
                 .any(|p| attr.starts_with(p)))
         {
-            return Some((lead_id, &body[..i], attr));
+            return Some((lead_id, name, attr));
         }
     }
     None
@@ -271,9 +272,9 @@ fn hex_or_dec(s: &str) -> Option<u64> {
 /// Reads `12.34ms` (or `1.2s`) as milliseconds.
 fn millis(s: &str) -> Option<f64> {
     if let Some(v) = s.strip_suffix("ms") {
-        v.parse().ok()
+        crate::common::parse_num(v)
     } else {
-        s.strip_suffix('s')?.parse::<f64>().ok().map(|v| v * 1000.0)
+        crate::common::parse_num(s.strip_suffix('s')?).map(|v| v * 1000.0)
     }
 }
 
@@ -417,8 +418,10 @@ pub fn parse(text: &str) -> Result<Parsed<ThreadDump>, ParseError> {
             }
             if t.starts_with("Java stack information") {
                 deadlock_stacks = true;
-            } else if !deadlock_stacks && line.starts_with('"') && t.ends_with("\":") {
-                let name = &t[1..t.len() - 2];
+            } else if let Some(name) = (!deadlock_stacks && line.starts_with('"'))
+                .then(|| t.strip_prefix('"')?.strip_suffix("\":"))
+                .flatten()
+            {
                 if !out.deadlocked_threads.iter().any(|d| d == name) {
                     out.deadlocked_threads.push(name.to_string());
                 }
@@ -463,8 +466,11 @@ pub fn parse(text: &str) -> Result<Parsed<ThreadDump>, ParseError> {
             }
         }
         // Top-level lines.
-        if was_first && t.ends_with(':') && t[..t.len() - 1].bytes().all(|b| b.is_ascii_digit()) {
-            out.pid = t[..t.len() - 1].parse().ok();
+        if let Some(pid) = t
+            .strip_suffix(':')
+            .filter(|p| was_first && p.bytes().all(|b| b.is_ascii_digit()))
+        {
+            out.pid = pid.parse().ok();
             continue;
         }
         if let Some(j) = t.strip_prefix("Full thread dump ") {
@@ -567,9 +573,9 @@ fn lock_ref(text: &str, n: usize) -> Option<LockRef> {
     let t = text.trim();
     let rest = t.strip_prefix('<')?;
     let (addr, after) = rest.split_once('>')?;
-    if !addr.starts_with("0x")
-        || addr.len() < 3
-        || !addr[2..].bytes().all(|b| b.is_ascii_hexdigit())
+    if !addr
+        .strip_prefix("0x")
+        .is_some_and(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()))
     {
         return None;
     }

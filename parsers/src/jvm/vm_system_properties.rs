@@ -64,6 +64,12 @@ fn unescape(s: &str) -> Option<String> {
 }
 
 /// Byte index of the first `=` not escaped by a backslash.
+/// `key=value` split at the first unescaped `=` (escaped key and value).
+fn split_property(s: &str) -> Option<(&str, &str)> {
+    let (key, rest) = s.split_at_checked(separator(s)?)?;
+    Some((key, rest.strip_prefix('=')?))
+}
+
 fn separator(s: &str) -> Option<usize> {
     let b = s.as_bytes();
     let mut i = 0;
@@ -112,8 +118,9 @@ pub fn sniff_system_properties(head: &str) -> Sniff {
         if !complete {
             continue;
         }
-        let Some(i) = separator(line) else { continue };
-        let key = &line[..i];
+        let Some((key, _)) = split_property(line) else {
+            continue;
+        };
         if RUNTIME_KEYS.contains(&key) && !seen.contains(&key) {
             seen.push(key);
         }
@@ -148,7 +155,7 @@ pub fn parse_system_properties(text: &str) -> Result<Parsed<SystemProperties>, P
             }
             continue;
         }
-        let parsed = separator(t).and_then(|i| Some((unescape(&t[..i])?, unescape(&t[i + 1..])?)));
+        let parsed = split_property(t).and_then(|(k, v)| Some((unescape(k)?, unescape(v)?)));
         match parsed {
             Some((k, v)) if !k.is_empty() => {
                 out.properties.insert(k, (v, n));

@@ -66,15 +66,15 @@ fn cmdline_words(s: &str) -> Vec<&str> {
             quoted = !quoted;
         }
         if c.is_whitespace() && !quoted {
-            if let Some(st) = start.take() {
-                out.push(&s[st..i]);
+            if let Some(word) = start.take().and_then(|st| s.get(st..i)) {
+                out.push(word);
             }
         } else if start.is_none() {
             start = Some(i);
         }
     }
-    if let Some(st) = start {
-        out.push(&s[st..]);
+    if let Some(word) = start.and_then(|st| s.get(st..)) {
+        out.push(word);
     }
     out
 }

@@ -226,8 +226,8 @@ pub fn parse_modinfo(text: &str) -> Result<Parsed<Vec<ModInfo>>, ParseError> {
                     let (name, rest) = v.split_once(':').unwrap_or((v, ""));
                     let rest = rest.trim();
                     let (description, kind) = match rest.strip_suffix(')') {
-                        Some(body) => match body.rfind('(') {
-                            Some(open) => (body[..open].trim(), Some(body[open + 1..].to_string())),
+                        Some(body) => match body.rsplit_once('(') {
+                            Some((desc, kind)) => (desc.trim(), Some(kind.to_string())),
                             None => (rest, None),
                         },
                         None => (rest, None),

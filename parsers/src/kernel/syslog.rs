@@ -171,11 +171,12 @@ fn rfc3339(s: &str) -> Option<(SyslogTime, &str)> {
         let at = time.rfind(['+', '-'])?;
         let (t, z) = time.split_at(at);
         let sign = if z.starts_with('-') { -1 } else { 1 };
-        let z = z[1..].replace(':', "");
+        let z = z.get(1..)?.replace(':', "");
         if z.len() != 4 {
             return None;
         }
-        let (hh, mm) = (digits(&z[..2])?, digits(&z[2..])?);
+        let (hh, mm) = z.split_at_checked(2)?;
+        let (hh, mm) = (digits(hh)?, digits(mm)?);
         (t, Some(sign * (hh * 3600 + mm * 60) as i32))
     };
     Some((
@@ -236,7 +237,7 @@ fn host_ident(s: &str) -> Option<(&str, Option<Ident<'_>>, &str)> {
     if name.is_empty() || name.contains([':', '[', ']']) {
         return Some((host, None, rest));
     }
-    let msg = &rest[ident.len()..];
+    let msg = rest.strip_prefix(ident)?;
     Some((
         host,
         Some((name, pid)),

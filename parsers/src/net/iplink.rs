@@ -310,7 +310,7 @@ pub fn parse(text: &str) -> Result<Parsed<Links>, ParseError> {
         let mut toks = t.split_ascii_whitespace();
         match toks.next() {
             Some(l) if l.starts_with("link/") => {
-                link.link_type = Some(l["link/".len()..].to_string());
+                link.link_type = l.strip_prefix("link/").map(str::to_string);
                 let rest: Vec<&str> = toks.collect();
                 if let Some(addr) = rest.first().filter(|a| !matches!(**a, "brd" | "permaddr")) {
                     link.address = Some(addr.to_string());

@@ -171,8 +171,8 @@ pub const SOFTIRQ_FUNCTIONS: &[&str] = &["net_rx_action", "__do_softirq", "handl
 /// `finish_task_switch.isra.0` → `finish_task_switch`.
 pub fn base_symbol(s: &str) -> &str {
     let s = s.split("+0x").next().unwrap_or(s);
-    match s.find('.') {
-        Some(i) if i > 0 => &s[..i],
+    match s.split_once('.') {
+        Some((base, _)) if !base.is_empty() => base,
         _ => s,
     }
 }

@@ -440,7 +440,7 @@ fn set_symbol(e: &mut ReportEntry, field: &str) {
     let sym = match marker(field) {
         Some((c, after)) => {
             e.level = Some(SymbolLevel::from_marker(c));
-            field[after..].trim()
+            field.get(after..).unwrap_or("").trim()
         }
         None => field,
     };
@@ -468,7 +468,7 @@ fn slice(line: &str, start: usize, end: Option<usize>) -> &str {
     while !line.is_char_boundary(e) {
         e += 1;
     }
-    &line[s..e]
+    line.get(s..e).unwrap_or("")
 }
 
 /// Columns from a header line and its dotted rule (both with their `#`).
@@ -606,22 +606,20 @@ fn entry_by_fields(line: &str, n: usize) -> Result<ReportEntry, String> {
     let mut rest = t;
     for _ in 0..count {
         rest = rest.trim_start();
-        rest = &rest[rest.find(' ').unwrap_or(rest.len())..];
+        rest = rest.find(' ').and_then(|i| rest.get(i..)).unwrap_or("");
     }
     let rest = rest.trim();
     let mut before = Vec::new();
     let mut remaining = rest;
     while !remaining.is_empty() {
-        if marker(remaining)
-            .is_some_and(|(_, after)| remaining[..after].len() <= 3 || remaining.starts_with("0x"))
-        {
+        if marker(remaining).is_some_and(|(_, after)| after <= 3 || remaining.starts_with("0x")) {
             set_symbol(&mut e, remaining);
             break;
         }
-        match remaining.find("  ") {
-            Some(i) => {
-                before.push(&remaining[..i]);
-                remaining = remaining[i..].trim_start();
+        match remaining.split_once("  ") {
+            Some((head, tail)) => {
+                before.push(head);
+                remaining = tail.trim_start();
             }
             None => {
                 before.push(remaining);
@@ -655,9 +653,8 @@ struct Graph {
 /// Parses `--8.31%--` / `--1234--` at the start of `s`: (percent, count, length).
 fn branch_marker(s: &str) -> Option<(Option<f64>, Option<u64>, usize)> {
     let inner = s.strip_prefix("--")?;
-    let end = inner.find("--")?;
-    let v = &inner[..end];
-    let len = 2 + end + 2;
+    let (v, _) = inner.split_once("--")?;
+    let len = 2 + v.len() + 2;
     if let Some(p) = pct(v) {
         return Some((Some(p), None, len));
     }
@@ -678,7 +675,7 @@ impl Graph {
             }
             return Ok(());
         };
-        let rest = line[p..].trim_end();
+        let rest = line.get(p..).unwrap_or("").trim_end();
         if let Some(sym) = rest.strip_prefix("---") {
             self.root_col.get_or_insert(p);
             self.stack.clear();
@@ -706,7 +703,7 @@ impl Graph {
                     None
                 }
             };
-            let idx = push_node(e, parent, percent, count, &rest[len..], n);
+            let idx = push_node(e, parent, percent, count, rest.get(len..).unwrap_or(""), n);
             // The chain's next symbols sit one graph level (11 columns) right of the bar.
             self.stack.push((parent_col + 11, idx));
             return Ok(());
@@ -756,10 +753,10 @@ fn samples_line(c: &str) -> Option<(Option<u64>, bool, Option<String>)> {
     let rest = c.strip_prefix("Samples:")?.trim_start();
     let (count, after) = rest.split_once(" of event")?;
     let count = count.trim();
-    let (digits, mult) = match count.char_indices().last() {
-        Some((i, 'K')) => (&count[..i], 1_000),
-        Some((i, 'M')) => (&count[..i], 1_000_000),
-        Some((i, 'G')) => (&count[..i], 1_000_000_000),
+    let (digits, mult) = match crate::common::split_last(count) {
+        Some((d, 'K')) => (d, 1_000),
+        Some((d, 'M')) => (d, 1_000_000),
+        Some((d, 'G')) => (d, 1_000_000_000),
         _ => (count, 1),
     };
     let samples = digits
@@ -816,8 +813,8 @@ fn top_line(t: &str) -> (TopHeader, Option<String>) {
         };
         event = ev.filter(|e| !e.is_empty()).map(str::to_string);
         if let (Some(o), Some(c)) = (after.find('('), after.rfind(')')) {
-            if o < c {
-                h.target = Some(after[o + 1..c].to_string());
+            if let Some(target) = after.get(o + 1..c) {
+                h.target = Some(target.to_string());
             }
         }
     }

@@ -460,7 +460,7 @@ fn parse_header(line: &str) -> Option<Header<'_>> {
             found?
         };
     let (pid, tid) = thread_field(toks[thread_at].1)?;
-    let comm = line[..toks[thread_at].0].trim();
+    let comm = line.get(..toks[thread_at].0).unwrap_or("").trim();
     let mut k = after;
     let mut period = None;
     let mut event = "";
@@ -475,7 +475,7 @@ fn parse_header(line: &str) -> Option<Header<'_>> {
         }
     }
     let rest = match toks.get(k) {
-        Some((at, _)) => line[*at..].trim_end(),
+        Some((at, _)) => line.get(*at..).unwrap_or("").trim_end(),
         None => "",
     };
     let inline_frame = if rest.is_empty() {
@@ -518,15 +518,15 @@ fn parse_frame(line: &str) -> Option<FrameParts<'_>> {
         }
     }
     let open = open?;
-    let dso = &body[open + 1..];
-    let before = &body[..open];
+    let (before, dso) = body.split_at_checked(open)?;
+    let dso = dso.strip_prefix('(')?;
     // The DSO is separated from the symbol by a space.
     if !matches!(before.as_bytes().last(), Some(b' ' | b'\t')) {
         return None;
     }
     let before = before.trim_ascii();
-    let (addr, symbol) = match before.bytes().position(|b| b == b' ' || b == b'\t') {
-        Some(i) => (&before[..i], before[i + 1..].trim_ascii()),
+    let (addr, symbol) = match before.split_once([' ', '\t']) {
+        Some((addr, symbol)) => (addr, symbol.trim_ascii()),
         None => (before, ""),
     };
     // perf prints addresses with `%lx`: lowercase. `Feb 11 18:58:28 host kernel: … (…)`, a
@@ -564,9 +564,9 @@ fn hex_u64(s: &str) -> Option<u64> {
 
 /// `ip_output+0x5f` → (`ip_output`, 0x5f); a `+0x` not followed by hex digits only is kept.
 fn split_offset(symbol: &str) -> (&str, Option<u64>) {
-    if let Some(at) = symbol.rfind('+') {
-        if let Some(off) = symbol[at + 1..].strip_prefix("0x").and_then(hex_u64) {
-            return (&symbol[..at], Some(off));
+    if let Some((name, off)) = symbol.rsplit_once('+') {
+        if let Some(off) = off.strip_prefix("0x").and_then(hex_u64) {
+            return (name, Some(off));
         }
     }
     (symbol, None)
@@ -751,7 +751,7 @@ impl Stream {
         if !self.in_header_block || self.summary.header.len() >= MAX_HEADER_FIELDS {
             return;
         }
-        if let Some((k, v)) = line[1..].split_once(':') {
+        if let Some((k, v)) = line.get(1..).and_then(|l| l.split_once(':')) {
             let (k, v) = (k.trim(), v.trim());
             if !k.is_empty() {
                 self.summary.header.push(HeaderField {
@@ -1141,16 +1141,17 @@ fn push_frame_names(key: &mut String, frame: &Frame, java: bool, opts: &Collapse
         } else {
             push_tidy(key, part);
         }
-        if java && key[start..].starts_with('L') && key[start..].contains('/') {
+        let pushed_has = |key: &str, s: &str| key.get(start..).is_some_and(|p| p.contains(s));
+        if java && key.get(start..).is_some_and(|p| p.starts_with('L')) && pushed_has(key, "/") {
             key.remove(start);
         }
         if i > 0 {
-            if !key[start..].contains("_[i]") {
+            if !pushed_has(key, "_[i]") {
                 key.push_str("_[i]");
             }
         } else if opts.annotate_kernel && matches!(kind, DsoKind::Kernel | DsoKind::KernelModule) {
             key.push_str("_[k]");
-        } else if opts.annotate_jit && kind == DsoKind::Jit && !key[start..].contains("_[j]") {
+        } else if opts.annotate_jit && kind == DsoKind::Jit && !pushed_has(key, "_[j]") {
             key.push_str("_[j]");
         }
     }
@@ -1162,11 +1163,10 @@ fn java_inlined(sym: &str) -> impl Iterator<Item = &str> {
     let mut rest = Some(sym);
     std::iter::from_fn(move || {
         let s = rest?;
-        let b = s.as_bytes();
-        match (1..b.len()).find(|&i| b[i] == b'>' && b[i - 1] == b'-') {
-            Some(i) => {
-                rest = Some(&s[i + 1..]);
-                Some(&s[..i - 1])
+        match s.split_once("->") {
+            Some((part, inlined)) => {
+                rest = Some(inlined);
+                Some(part)
             }
             None => {
                 rest = None;
@@ -1213,7 +1213,9 @@ fn push_tidy(key: &mut String, sym: &str) {
             b'(' => {
                 if depth == 0
                     && last_dot_next != Some(i)
-                    && !sym[i..].starts_with("(anonymous namespace)")
+                    && !sym
+                        .get(i..)
+                        .is_some_and(|r| r.starts_with("(anonymous namespace)"))
                 {
                     end = i;
                     break;
@@ -1225,10 +1227,11 @@ fn push_tidy(key: &mut String, sym: &str) {
             _ => {}
         }
     }
+    let head = sym.get(..end).unwrap_or(sym);
     if semicolon {
-        key.extend(sym[..end].chars().map(|c| if c == ';' { ':' } else { c }));
+        key.extend(head.chars().map(|c| if c == ';' { ':' } else { c }));
     } else {
-        key.push_str(&sym[..end]);
+        key.push_str(head);
     }
 }
 

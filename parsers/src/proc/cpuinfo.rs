@@ -47,7 +47,7 @@ impl Processor {
     pub fn nominal_mhz(&self) -> Option<f64> {
         let name = self.model_name.as_deref()?;
         let (_, at) = name.rsplit_once(" @ ")?;
-        let ghz: f64 = at.trim().strip_suffix("GHz")?.parse().ok()?;
+        let ghz = crate::common::parse_num(at.trim().strip_suffix("GHz")?)?;
         (ghz.is_finite() && ghz > 0.0).then_some(ghz * 1000.0)
     }
 }
@@ -105,8 +105,8 @@ pub fn parse(text: &str) -> Result<Parsed<Cpuinfo>, ParseError> {
         };
         match k {
             "model name" => cur.model_name = Some(v.to_string()),
-            "cpu MHz" => match v.parse::<f64>() {
-                Ok(m) if m.is_finite() => cur.mhz = Some((m, n)),
+            "cpu MHz" => match crate::common::parse_num(v) {
+                Some(m) => cur.mhz = Some((m, n)),
                 _ => issues.push(n, || format!("`cpu MHz`: expected a number, found `{v}`")),
             },
             _ => {}

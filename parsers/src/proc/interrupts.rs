@@ -335,10 +335,9 @@ pub fn parse(text: &str) -> Result<Parsed<Interrupts>, ParseError> {
             if trimmed.is_empty() {
                 break;
             }
-            let end = trimmed
-                .find(|c: char| c.is_ascii_whitespace())
-                .unwrap_or(trimmed.len());
-            let word = &trimmed[..end];
+            let (word, after) = trimmed
+                .split_once(|c: char| c.is_ascii_whitespace())
+                .unwrap_or((trimmed, ""));
             if counts.len() == ncpus || !word.bytes().all(|b| b.is_ascii_digit()) {
                 desc = trimmed.trim_end();
                 break;
@@ -350,7 +349,7 @@ pub fn parse(text: &str) -> Result<Parsed<Interrupts>, ParseError> {
                     break;
                 }
             }
-            rest_words = &trimmed[end..];
+            rest_words = after;
         }
         if let Some(word) = overflow {
             issues.push(n, || {

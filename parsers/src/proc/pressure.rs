@@ -68,7 +68,7 @@ fn avg(v: &str) -> Option<f64> {
     if !digits(int) || !digits(frac) {
         return None;
     }
-    v.parse::<f64>().ok().filter(|x| x.is_finite())
+    crate::common::parse_num(v)
 }
 
 /// A total as the kernel prints it (`%llu`).

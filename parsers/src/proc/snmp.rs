@@ -326,10 +326,15 @@ pub fn parse_nstat(text: &str) -> Result<Parsed<Snmp>, ParseError> {
         }
         let toks: Vec<&str> = t.split_ascii_whitespace().collect();
         let parsed = match toks.as_slice() {
-            [name, value, rest @ ..] if rest.len() <= 1 && is_counter_name(name) => value
-                .parse::<i64>()
-                .ok()
-                .map(|v| (*name, v, rest.first().and_then(|r| r.parse::<f64>().ok()))),
+            [name, value, rest @ ..] if rest.len() <= 1 && is_counter_name(name) => {
+                value.parse::<i64>().ok().map(|v| {
+                    (
+                        *name,
+                        v,
+                        rest.first().and_then(|r| crate::common::parse_num(r)),
+                    )
+                })
+            }
             _ => None,
         };
         let Some((name, value, rate)) = parsed else {

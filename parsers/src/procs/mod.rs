@@ -174,7 +174,7 @@ fn next_token(s: &str) -> Option<(&str, &str)> {
         return None;
     }
     let end = s.find([' ', '\t']).unwrap_or(s.len());
-    Some((&s[..end], &s[end..]))
+    s.split_at_checked(end)
 }
 
 #[cfg(test)]

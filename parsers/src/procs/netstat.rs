@@ -178,10 +178,11 @@ fn inet_row(line: &str, cols: InetCols, n: usize) -> Result<InetConn, String> {
         let r = rest.trim();
         // The program name may contain spaces; the timer starts with a word and `(`.
         let (prog, timer) = if cols.timer {
-            match r.rfind(" (") {
-                Some(p) => {
-                    let word_start = r[..p].rfind(' ').map_or(0, |w| w + 1);
-                    (r[..word_start].trim(), Some(r[word_start..].trim()))
+            match r.rsplit_once(" (") {
+                Some((before, _)) => {
+                    let word_start = before.rfind(' ').map_or(0, |w| w + 1);
+                    let (prog, timer) = r.split_at_checked(word_start).unwrap_or(("", r));
+                    (prog.trim(), Some(timer.trim()))
                 }
                 None => (r, None),
             }
@@ -256,21 +257,21 @@ fn unix_row(line: &str, path_at: Option<usize>, n: usize) -> Result<UnixSocket, 
     // The rest: `PID/Program name` then the path; use the header's Path column when the line
     // reaches it, else the first word is the owner and the others the path.
     let consumed = line.len() - rest.len();
-    let (owner_part, path_part) = match path_at {
-        Some(p)
-            if p > consumed
-                && line.len() > p
-                && line.is_char_boundary(p)
-                && line.as_bytes()[p - 1] == b' ' =>
-        {
-            (&line[consumed..p], &line[p..])
-        }
-        _ => {
+    let at_path = path_at
+        .filter(|&p| p > consumed && line.as_bytes().get(p - 1) == Some(&b' '))
+        .and_then(|p| {
+            Some((
+                line.get(consumed..p)?,
+                line.get(p..).filter(|r| !r.is_empty())?,
+            ))
+        });
+    let (owner_part, path_part) = match at_path {
+        Some(parts) => parts,
+        None => {
             let r = rest.trim_start();
-            match r.find(' ') {
-                Some(sp) => (&r[..sp], &r[sp..]),
-                None => (r, ""),
-            }
+            r.find(' ')
+                .and_then(|sp| r.split_at_checked(sp))
+                .unwrap_or((r, ""))
         }
     };
     let owner_part = owner_part.trim();

@@ -169,7 +169,7 @@ fn ps_header(line: &str) -> Option<Vec<(String, usize)>> {
     let mut cols = Vec::new();
     let mut offset = 0;
     for tok in line.split_ascii_whitespace() {
-        let at = line[offset..].find(tok)? + offset;
+        let at = line.get(offset..)?.find(tok)? + offset;
         offset = at + tok.len();
         if !tok.bytes().all(|b| {
             b.is_ascii_uppercase() || b.is_ascii_digit() || matches!(b, b'%' | b'+' | b'_' | b'-')

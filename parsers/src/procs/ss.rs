@@ -87,11 +87,11 @@ fn tcp_info(line: &str, n: usize) -> Option<TcpInfo> {
         let num = |v: &str| v.parse::<u64>().ok();
         match k {
             "rto" => {
-                i.rto_us = v
-                    .parse::<f64>()
-                    .ok()
-                    .filter(|x| x.is_finite() && *x >= 0.0)
-                    .map(|ms| (ms * 1000.0).round() as u64);
+                // A time in µs beyond u64 is no time: refused rather than saturated.
+                i.rto_us = crate::common::parse_num(v)
+                    .map(|ms| (ms * 1000.0).round())
+                    .filter(|us| (0.0..=crate::common::U64_MAX_F64).contains(us))
+                    .map(|us| us as u64);
                 known |= i.rto_us.is_some();
             }
             "cwnd" => {
@@ -161,16 +161,18 @@ fn parse_users(s: &str) -> Result<(Vec<SocketOwner>, usize), String> {
                     return Err("expected `(\"name\",…)` in users".to_string());
                 }
                 let name_start = i + 1;
-                let name_len = body[name_start..]
+                let unclosed = || "unclosed process name in users".to_string();
+                let quoted = body.get(name_start..).ok_or_else(unclosed)?;
+                let name_len = quoted
                     .find("\",")
-                    .or_else(|| body[name_start..].find("\")"))
-                    .ok_or_else(|| "unclosed process name in users".to_string())?;
-                let name = body[name_start..name_start + name_len].to_string();
+                    .or_else(|| quoted.find("\")"))
+                    .ok_or_else(unclosed)?;
+                let name = quoted.get(..name_len).ok_or_else(unclosed)?.to_string();
                 i = name_start + name_len + 1;
-                let close = body[i..]
-                    .find(')')
-                    .ok_or_else(|| "unclosed `(` in users".to_string())?;
-                let attrs = &body[i..i + close];
+                let unclosed = || "unclosed `(` in users".to_string();
+                let after = body.get(i..).ok_or_else(unclosed)?;
+                let close = after.find(')').ok_or_else(unclosed)?;
+                let attrs = after.get(..close).ok_or_else(unclosed)?;
                 let mut pid = None;
                 let mut fd = None;
                 for kv in attrs.split(',') {
@@ -281,7 +283,7 @@ fn ss_row(line: &str, cols: Columns, n: usize) -> Result<Socket, String> {
         if r.starts_with("users:(") {
             let (users, used) = parse_users(r).map_err(|m| format!("{m} in `{}`", excerpt(r)))?;
             s.users = users;
-            r = r[used..].trim_start();
+            r = r.get(used..).unwrap_or("").trim_start();
             continue;
         }
         let (tok, after) = next_token(r).unwrap_or((r, ""));

@@ -14,7 +14,8 @@
 //! Memory figures are stored in KiB whatever the unit printed (`MiB Mem`, `1.2g` in VIRT).
 
 use crate::common::{
-    excerpt, head_lines, numbered_lines, parse_num, strip_bom, Issues, ParseError, Parsed, Sniff,
+    excerpt, head_lines, numbered_lines, parse_num, split_last, strip_bom, Issues, ParseError,
+    Parsed, Sniff,
 };
 use serde::Serialize;
 
@@ -140,13 +141,13 @@ pub struct Top {
 
 /// `236m`, `1.2g`, `104364` → KiB.
 fn scaled_kib(s: &str) -> Option<u64> {
-    let (num, mult) = match s.as_bytes().last()? {
-        b'k' | b'K' => (&s[..s.len() - 1], 1.0),
-        b'm' | b'M' => (&s[..s.len() - 1], 1024.0),
-        b'g' | b'G' => (&s[..s.len() - 1], 1024.0 * 1024.0),
-        b't' | b'T' => (&s[..s.len() - 1], 1024.0_f64.powi(3)),
-        b'p' | b'P' => (&s[..s.len() - 1], 1024.0_f64.powi(4)),
-        b'e' | b'E' => (&s[..s.len() - 1], 1024.0_f64.powi(5)),
+    let (num, mult) = match split_last(s)? {
+        (n, 'k' | 'K') => (n, 1.0),
+        (n, 'm' | 'M') => (n, 1024.0),
+        (n, 'g' | 'G') => (n, 1024.0 * 1024.0),
+        (n, 't' | 'T') => (n, 1024.0_f64.powi(3)),
+        (n, 'p' | 'P') => (n, 1024.0_f64.powi(4)),
+        (n, 'e' | 'E') => (n, 1024.0_f64.powi(5)),
         _ => (s, 1.0),
     };
     let v = parse_num(num)? * mult;
@@ -167,7 +168,7 @@ fn summary_parts(s: &str) -> Vec<(&str, &str)> {
                 && i > 0
                 && b[i - 1].is_ascii_alphabetic());
         if end {
-            let part = s[start..i].trim();
+            let part = s.get(start..i).unwrap_or("").trim();
             start = i + 1;
             if part.is_empty() {
                 continue;

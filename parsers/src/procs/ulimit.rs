@@ -120,10 +120,8 @@ impl Ulimit {
 /// `name(unit)` → (`name`, `unit`).
 fn split_unit(name: &str) -> (&str, Option<&str>) {
     let t = name.trim_end();
-    if let Some(body) = t.strip_suffix(')') {
-        if let Some(open) = body.rfind('(') {
-            return (body[..open].trim_end(), Some(body[open + 1..].trim()));
-        }
+    if let Some((name, unit)) = t.strip_suffix(')').and_then(|b| b.rsplit_once('(')) {
+        return (name.trim_end(), Some(unit.trim()));
     }
     (t, None)
 }
@@ -143,8 +141,7 @@ fn ulimit_line(line: &str, n: usize) -> Result<(UlimitEntry, UlimitFormat), Stri
     let head = head.trim_end();
     // bash/BusyBox: a trailing `(…-x)` group holds the flag.
     if let Some(body) = head.strip_suffix(')') {
-        if let Some(open) = body.rfind('(') {
-            let inner = &body[open + 1..];
+        if let Some((name_part, inner)) = body.rsplit_once('(') {
             let (unit, flag) = match inner.rsplit_once(',') {
                 Some((u, f)) => (Some(u.trim()), f.trim()),
                 None => (None, inner.trim()),
@@ -152,7 +149,7 @@ fn ulimit_line(line: &str, n: usize) -> Result<(UlimitEntry, UlimitFormat), Stri
             if let Some(f) = flag.strip_prefix('-') {
                 let mut chars = f.chars();
                 if let (Some(c), None) = (chars.next(), chars.next()) {
-                    let name_part = body[..open].trim_end();
+                    let name_part = name_part.trim_end();
                     let (name, unit, format) = match unit {
                         Some(u) => (name_part, Some(u), UlimitFormat::Bash),
                         None => {

@@ -69,21 +69,31 @@ fn read(n: usize, line: &str) -> Result<Uptime, String> {
     let mut seconds = 0u64;
     let mut users = None;
     let mut duration_seen = false;
+    // `count` units of `unit` seconds added to the uptime; an uptime beyond u64 seconds is no
+    // uptime.
+    let add = |seconds: u64, count: &str, unit: u64| {
+        number(count)
+            .and_then(|c| c.checked_mul(unit))
+            .and_then(|s| seconds.checked_add(s))
+            .ok_or_else(bad)
+    };
     for part in head.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let words: Vec<&str> = part.split_whitespace().collect();
         match words.as_slice() {
-            [d, "day" | "days"] => seconds += number(d).ok_or_else(bad)? * 86_400,
+            [d, "day" | "days"] => seconds = add(seconds, d, 86_400)?,
             [m, "min" | "mins"] => {
-                seconds += number(m).ok_or_else(bad)? * 60;
+                seconds = add(seconds, m, 60)?;
                 duration_seen = true;
             }
-            [u, "user" | "users"] => users = Some(number(u).ok_or_else(bad)? as u32),
+            [u, "user" | "users"] => {
+                users = Some(u32::try_from(number(u).ok_or_else(bad)?).map_err(|_| bad())?)
+            }
             [hm] if hm.contains(':') => {
                 let (h, m) = hm.split_once(':').ok_or_else(bad)?;
                 if m.len() != 2 {
                     return Err(bad());
                 }
-                seconds += number(h).ok_or_else(bad)? * 3600 + number(m).ok_or_else(bad)? * 60;
+                seconds = add(add(seconds, h, 3600)?, m, 60)?;
                 duration_seen = true;
             }
             _ => return Err(bad()),
@@ -94,9 +104,9 @@ fn read(n: usize, line: &str) -> Result<Uptime, String> {
     }
     let loads: Vec<f64> = loads
         .split(", ")
-        .map(|v| v.trim().replace(',', ".").parse::<f64>())
-        .collect::<Result<_, _>>()
-        .map_err(|_| bad())?;
+        .map(crate::common::parse_num)
+        .collect::<Option<_>>()
+        .ok_or_else(bad)?;
     let [a, b, c] = loads.as_slice() else {
         return Err(bad());
     };

@@ -25,8 +25,8 @@
 
 use crate::common::Timestamp;
 use crate::common::{
-    excerpt, head_lines, numbered_lines, parse_date, parse_time_of_day, strip_bom, Issues,
-    ParseError, Parsed, Sniff,
+    excerpt, head_lines, numbered_lines, parse_date, parse_time_of_day, strip_bom, Ceiling, Issues,
+    NumError, ParseError, Parsed, Sniff,
 };
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -155,10 +155,15 @@ struct Layout<'a> {
     line: usize,
 }
 
+/// The `cpu` columns: shares of all CPUs' time in whole %, at most 100 ([`Ceiling::CpuShare`];
+/// vmstat(8): "These are percentages of total CPU time").
+const CPU_SHARES: &[&str] = &["us", "sy", "id", "wa", "st", "gu"];
+
 /// Parses `vmstat` output.
 ///
 /// Errors: [`ParseError::Unusable`] when no `r b swpd …` column line is found. Rows with the
-/// wrong number of values or non-numbers become issues.
+/// wrong number of values or non-numbers become issues; a `cpu` share above 100 is left out
+/// with an issue.
 pub fn parse(text: &str) -> Result<Parsed<Vmstat>, ParseError> {
     let mut out = Vmstat::default();
     let mut issues = Issues::default();
@@ -230,6 +235,10 @@ pub fn parse(text: &str) -> Result<Parsed<Vmstat>, ParseError> {
         let mut bad = None;
         for (col, tok) in l.cols[..numeric].iter().zip(&toks) {
             match tok.parse::<u64>() {
+                Ok(v) if CPU_SHARES.contains(col) && v > 100 => {
+                    let e = NumError::Beyond(Ceiling::CpuShare);
+                    issues.push(n, || e.message(col, tok));
+                }
                 Ok(v) => match s.slot(col) {
                     Some(slot) => *slot = Some(v),
                     None => {

@@ -25,7 +25,9 @@
 //! /dev/loop0                    56037    54672         0     100% /srv/fsblk/data
 //! ```
 
-use crate::common::{excerpt, head_lines, numbered_lines, Issues, ParseError, Parsed, Sniff};
+use crate::common::{
+    excerpt, head_lines, numbered_lines, split_last, Issues, ParseError, Parsed, Sniff,
+};
 use serde::Serialize;
 
 /// One `df` report.
@@ -100,10 +102,10 @@ fn header(line: &str) -> Option<(DfUnit, bool)> {
 
 /// `1024`, `1K`, `1k`, `512`, `1M` → bytes.
 fn block_size(s: &str) -> Option<u64> {
-    let (digits, mult) = match s.as_bytes().last()? {
-        b'K' | b'k' => (&s[..s.len() - 1], 1024),
-        b'M' => (&s[..s.len() - 1], 1024 * 1024),
-        b'G' => (&s[..s.len() - 1], 1024 * 1024 * 1024),
+    let (digits, mult) = match split_last(s)? {
+        (d, 'K' | 'k') => (d, 1024),
+        (d, 'M') => (d, 1024 * 1024),
+        (d, 'G') => (d, 1024 * 1024 * 1024),
         _ => (s, 1),
     };
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
@@ -114,13 +116,13 @@ fn block_size(s: &str) -> Option<u64> {
 
 /// A `-h` value (`12G`, `1.5M`, `1,5M`, `0`, `512`) → bytes.
 fn human(s: &str) -> Option<u64> {
-    let (num, mult) = match s.as_bytes().last()? {
-        b'K' | b'k' => (&s[..s.len() - 1], 1u64 << 10),
-        b'M' => (&s[..s.len() - 1], 1 << 20),
-        b'G' => (&s[..s.len() - 1], 1 << 30),
-        b'T' => (&s[..s.len() - 1], 1 << 40),
-        b'P' => (&s[..s.len() - 1], 1 << 50),
-        b'E' => (&s[..s.len() - 1], 1 << 60),
+    let (num, mult) = match split_last(s)? {
+        (n, 'K' | 'k') => (n, 1u64 << 10),
+        (n, 'M') => (n, 1 << 20),
+        (n, 'G') => (n, 1 << 30),
+        (n, 'T') => (n, 1 << 40),
+        (n, 'P') => (n, 1 << 50),
+        (n, 'E') => (n, 1 << 60),
         _ => (s, 1),
     };
     if num.is_empty()
@@ -308,7 +310,7 @@ pub fn parse(text: &str) -> Result<Parsed<Df>, ParseError> {
         }
         // The mount point is the rest of the line after the percentage (it may hold spaces).
         let mount = match word_end(line, skip + 3) {
-            Some(end) if rest.len() > 4 => line[end..].trim().to_string(),
+            Some(end) if rest.len() > 4 => line.get(end..).unwrap_or("").trim().to_string(),
             _ => String::new(),
         };
         if mount.is_empty() {

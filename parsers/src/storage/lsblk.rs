@@ -34,7 +34,8 @@
 //! ```
 
 use crate::common::{
-    excerpt, first_non_blank, head_lines, numbered_lines, Issues, ParseError, Parsed, Sniff,
+    excerpt, first_non_blank, head_lines, numbered_lines, split_last, Issues, ParseError, Parsed,
+    Sniff,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -120,14 +121,14 @@ impl BlockDevice {
 /// A size as lsblk prints it: bytes (`-b`), or `20G`, `61.9M`, `0B`, `1024M` (powers of 1024).
 fn size(s: &str) -> Option<u64> {
     let s = s.trim();
-    let (num, mult) = match s.as_bytes().last()? {
-        b'B' => (&s[..s.len() - 1], 1u64),
-        b'K' => (&s[..s.len() - 1], 1 << 10),
-        b'M' => (&s[..s.len() - 1], 1 << 20),
-        b'G' => (&s[..s.len() - 1], 1 << 30),
-        b'T' => (&s[..s.len() - 1], 1 << 40),
-        b'P' => (&s[..s.len() - 1], 1 << 50),
-        b'E' => (&s[..s.len() - 1], 1 << 60),
+    let (num, mult) = match split_last(s)? {
+        (n, 'B') => (n, 1u64),
+        (n, 'K') => (n, 1 << 10),
+        (n, 'M') => (n, 1 << 20),
+        (n, 'G') => (n, 1 << 30),
+        (n, 'T') => (n, 1 << 40),
+        (n, 'P') => (n, 1 << 50),
+        (n, 'E') => (n, 1 << 60),
         _ => (s, 1),
     };
     if num.is_empty()
@@ -171,7 +172,7 @@ fn strip_tree(cell: &str) -> (&str, usize) {
         if !glyph {
             break;
         }
-        rest = &rest[c.len_utf8()..];
+        rest = rest.strip_prefix(c).unwrap_or("");
         cols += 1;
     }
     (rest, cols / 2)

@@ -92,8 +92,7 @@ fn device_name(s: &str) -> bool {
 
 /// `…/sys/block/<dev>/queue/<attr>:<value>` → its parts.
 fn queue_line(line: &str) -> Option<(&str, &str, &str)> {
-    let at = line.find("/sys/block/")?;
-    let rest = &line[at + "/sys/block/".len()..];
+    let (_, rest) = line.split_once("/sys/block/")?;
     let (dev, rest) = rest.split_once("/queue/")?;
     let (attr, value) = rest.split_once(':')?;
     (device_name(dev)
@@ -104,8 +103,8 @@ fn queue_line(line: &str) -> Option<(&str, &str, &str)> {
 
 /// `…/sys/block/<dev>/slaves:` (or `slaves/:`) → the device.
 fn slaves_header(line: &str) -> Option<&str> {
-    let at = line.find("/sys/block/")?;
-    let rest = line[at + "/sys/block/".len()..].trim_end();
+    let (_, rest) = line.split_once("/sys/block/")?;
+    let rest = rest.trim_end();
     let dev = rest
         .strip_suffix("/slaves:")
         .or_else(|| rest.strip_suffix("/slaves/:"))?;

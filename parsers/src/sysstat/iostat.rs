@@ -37,9 +37,9 @@
 //! this parser keeps it and leaves the decision to the caller.
 
 use crate::common::{
-    excerpt, first_non_blank, head_lines, numbered_lines, parse_num, parse_sysstat_header,
-    parse_timestamp, parse_timestamp_str, Issues, ParseError, Parsed, Sniff, SysstatHeader,
-    Timestamp,
+    excerpt, first_non_blank, head_lines, numbered_lines, parse_sysstat_header, parse_timestamp,
+    parse_timestamp_str, read_num, Ceiling, Issues, NumError, ParseError, Parsed, Sniff,
+    SysstatHeader, Timestamp,
 };
 use crate::sysstat::json::{
     finish_walk, sniff_json, walk_sysstat, Cursor, Fields, HostFields, Scalar,
@@ -570,11 +570,17 @@ impl<'a> TextParser<'a> {
         let mut bad: Option<(usize, &str)> = None;
         let mut bad_count = 0;
         for &(i, tok) in &values {
-            match parse_num(tok) {
-                Some(v) => dev.set(table.cols[i], table.names[i], v),
-                None => {
+            match read_num(tok, Ceiling::Counter) {
+                Ok(v) => dev.set(table.cols[i], table.names[i], v),
+                Err(NumError::NotANumber) => {
                     bad_count += 1;
                     bad.get_or_insert((i, tok));
+                }
+                Err(e) => {
+                    let col = table.names[i];
+                    self.issues.push(line_no, || {
+                        format!("device `{name}`: {}", e.message(col, tok))
+                    });
                 }
             }
         }
@@ -679,8 +685,11 @@ fn parse_text(text: &str) -> Result<Parsed<Iostat>, ParseError> {
             State::CpuValues { names, line: hl } => {
                 let hl = *hl;
                 let mut avg = AvgCpu::default();
-                let values: Vec<Option<f64>> = toks.iter().map(|t| parse_num(t)).collect();
-                if values.len() != names.len() || values.iter().any(Option::is_none) {
+                let values: Vec<Result<f64, NumError>> = toks
+                    .iter()
+                    .map(|t| read_num(t, Ceiling::CpuShare))
+                    .collect();
+                if values.len() != names.len() || values.contains(&Err(NumError::NotANumber)) {
                     let expected = names.len();
                     p.issues.push(n, || {
                         format!(
@@ -690,9 +699,12 @@ fn parse_text(text: &str) -> Result<Parsed<Iostat>, ParseError> {
                         )
                     });
                 } else {
-                    for (name, v) in names.iter().zip(values) {
+                    for ((name, v), tok) in names.iter().zip(values).zip(&toks) {
+                        if let Err(e) = v {
+                            p.issues.push(n, || e.message(name, tok));
+                        }
                         if let Some(slot) = avg.slot(name) {
-                            *slot = v;
+                            *slot = v.ok();
                         }
                     }
                     if let Some(cur) = p.current.as_mut() {
@@ -732,7 +744,8 @@ fn parse_text(text: &str) -> Result<Parsed<Iostat>, ParseError> {
 // ---------------------------------------------------------------------------------------------
 // JSON
 
-fn device_from_json(f: &Fields<'_>, line: usize) -> Option<DeviceStats> {
+/// The device of a `disk` object; values beyond their ceiling are left out with an issue.
+fn device_from_json(f: &Fields<'_>, line: usize, issues: &mut Issues) -> Option<DeviceStats> {
     let name = f.get("disk_device")?.as_str()?;
     let old_layout = f.has("r") && !f.has("r/s");
     let mut dev = DeviceStats {
@@ -744,9 +757,15 @@ fn device_from_json(f: &Fields<'_>, line: usize) -> Option<DeviceStats> {
         if key == "disk_device" {
             continue;
         }
-        let name = json_column(key, old_layout);
-        if let Some(v) = value.as_f64() {
-            dev.set(column(name), name, v);
+        let col = json_column(key, old_layout);
+        match value.read(Ceiling::Counter) {
+            Ok(v) => dev.set(column(col), col, v),
+            Err(e @ NumError::Beyond(_)) => {
+                issues.push(line, || {
+                    format!("device `{name}`: {}", e.message(key, &value.text()))
+                });
+            }
+            Err(NumError::NotANumber) => {}
         }
     }
     Some(dev)
@@ -777,11 +796,16 @@ fn parse_json(text: &str) -> Result<Parsed<Iostat>, ParseError> {
                     Ok(())
                 }
                 "avg-cpu" => {
+                    let line = cur.line();
                     if let Some(f) = cur.value::<Fields>()? {
                         let mut avg = AvgCpu::default();
                         for (k, v) in &f.0 {
                             if let Some(slot) = avg.slot(k) {
-                                *slot = v.as_f64();
+                                let read = v.read(Ceiling::CpuShare);
+                                if let Err(e @ NumError::Beyond(_)) = read {
+                                    issues.push(line, || e.message(k, &v.text()));
+                                }
+                                *slot = read.ok();
                             }
                         }
                         report.avg_cpu = Some(avg);
@@ -795,7 +819,7 @@ fn parse_json(text: &str) -> Result<Parsed<Iostat>, ParseError> {
                         let line = cur.line();
                         match cur
                             .value::<Fields>()?
-                            .and_then(|f| device_from_json(&f, line))
+                            .and_then(|f| device_from_json(&f, line, &mut issues))
                         {
                             Some(d) => report.devices.push(d),
                             None => issues.push(line, || {

@@ -296,12 +296,31 @@ pub(crate) enum Scalar<'a> {
 }
 
 impl Scalar<'_> {
-    /// The number, or a string holding a number (`"cpu": "3"`).
+    /// The number, or a string holding a number (`"cpu": "3"`), within
+    /// [`Ceiling::Counter`](crate::common::Ceiling::Counter).
     pub(crate) fn as_f64(&self) -> Option<f64> {
+        self.read(crate::common::Ceiling::Counter).ok()
+    }
+
+    /// The number, or a string holding a number, held to `ceiling`.
+    pub(crate) fn read(
+        &self,
+        ceiling: crate::common::Ceiling,
+    ) -> Result<f64, crate::common::NumError> {
         match self {
-            Scalar::Num(n) => Some(*n),
-            Scalar::Str(s) => crate::common::parse_num(s),
-            Scalar::Other => None,
+            Scalar::Num(n) => ceiling.check(*n),
+            Scalar::Str(s) => crate::common::read_num(s, ceiling),
+            Scalar::Other => Err(crate::common::NumError::NotANumber),
+        }
+    }
+
+    /// The value as the document writes it, for an issue message (`1.7e308`, not 309 digits).
+    pub(crate) fn text(&self) -> String {
+        match self {
+            Scalar::Num(n) if n.abs() >= 1e15 => format!("{n:e}"),
+            Scalar::Num(n) => n.to_string(),
+            Scalar::Str(s) => s.to_string(),
+            Scalar::Other => "…".to_string(),
         }
     }
 

@@ -22,9 +22,9 @@
 //! ```
 
 use crate::common::{
-    excerpt, first_non_blank, head_lines, numbered_lines, parse_num, parse_sysstat_header,
-    parse_time_of_day, strip_bom, Date, Issues, LineIssue, ParseError, Parsed, Sniff,
-    SysstatHeader,
+    excerpt, first_non_blank, head_lines, is_number, numbered_lines, parse_sysstat_header,
+    parse_time_of_day, read_num, strip_bom, Ceiling, Date, Issues, LineIssue, NumError, ParseError,
+    Parsed, Sniff, SysstatHeader,
 };
 use crate::sysstat::json::{finish_walk, walk_sysstat, Cursor, Fields, HostFields, Scalar};
 use crate::{
@@ -262,6 +262,34 @@ fn cpu_col(name: &str) -> CpuCol {
     }
 }
 
+impl CpuCol {
+    /// Utilisation columns are shares of CPU time; the rest are counts.
+    fn ceiling(self) -> Ceiling {
+        match self {
+            CpuCol::Topology | CpuCol::Other => Ceiling::Counter,
+            _ => Ceiling::CpuShare,
+        }
+    }
+
+    /// The header text, for an issue.
+    fn label(self) -> &'static str {
+        match self {
+            CpuCol::Usr => "%usr",
+            CpuCol::Nice => "%nice",
+            CpuCol::Sys => "%sys",
+            CpuCol::Iowait => "%iowait",
+            CpuCol::Irq => "%irq",
+            CpuCol::Soft => "%soft",
+            CpuCol::Steal => "%steal",
+            CpuCol::Guest => "%guest",
+            CpuCol::Gnice => "%gnice",
+            CpuCol::Idle => "%idle",
+            CpuCol::Topology => "topology",
+            CpuCol::Other => "column",
+        }
+    }
+}
+
 impl CpuRow {
     fn empty(cpu: CpuId, line: usize) -> Self {
         CpuRow {
@@ -421,7 +449,7 @@ fn parse_text(text: &str) -> Result<Parsed<Mpstat>, ParseError> {
                     line: n,
                     average,
                 };
-            } else if !cols.is_empty() && cols.iter().all(|c| parse_num(c).is_none()) {
+            } else if !cols.is_empty() && cols.iter().all(|c| !is_number(c)) {
                 table = Table::Other;
             } else {
                 issues.push(n, || {
@@ -474,15 +502,19 @@ fn parse_text(text: &str) -> Result<Parsed<Mpstat>, ParseError> {
             .iter()
             .filter(|c| !(skip_topology && **c == CpuCol::Topology));
         for (col, tok) in used_cols.zip(values) {
-            match parse_num(tok) {
-                Some(v) => {
+            match read_num(tok, col.ceiling()) {
+                Ok(v) => {
                     read += 1;
                     if let Some(slot) = row.slot(*col) {
                         *slot = Some(v);
                     }
                 }
-                None => {
+                Err(NumError::NotANumber) => {
                     bad.get_or_insert(*tok);
+                }
+                Err(e) => {
+                    read += 1;
+                    issues.push(n, || e.message(col.label(), tok));
                 }
             }
         }
@@ -534,7 +566,8 @@ fn drop_empty_interval(out: &mut Mpstat, issues: &mut Issues) {
     }
 }
 
-fn row_from_json(f: &Fields<'_>, line: usize) -> Option<CpuRow> {
+/// The row of a `cpu-load` object; values beyond their ceiling are left out with an issue.
+fn row_from_json(f: &Fields<'_>, line: usize, issues: &mut Issues) -> Option<CpuRow> {
     let cpu = match f.get("cpu")? {
         Scalar::Str(s) => cpu_id(s)?,
         Scalar::Num(n) if *n >= 0.0 && *n <= f64::from(u32::MAX) => CpuId::Cpu(*n as u32),
@@ -542,8 +575,13 @@ fn row_from_json(f: &Fields<'_>, line: usize) -> Option<CpuRow> {
     };
     let mut row = CpuRow::empty(cpu, line);
     for (k, v) in &f.0 {
-        if let Some(slot) = row.slot(cpu_col(k)) {
-            *slot = v.as_f64();
+        let col = cpu_col(k);
+        if let Some(slot) = row.slot(col) {
+            let read = v.read(col.ceiling());
+            if let Err(e @ NumError::Beyond(_)) = read {
+                issues.push(line, || e.message(k, &v.text()));
+            }
+            *slot = read.ok();
         }
     }
     Some(row)
@@ -589,7 +627,10 @@ fn parse_json(text: &str) -> Result<Parsed<Mpstat>, ParseError> {
                     has_cpu = true;
                     cur.array(|cur, _| {
                         let line = cur.line();
-                        match cur.value::<Fields>()?.and_then(|f| row_from_json(&f, line)) {
+                        match cur
+                            .value::<Fields>()?
+                            .and_then(|f| row_from_json(&f, line, &mut issues))
+                        {
                             Some(row) => iv.rows.push(row),
                             None => issues.push(line, || {
                                 "expected a CPU object with a `cpu` member".to_string()

@@ -31,8 +31,8 @@
 //! ```
 
 use crate::common::{
-    excerpt, first_non_blank, head_lines, numbered_lines, parse_num, parse_sysstat_header,
-    strip_bom, Issues, ParseError, Parsed, Sniff, SysstatHeader,
+    excerpt, first_non_blank, head_lines, numbered_lines, parse_sysstat_header, read_num,
+    strip_bom, Ceiling, Issues, NumError, ParseError, Parsed, Sniff, SysstatHeader,
 };
 use crate::sysstat::json::sniff_json;
 use crate::sysstat::json::{finish_walk, walk_sysstat, Cursor, Fields, HostFields, Scalar};
@@ -402,7 +402,7 @@ fn parse_text(text: &str) -> Result<Parsed<Pidstat>, ParseError> {
             let tok = vals[i];
             let ok = match kind {
                 Col::Command => {
-                    let cmd = line[offset_in(line, tok)..].trim_end();
+                    let cmd = line.get(offset_in(line, tok)..).unwrap_or(tok).trim_end();
                     row.set_command(cmd, t.thread_view);
                     true
                 }
@@ -434,12 +434,18 @@ fn parse_text(text: &str) -> Result<Parsed<Pidstat>, ParseError> {
                         None => false,
                     }
                 }
-                Col::Num => match parse_num(tok) {
-                    Some(v) => {
+                // A process's `%CPU` reaches 100 × the CPUs (pidstat(1) without `-I`): no
+                // tighter ceiling than a counter's.
+                Col::Num => match read_num(tok, Ceiling::Counter) {
+                    Ok(v) => {
                         row.set_num(col, v);
                         true
                     }
-                    None => tok == "-",
+                    Err(NumError::NotANumber) => tok == "-",
+                    Err(e) => {
+                        issues.push(n, || e.message(col, tok));
+                        true
+                    }
                 },
             };
             if !ok && bad.is_none() {
@@ -508,7 +514,13 @@ fn json_id(v: &Scalar<'_>) -> Option<u32> {
     }
 }
 
-fn task_from_json(f: &Fields<'_>, line: usize, time: Option<SarTime>) -> Option<TaskRow> {
+/// The task of a JSON object; a value beyond [`Ceiling::Counter`] is left out with an issue.
+fn task_from_json(
+    f: &Fields<'_>,
+    line: usize,
+    time: Option<SarTime>,
+    issues: &mut Issues,
+) -> Option<TaskRow> {
     let mut row = TaskRow {
         line,
         time,
@@ -529,11 +541,11 @@ fn task_from_json(f: &Fields<'_>, line: usize, time: Option<SarTime>) -> Option<
             }
             "leader" => row.leader = v.as_str().filter(|s| !s.is_empty()).map(str::to_string),
             "policy" => row.policy = v.as_str().map(str::to_string),
-            key => {
-                if let Some(x) = v.as_f64() {
-                    row.set_num(json_col(key), x);
-                }
-            }
+            key => match v.read(Ceiling::Counter) {
+                Ok(x) => row.set_num(json_col(key), x),
+                Err(e @ NumError::Beyond(_)) => issues.push(line, || e.message(key, &v.text())),
+                Err(NumError::NotANumber) => {}
+            },
         }
     }
     row.is_thread = row.tid.is_some() && row.leader.is_some();
@@ -577,7 +589,7 @@ fn parse_json(text: &str) -> Result<Parsed<Pidstat>, ParseError> {
                     let line = cur.line();
                     match cur
                         .value::<Fields>()?
-                        .and_then(|f| task_from_json(&f, line, time))
+                        .and_then(|f| task_from_json(&f, line, time, &mut issues))
                     {
                         Some(row) => sample.push(row),
                         None => issues.push(line, || {

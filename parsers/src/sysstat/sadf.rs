@@ -33,8 +33,8 @@
 
 use crate::common::Timestamp;
 use crate::common::{
-    excerpt, first_non_blank, parse_date, parse_time_of_day, strip_bom, Issues, ParseError, Parsed,
-    Sniff,
+    excerpt, first_non_blank, parse_date, parse_time_of_day, strip_bom, Issues, NumError,
+    ParseError, Parsed, Sniff,
 };
 use crate::sysstat::json::{finish_walk, Cursor, Fields, HostFields, JsonStop, Scalar};
 use crate::sysstat::sar::{Comment, Markers, Restart, Sar, SarRow, SarSample, SarTime, Table};
@@ -314,14 +314,25 @@ fn memory_col(key: &str) -> Cow<'_, str> {
     })
 }
 
-/// Fills a row from the members of a flat object (the key member excluded).
-fn fill<T: SarRow>(row: &mut T, f: &Fields<'_>, key: Option<&str>, col: fn(&str) -> Cow<'_, str>) {
+/// Fills a row from the members of a flat object (the key member excluded); a value beyond its
+/// column's ceiling is left out with an issue at `line`.
+fn fill<T: SarRow>(
+    row: &mut T,
+    f: &Fields<'_>,
+    key: Option<&str>,
+    col: fn(&str) -> Cow<'_, str>,
+    line: usize,
+    issues: &mut Issues,
+) {
     for (k, v) in &f.0 {
         if Some(k.as_ref()) == key {
             continue;
         }
-        if let Some(v) = v.as_f64() {
-            row.put(&col(k), v);
+        let name = col(k);
+        match v.read(T::ceiling(&name)) {
+            Ok(v) => row.put(&name, v),
+            Err(e @ NumError::Beyond(_)) => issues.push(line, || e.message(k, &v.text())),
+            Err(NumError::NotANumber) => {}
         }
     }
 }
@@ -348,7 +359,7 @@ fn rows<T: SarRow>(
         };
         match name.as_deref().and_then(|n| T::new(n, time, line)) {
             Some(mut row) => {
-                fill(&mut row, &f, Some(key), col);
+                fill(&mut row, &f, Some(key), col, line, issues);
                 table.rows.push(row);
             }
             None => issues.push(line, || {
@@ -374,7 +385,7 @@ fn single<T: SarRow>(
     match cur.value::<Fields>()? {
         Some(f) => {
             if let Some(mut row) = T::new("", time, line) {
-                fill(&mut row, &f, None, col);
+                fill(&mut row, &f, None, col, line, issues);
                 table.rows.push(row);
             }
         }

@@ -34,8 +34,9 @@
 
 use crate::common::Timestamp;
 use crate::common::{
-    excerpt, first_non_blank, head_lines, numbered_lines, parse_num, parse_sysstat_header,
-    parse_time_of_day, strip_bom, Date, Issues, ParseError, Parsed, Sniff, SysstatHeader,
+    excerpt, first_non_blank, head_lines, is_number, numbered_lines, parse_sysstat_header,
+    parse_time_of_day, read_num, strip_bom, Ceiling, Date, Issues, NumError, ParseError, Parsed,
+    Sniff, SysstatHeader,
 };
 use crate::sysstat::mpstat::CpuId;
 use serde::Serialize;
@@ -439,6 +440,11 @@ pub(crate) trait SarRow: Sized {
     fn set(&mut self, col: &str, value: f64) -> bool;
     /// Columns without a field.
     fn extra(&mut self) -> &mut BTreeMap<String, f64>;
+    /// The ceiling of the values under `col`: [`Ceiling::Counter`] unless the activity says
+    /// otherwise.
+    fn ceiling(_col: &str) -> Ceiling {
+        Ceiling::Counter
+    }
 
     /// Stores a value, in `extra` when the column has no field.
     fn put(&mut self, col: &str, value: f64) {
@@ -501,6 +507,15 @@ impl SarRow for CpuRow {
         *slot = Some(v);
         true
     }
+    /// Every `%` column of the CPU activity is a share of CPU time.
+    fn ceiling(col: &str) -> Ceiling {
+        if col.starts_with('%') {
+            Ceiling::CpuShare
+        } else {
+            Ceiling::Counter
+        }
+    }
+
     fn extra(&mut self) -> &mut BTreeMap<String, f64> {
         &mut self.extra
     }
@@ -1104,12 +1119,13 @@ impl TextParser {
             if Some(i) == key {
                 continue;
             }
-            match parse_num(tok) {
-                Some(v) => row.put(col, v),
-                None => {
+            match read_num(tok, T::ceiling(col)) {
+                Ok(v) => row.put(col, v),
+                Err(NumError::NotANumber) => {
                     bad_count += 1;
                     bad.get_or_insert((col, tok));
                 }
+                Err(e) => self.issues.push(n, || e.message(col, tok)),
             }
         }
         if let Some((col, tok)) = bad {
@@ -1273,7 +1289,7 @@ pub fn parse(text: &str) -> Result<Parsed<Sar>, ParseError> {
             });
             continue;
         }
-        let is_header = rest.iter().all(|t| parse_num(t).is_none());
+        let is_header = rest.iter().all(|t| !is_number(t));
         if is_header {
             let activity = classify(rest);
             match (&section, activity) {

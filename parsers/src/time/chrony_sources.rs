@@ -77,10 +77,10 @@ fn source_row(line: &str, n: usize) -> Result<Source, String> {
     if !"^=#".contains(mode) || !"*+-?x~ ".contains(state) {
         return Err(format!(
             "{expected}: `{}` is not a mode and state",
-            excerpt(&line[..line.len().min(2)])
+            excerpt(&format!("{mode}{state}"))
         ));
     }
-    let rest = &line[mode.len_utf8() + state.len_utf8()..];
+    let rest = chars.as_str();
     let mut toks = rest.split_ascii_whitespace();
     let (Some(name), Some(stratum), Some(poll), Some(reach), Some(last_rx)) = (
         toks.next(),

@@ -94,7 +94,7 @@ fn seconds(v: &str) -> Option<f64> {
 /// `N ppm`, `N ppm fast|slow` → signed ppm.
 fn ppm(v: &str) -> Option<f64> {
     let mut t = v.split_ascii_whitespace();
-    let n: f64 = t.next()?.parse().ok()?;
+    let n = crate::common::parse_num(t.next()?)?;
     if t.next()? != "ppm" {
         return None;
     }
@@ -159,7 +159,7 @@ pub fn parse_tracking(text: &str) -> Result<Parsed<Tracking>, ParseError> {
             "System time" => {
                 // `0.000020390 seconds fast of NTP time`
                 let mut t = value.split_ascii_whitespace();
-                let v = t.next().and_then(|x| x.parse::<f64>().ok());
+                let v = t.next().and_then(crate::common::parse_num);
                 let unit = t.next();
                 let dir = t.next();
                 match (v, unit, dir) {

@@ -44,17 +44,16 @@ pub fn duration_seconds(s: &str) -> Option<f64> {
     } else {
         return None;
     };
-    let v: f64 = num.trim().parse().ok()?;
-    v.is_finite().then_some(v / scale)
+    crate::common::parse_num(num).map(|v| v / scale)
 }
 
 /// `35`, `35m`, `2h`, `3d`, `4y` → seconds.
 fn age_seconds(s: &str) -> Option<u64> {
-    let (num, mult) = match s.as_bytes().last()? {
-        b'm' => (&s[..s.len() - 1], 60),
-        b'h' => (&s[..s.len() - 1], 3600),
-        b'd' => (&s[..s.len() - 1], 86_400),
-        b'y' => (&s[..s.len() - 1], 31_536_000),
+    let (num, mult) = match crate::common::split_last(s)? {
+        (n, 'm') => (n, 60),
+        (n, 'h') => (n, 3600),
+        (n, 'd') => (n, 86_400),
+        (n, 'y') => (n, 31_536_000),
         _ => (s, 1),
     };
     num.parse::<u64>().ok()?.checked_mul(mult)

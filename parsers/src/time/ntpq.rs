@@ -92,10 +92,9 @@ fn peer_numbers(tally: char, remote: &str, cols: &[&str], n: usize) -> Result<Pe
     let num = |s: &str, what: &str| -> Result<Option<f64>, String> {
         match s {
             "-" => Ok(None),
-            _ => s
-                .parse::<f64>()
+            _ => crate::common::parse_num(s)
                 .map(Some)
-                .map_err(|_| format!("{expected}: {what} `{}` is not a number", excerpt(s))),
+                .ok_or_else(|| format!("{expected}: {what} `{}` is not a number", excerpt(s))),
         }
     };
     Ok(Peer {

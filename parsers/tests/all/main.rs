@@ -5,6 +5,7 @@
 mod common;
 
 mod bonding;
+mod ceilings;
 mod cgroup;
 mod cgroup_loose;
 mod diskstats;
@@ -28,6 +29,7 @@ mod lspci;
 mod meminfo;
 mod modules;
 mod mpstat;
+mod multibyte;
 mod netdev;
 mod netstat_s;
 mod perf_report;

@@ -374,7 +374,35 @@ type Chart2d<'a, 'b> = plotters::chart::ChartContext<
     >,
 >;
 
-/// Axes and grid on `area`, with time labels.
+/// Highest value a value axis reaches. The parsers drop any number above `u64::MAX` (about
+/// 1.8e19, the largest a kernel counter holds; `parsers::common::Ceiling`), so sums of a few
+/// series stay far below it; far below `f64::MAX` too, so padding and plotters' tick arithmetic
+/// stay finite.
+pub(crate) const AXIS_MAX: f64 = 1e30;
+/// Lowest top of a value axis: values print with two decimals at most, and plotters' tick
+/// search needs a range whose power of ten is not 0 (it loops on a denormal range).
+pub(crate) const AXIS_MIN: f64 = 1e-6;
+
+/// The top of a value axis drawn from 0: `peak` with a tenth of headroom, or `fixed` (a
+/// percentage chart's 100) when `peak` does not exceed it; 1 when there is nothing above 0.
+/// Always finite and within [`AXIS_MIN`]..=[`AXIS_MAX`] × 1.1, whatever `peak` is: NaN and
+/// negatives count as nothing above 0 and infinities as [`AXIS_MAX`], since plotters' search
+/// for tick positions never ends on an infinite range and asserts on a NaN one.
+pub(crate) fn value_axis(peak: f64, fixed: Option<f64>) -> f64 {
+    let peak = if peak.is_nan() || peak <= 0.0 {
+        0.0
+    } else {
+        peak.min(AXIS_MAX)
+    };
+    match fixed.filter(|m| m.is_finite() && *m > 0.0) {
+        Some(m) if peak <= m => m.clamp(AXIS_MIN, AXIS_MAX),
+        _ if peak > 0.0 => (peak * 1.1).max(AXIS_MIN),
+        _ => 1.0,
+    }
+}
+
+/// Axes and grid on `area`, with time labels; `None` (nothing drawn) unless both ranges are
+/// finite and not empty.
 fn frame<'a, 'b>(
     area: &'a Area<'b>,
     x: (f64, f64),
@@ -384,6 +412,10 @@ fn frame<'a, 'b>(
     y_fmt: &dyn Fn(&f64) -> String,
 ) -> Option<Chart2d<'a, 'b>> {
     use plotters::prelude::*;
+    let sane = |r: (f64, f64)| r.0.is_finite() && r.1.is_finite() && r.1 > r.0;
+    if !sane(x) || !sane(y) {
+        return None;
+    }
     let mut chart = ChartBuilder::on(area)
         .margin_right(16)
         .margin_top(6)
@@ -394,7 +426,10 @@ fn frame<'a, 'b>(
     // Over more than a day, the labels say the day too.
     let long = x.1 - x.0 > 86_400.0 && clock.dated;
     let fmt_x = |v: &f64| match clock.date(*v).filter(|_| long) {
-        Some(d) => format!("{} {}", &d[5..], &clock.label(*v)[..5]),
+        Some(d) => {
+            let hm: String = clock.label(*v).chars().take(5).collect();
+            format!("{} {hm}", d.get(5..).unwrap_or(&d))
+        }
         None => clock.label(*v),
     };
     chart
@@ -478,7 +513,11 @@ pub(crate) fn segments(points: &[(f64, Option<f64>)]) -> Vec<Vec<(f64, f64)>> {
 
 fn fmt_num(v: f64) -> String {
     let a = v.abs();
-    if a >= 1e6 {
+    if a >= 1e12 {
+        format!("{v:.1e}")
+    } else if a >= 1e9 {
+        format!("{:.1}G", v / 1e9)
+    } else if a >= 1e6 {
         format!("{:.1}M", v / 1e6)
     } else if a >= 1e4 {
         format!("{:.0}k", v / 1e3)
@@ -529,11 +568,7 @@ fn lines(
             segment: None,
         };
     }
-    let y1 = match y_max {
-        Some(m) if top <= m => m,
-        _ if top > 0.0 => top * 1.1,
-        _ => 1.0,
-    };
+    let y1 = value_axis(top, y_max);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, 170)).into_drawing_area();
@@ -760,7 +795,7 @@ fn softirq_peak(s: &SoftirqChart) -> f64 {
 fn softirq_bars(s: &SoftirqChart, top: f64) -> String {
     use plotters::prelude::*;
     let n = s.cpus.len().max(1);
-    let top = softirq_peak(s).max(top).max(1.0) * 1.1;
+    let top = value_axis(softirq_peak(s).max(top).max(1.0), None);
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, 220)).into_drawing_area();
@@ -837,6 +872,106 @@ fn softirq_bars(s: &SoftirqChart, top: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use plotters::coord::ranged1d::Ranged;
+    use plotters::coord::types::RangedCoordf64;
+
+    /// Plotters' tick search over `0..top`, as a drawn chart runs it: must end with few ticks.
+    fn ticks_end(top: f64) {
+        let coord: RangedCoordf64 = (0.0..top).into();
+        for hint in [3, 4, 10] {
+            let n = coord.key_points(hint).len();
+            assert!(n <= hint, "{n} ticks for a hint of {hint} on 0..{top}");
+        }
+    }
+
+    #[test]
+    fn value_axes_are_finite_whatever_the_values() {
+        let cases = [
+            // (peak, fixed scale) → top
+            (f64::INFINITY, None, AXIS_MAX * 1.1),
+            (f64::MAX, None, AXIS_MAX * 1.1),
+            (1.7e308, Some(100.0), AXIS_MAX * 1.1),
+            (f64::NAN, None, 1.0),
+            (f64::NAN, Some(100.0), 100.0),
+            (f64::NEG_INFINITY, None, 1.0),
+            (-5.0, None, 1.0),
+            (0.0, None, 1.0),
+            (0.0, Some(100.0), 100.0),
+            (5e-324, None, AXIS_MIN),
+            (f64::MIN_POSITIVE, None, AXIS_MIN),
+            (42.0, None, 42.0 * 1.1),
+            (42.0, Some(100.0), 100.0),
+            (100.0, Some(100.0), 100.0),
+            (250.0, Some(100.0), 250.0 * 1.1),
+            (1.8e19, None, 1.8e19 * 1.1),
+            (3.0, Some(f64::NAN), 3.0 * 1.1),
+            (3.0, Some(f64::INFINITY), 3.0 * 1.1),
+        ];
+        for (peak, fixed, want) in cases {
+            let top = value_axis(peak, fixed);
+            assert_eq!(top, want, "value_axis({peak}, {fixed:?})");
+            assert!(top.is_finite() && top > 0.0);
+            ticks_end(top);
+        }
+        // Every power of ten an axis can span, and a few mantissas in each.
+        for e in -7..=31 {
+            for m in [1.0, 1.7, 2.5, 9.99] {
+                let top = value_axis(m * 10f64.powi(e), None);
+                assert!((AXIS_MIN..=AXIS_MAX * 1.1).contains(&top), "{top}");
+                ticks_end(top);
+            }
+        }
+    }
+
+    #[test]
+    fn a_chart_of_hostile_values_is_drawn_on_a_finite_axis() {
+        let clock = Clock {
+            origin_local_s: 0.0,
+            origin_epoch: None,
+            utc_offset_s: None,
+            dated: false,
+        };
+        let series = |v: Vec<Option<f64>>| Series {
+            label: "vda".into(),
+            points: v
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| (i as f64, v))
+                .collect(),
+        };
+        let hostile = [
+            vec![Some(1.0), Some(f64::INFINITY), Some(2.0)],
+            vec![Some(1.7e308), Some(1.7e308), Some(1.0)],
+            vec![Some(f64::NAN), Some(-1.0), None],
+            vec![Some(7.0), Some(7.0), Some(7.0)],
+            vec![Some(-3.0), Some(-3.0), Some(-3.0)],
+        ];
+        for (k, values) in hostile.into_iter().enumerate() {
+            for x in [
+                (0.0, 2.0),
+                (1.0, 1.0),
+                (0.0, f64::INFINITY),
+                (f64::NAN, 2.0),
+            ] {
+                for fixed in [None, Some(100.0)] {
+                    let d = lines(
+                        "chart-test",
+                        "test",
+                        String::new(),
+                        &[series(values.clone())],
+                        x,
+                        &clock,
+                        &[],
+                        fixed,
+                        &BTreeMap::new(),
+                        &[],
+                    );
+                    assert!(d.top.is_finite(), "case {k}: top {}", d.top);
+                    assert!(!d.svg.contains("NaN") && !d.svg.contains("inf"), "case {k}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_series_with_gaps_is_drawn_in_segments() {

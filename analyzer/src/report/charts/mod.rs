@@ -242,9 +242,13 @@ fn chunked_mean(v: &[Option<f64>], groups: &[std::ops::Range<usize>]) -> Vec<Opt
         .collect()
 }
 
-/// The highest value of a series (0 when it has none above).
+/// The highest finite value of a series (0 when it has none above).
 fn peak(s: &Series) -> f64 {
-    s.points.iter().filter_map(|p| p.1).fold(0.0_f64, f64::max)
+    s.points
+        .iter()
+        .filter_map(|p| p.1)
+        .filter(|v| v.is_finite())
+        .fold(0.0_f64, f64::max)
 }
 
 /// A series binned to [`MAX_POINTS`] (plus at most one per segment), no bin spanning two

@@ -145,7 +145,7 @@ fn judge(g: &CgroupUsage, f: &HostFacts) -> Option<crate::rules::Finding> {
         Some(kib) => format!(
             " The host had {} available (MemAvailable): the cgroup's limit ran out, not the \
              host's memory.",
-            size(kib * 1024)
+            size(kib.saturating_mul(1024))
         ),
         None => " The cgroup's limit ran out, whatever the host had free.".to_string(),
     };

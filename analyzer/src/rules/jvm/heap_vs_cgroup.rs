@@ -200,7 +200,7 @@ pub fn check(f: &HostFacts) -> Check {
             continue;
         }
         let fp = footprint(j, lim.value);
-        let native: u64 = fp.parts.iter().map(|(_, v)| *v).sum();
+        let native: u64 = fp.parts.iter().fold(0, |a, (_, v)| a.saturating_add(*v));
         let total = h.value.saturating_add(native);
         let pct = total as f64 * 100.0 / lim.value.max(1) as f64;
         if pct <= FOOTPRINT_LIMIT_PCT {

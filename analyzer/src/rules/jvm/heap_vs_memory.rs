@@ -120,8 +120,7 @@ pub fn check(f: &HostFacts) -> Check {
         let sum_kib: u64 = sized
             .iter()
             .filter_map(|j| j.heap_max_bytes.as_ref())
-            .map(|h| h.value / 1024)
-            .sum();
+            .fold(0, |a, h| a.saturating_add(h.value / 1024));
         let pct = sum_kib as f64 * 100.0 / ram.value.max(1) as f64;
         if !sized.is_empty() && pct > HEAP_RAM_WARN_PCT {
             out.push(host_heaps(f, &sized, ram, sum_kib, pct));

@@ -175,7 +175,7 @@ pub fn check(f: &HostFacts) -> Check {
     let rate_unknown = stall.value.interval_unknown();
     let mut confidence = w.confidence;
     if let (Some(fail), Some(ok)) = (&t.compact_fail, &t.compact_success) {
-        let ended = fail.value.delta + ok.value.delta;
+        let ended = fail.value.delta.saturating_add(ok.value.delta);
         if ended > 0 {
             details.push(format!(
                 "Compaction passes that failed: {} of {ended} ({:.0} %); succeeded: {}.",
@@ -187,7 +187,7 @@ pub fn check(f: &HostFacts) -> Check {
         }
     }
     if let (Some(a), Some(fb)) = (&t.thp_fault_alloc, &t.thp_fault_fallback) {
-        let wanted = a.value.delta + fb.value.delta;
+        let wanted = a.value.delta.saturating_add(fb.value.delta);
         if wanted > 0 {
             details.push(format!(
                 "Huge-page faults: {} got a huge page, {} fell back to small pages ({:.0} %).",

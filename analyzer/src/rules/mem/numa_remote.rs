@@ -80,8 +80,12 @@ pub fn check(f: &HostFacts) -> Check {
             nodes[0].value.node
         ));
     }
-    let local: u64 = nodes.iter().map(|n| n.value.local_node).sum();
-    let other: u64 = nodes.iter().map(|n| n.value.other_node).sum();
+    let local: u64 = nodes
+        .iter()
+        .fold(0, |a, n| a.saturating_add(n.value.local_node));
+    let other: u64 = nodes
+        .iter()
+        .fold(0, |a, n| a.saturating_add(n.value.other_node));
     let all = local.saturating_add(other);
     if all == 0 {
         return Check::NotEvaluated("no pages allocated on any node".into());

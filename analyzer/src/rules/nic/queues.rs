@@ -128,14 +128,14 @@ pub fn check(f: &HostFacts) -> Check {
             .irqs
             .iter()
             .flat_map(|i| i.per_cpu.iter().map(|x| x.1))
-            .sum();
+            .fold(0, u64::saturating_add);
         if ncpu >= MULTI_CPU && busy.len() == 1 && total >= MIN_INTERRUPTS {
             let on: u64 = n
                 .irqs
                 .iter()
                 .flat_map(|i| i.per_cpu.iter().filter(|x| x.0 == busy[0]).map(|x| x.1))
-                .sum();
-            if on * 100 >= total * ONE_CPU_IRQ_PCT {
+                .fold(0, u64::saturating_add);
+            if u128::from(on) * 100 >= u128::from(total) * u128::from(ONE_CPU_IRQ_PCT) {
                 let ev = n
                     .irqs
                     .iter()

@@ -53,7 +53,7 @@ pub fn check(f: &HostFacts) -> Check {
         let (Some(cur), Some(max)) = (r.value.rx, r.value.rx_max) else {
             continue;
         };
-        if max == 0 || cur * RING_FRACTION >= max {
+        if max == 0 || cur.saturating_mul(RING_FRACTION) >= max {
             continue;
         }
         let drops = n

@@ -158,7 +158,8 @@ pub fn check(f: &HostFacts) -> Check {
                     .filter(|c| WATCH_CLASSES.contains(&c.value.class_name.as_str()))
                     .collect();
                 (
-                    rows.iter().map(|c| c.value.bytes).sum::<u64>(),
+                    rows.iter()
+                        .fold(0u64, |a, c| a.saturating_add(c.value.bytes)),
                     rows,
                     j.histogram_total_bytes.as_ref().map(|t| t.value),
                 )

@@ -54,8 +54,9 @@ pub fn queue_stat(name: &str) -> Option<QueueStat<'_>> {
     if digits == 0 || digits > 9 {
         return None;
     }
-    let queue = rest[..digits].parse().ok()?;
-    let metric = rest[digits..].strip_prefix('_')?;
+    let (queue, metric) = rest.split_at_checked(digits)?;
+    let queue = queue.parse().ok()?;
+    let metric = metric.strip_prefix('_')?;
     (!metric.is_empty()).then_some(QueueStat {
         direction,
         queue,
