@@ -828,6 +828,23 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
             }
         }
         EntryContent::Streamed { bytes, result } => return streamed(path, bytes, *result),
+        EntryContent::StreamPanicked { bytes, caught } => {
+            let mut a = Artifact::bare(
+                path,
+                Outcome::ParserBug {
+                    message: format!(
+                    "parser bug in the streaming parser at an unknown line (panicked at {}: {})",
+                    caught.location.as_deref().unwrap_or("an unknown place"),
+                    caught.message
+                ),
+                    line: None,
+                },
+            );
+            a.kind = layout::by_path(&a.path);
+            a.kind_source = Some(KindSource::Path);
+            a.bytes = bytes;
+            return a;
+        }
         // Links are resolved once the whole bundle is read (`resolve_links`); one reaching
         // here (a caller of `process` alone) has no bundle to resolve it in.
         EntryContent::Link { target } => return Artifact::bare(path, Outcome::Link { target }),

@@ -20,7 +20,6 @@
 
 // The terminal is written through `console` only (see also `clippy.toml`).
 #![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
-
 // Bundle text is sliced only where a character boundary is certain: `&s[..n]` on a byte index
 // panics inside a multi-byte character, so slicing goes through `get`, `split_at_checked`,
 // `split_once` or `strip_prefix` (tests may slice their own text).

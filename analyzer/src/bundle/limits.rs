@@ -319,14 +319,20 @@ pub fn read_entry(
                 stop: None,
             };
             let mut buffered = io::BufReader::with_capacity(1 << 20, &mut guarded);
-            let out = stream(&mut buffered);
+            // A streaming parser meets the same untrusted text as any other: its panic (a
+            // defect in rca) is this entry's outcome, printed nowhere.
+            let out = crate::console::catch_quietly(|| stream(&mut buffered));
             drop(buffered);
-            match guarded.stop {
-                Some(Stop::TooLarge) => EntryContent::TooLarge { limit: max },
-                Some(Stop::Error(e)) => EntryContent::ReadError(e),
-                None => EntryContent::Streamed {
+            match (guarded.stop, out) {
+                (Some(Stop::TooLarge), _) => EntryContent::TooLarge { limit: max },
+                (Some(Stop::Error(e)), _) => EntryContent::ReadError(e),
+                (None, Ok(out)) => EntryContent::Streamed {
                     bytes: guarded.read,
                     result: Box::new(out),
+                },
+                (None, Err(caught)) => EntryContent::StreamPanicked {
+                    bytes: guarded.read,
+                    caught,
                 },
             }
         }
@@ -442,6 +448,32 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn panicking_stream(_: &mut dyn io::BufRead) -> parsers::kind::Streamed {
+        panic!("streaming parser defect on line: \u{1b}[2J")
+    }
+
+    #[test]
+    fn a_streaming_parser_that_panics_is_the_entry_outcome() {
+        let text = vec![b'x'; 1 << 10];
+        let got = read_entry(
+            Some(panicking_stream),
+            &text[..],
+            (1 << 20, 1 << 30),
+            STREAM_MIN_BYTES,
+        );
+        match got {
+            EntryContent::StreamPanicked { caught, .. } => {
+                assert!(
+                    caught.message.starts_with("streaming parser defect"),
+                    "{caught:?}"
+                );
+                assert!(!caught.message.contains('\u{1b}'), "{caught:?}");
+                assert!(caught.location.is_some_and(|l| l.contains("limits.rs")));
+            }
+            other => panic!("expected a caught panic, got {other:?}"),
+        }
+    }
 
     #[test]
     fn sizes() {

@@ -88,6 +88,13 @@ pub enum EntryContent {
         /// What the streaming parser made of them.
         result: Box<Streamed>,
     },
+    /// A large entry whose streaming parser panicked (a defect in rca), caught without printing.
+    StreamPanicked {
+        /// Bytes read before the panic.
+        bytes: u64,
+        /// Where it panicked and its cleaned message.
+        caught: crate::console::Caught,
+    },
     /// A symbolic link (or a tar hard link) whose target stays inside the bundle's tree. Nothing
     /// was followed: resolving the target among the bundle's entries (chains, loops, dangling
     /// targets) is the caller's.
@@ -234,7 +241,9 @@ pub fn read(
         }
         match &e.content {
             EntryContent::Bytes(b) => s.bytes_read += b.len() as u64,
-            EntryContent::Streamed { bytes, .. } => s.bytes_read += *bytes,
+            EntryContent::Streamed { bytes, .. } | EntryContent::StreamPanicked { bytes, .. } => {
+                s.bytes_read += *bytes
+            }
             _ => {}
         }
         s.entries += 1;
@@ -406,9 +415,9 @@ fn read_compressed(
             .filter(|n| !n.is_empty())
             .unwrap_or(file_name)
             .to_string();
-        let content = ctx
-            .meter
-            .cut_by_total(limits::read_bounded(inner, ctx.limits.max_entry_bytes, 0));
+        let content =
+            ctx.meter
+                .cut_by_total(limits::read_bounded(inner, ctx.limits.max_entry_bytes, 0));
         if let Some(why) = ctx.meter.stop() {
             summary.stopped = Some(why);
         } else if let EntryContent::ReadError(e) = &content {

@@ -224,8 +224,7 @@ fn one_entry<R: Read>(
                                 b"path" => pending.name = Some(Ok(ext.value_bytes().to_vec())),
                                 b"linkpath" => pending.link = Some(Ok(ext.value_bytes().to_vec())),
                                 b"size" => {
-                                    pending.pax_size =
-                                        ext.value().ok().and_then(|v| v.parse().ok())
+                                    pending.pax_size = ext.value().ok().and_then(|v| v.parse().ok())
                                 }
                                 _ => {}
                             }

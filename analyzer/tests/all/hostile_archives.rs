@@ -163,7 +163,14 @@ fn overlap_bomb(n: usize, mib: u64) -> Vec<u8> {
     }
     z.body.extend_from_slice(&kernel);
     for i in 0..n {
-        z.record(&names[i], 8, 0, csize[i] as u32, usize[i] as u32, offsets[i]);
+        z.record(
+            &names[i],
+            8,
+            0,
+            csize[i] as u32,
+            usize[i] as u32,
+            offsets[i],
+        );
     }
     z.finish()
 }
@@ -177,7 +184,11 @@ fn the_overlapping_entry_zip_bomb_is_refused_before_anything_is_inflated() {
     assert!(bomb.len() < 16 << 20, "{} bytes", bomb.len());
     let p = write(d.path(), "bomb.zip", &bomb);
     let (s, entries) = raw_entries(&p, &Limits::default());
-    assert_eq!(s.bytes_decoded, SOFTIRQS.len() as u64, "only the good entry is read");
+    assert_eq!(
+        s.bytes_decoded,
+        SOFTIRQS.len() as u64,
+        "only the good entry is read"
+    );
     assert_eq!(entries.len(), 1);
     assert_eq!(bytes_of(&entries, "b/proc/softirqs"), SOFTIRQS.as_bytes());
     let overlapping: Vec<_> = s
@@ -366,14 +377,24 @@ fn data_skipped_with_the_entries_not_read_is_reported() {
     let mut b = tar::Builder::new(Vec::new());
     let filler = vec![b'x'; MIB as usize];
     b.append(
-        &header("b/proc/softirqs", tar::EntryType::Regular, SOFTIRQS.len() as u64),
+        &header(
+            "b/proc/softirqs",
+            tar::EntryType::Regular,
+            SOFTIRQS.len() as u64,
+        ),
         SOFTIRQS.as_bytes(),
     )
     .unwrap();
-    b.append(&header("b/var/", tar::EntryType::Directory, MIB), &filler[..])
-        .unwrap();
-    b.append(&header("b/dev/sda", tar::EntryType::Block, MIB), &filler[..])
-        .unwrap();
+    b.append(
+        &header("b/var/", tar::EntryType::Directory, MIB),
+        &filler[..],
+    )
+    .unwrap();
+    b.append(
+        &header("b/dev/sda", tar::EntryType::Block, MIB),
+        &filler[..],
+    )
+    .unwrap();
     b.append(
         &header("b/notes.txt", tar::EntryType::Regular, 17),
         &b"slow since 09:00\n"[..],
@@ -546,7 +567,12 @@ fn a_compressed_tar_cut_anywhere_is_partial_in_every_compression() {
     let d = tempfile::tempdir().unwrap();
     for c in ALL {
         let data = compress(c, &tar);
-        for cut in [data.len() / 2, data.len() - 1, data.len() - 4, data.len() - 8] {
+        for cut in [
+            data.len() / 2,
+            data.len() - 1,
+            data.len() - 4,
+            data.len() - 8,
+        ] {
             let p = write(d.path(), "cut", &data[..cut]);
             let (s, _) = raw_entries(&p, &Limits::default());
             let why = stop(&s);
@@ -577,7 +603,9 @@ fn a_plain_tar_cut_short_is_partial() {
     let big = entries.iter().find(|e| e.path == "b/big.log").unwrap();
     match &big.content {
         EntryContent::ReadError(e) => assert!(
-            e.starts_with("the tar archive is truncated: `b/big.log` ends after 4.0 KiB of its 9.8 KiB"),
+            e.starts_with(
+                "the tar archive is truncated: `b/big.log` ends after 4.0 KiB of its 9.8 KiB"
+            ),
             "{e}"
         ),
         other => panic!("{other:?}"),
