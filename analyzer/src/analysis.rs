@@ -5,11 +5,12 @@
 //! the rules' conclusions with every finding's evidence lines filled in. The report
 //! (`crate::report::Report`) is built from it.
 
-use crate::artifacts::{self, Collected, Lines, Origin};
+use crate::artifacts::{self, Collected, Origin};
 use crate::bundle::{BundleError, Limits};
 use crate::evidence::ExcerptLine;
 use crate::facts::HostFacts;
 use crate::rules::{self, Evaluation, Finding};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 use std::time::Instant;
 
@@ -64,9 +65,7 @@ impl Analysis {
     /// Runs the rules over the facts and cites each finding's evidence.
     fn conclude(collected: Collected, facts: HostFacts) -> Analysis {
         let mut eval = rules::evaluate(&facts);
-        for f in &mut eval.findings {
-            cite(f, &collected);
-        }
+        cite(&mut eval.findings, &collected);
         Analysis {
             collected,
             facts,
@@ -75,63 +74,115 @@ impl Analysis {
     }
 }
 
-/// Fills each evidence's excerpt from the artifact text (line numbers are 1-based). Evidence on
-/// joined files ([`Origin::Joined`]) becomes one evidence per file its lines come from, citing
+/// Fills each evidence's excerpt from the artifact text (line numbers are 1-based), first adding
+/// the table header an evidence asks for ([`crate::evidence::Evidence::with_header`]). Evidence
+/// on joined files ([`Origin::Joined`]) becomes one evidence per file its lines come from, citing
 /// that file with its own line numbers.
-pub fn cite(f: &mut Finding, c: &Collected) {
-    let mut out = Vec::with_capacity(f.evidence.len());
-    for mut ev in std::mem::take(&mut f.evidence) {
-        let Some(a) = c.artifacts.iter().find(|a| a.path == ev.artifact) else {
-            out.push(ev);
-            continue;
-        };
-        let lines = a.lines();
-        if let (Some(prefix), Some(&first)) = (ev.header_prefix, ev.lines.first()) {
-            if let Some(h) = lines.header_above(first, prefix) {
+///
+/// The lines of one artifact are looked up together, in one pass over its text whatever the
+/// number of findings and evidence that cite it (one line index per artifact, shared with the
+/// report's viewer): citing stays linear in the bundle's size.
+pub fn cite(findings: &mut [Finding], c: &Collected) {
+    let by_path: HashMap<&str, usize> = c
+        .artifacts
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (a.path.as_str(), i))
+        .collect();
+    let at = |artifact: &str| by_path.get(artifact).copied();
+    // The headers asked for, per artifact and prefix: (first cited line, finding, evidence).
+    type Asks = Vec<(usize, usize, usize)>;
+    let mut asked: BTreeMap<(usize, &'static str), Asks> = BTreeMap::new();
+    for (fi, f) in findings.iter().enumerate() {
+        for (ei, ev) in f.evidence.iter().enumerate() {
+            if let (Some(prefix), Some(&first), Some(i)) =
+                (ev.header_prefix, ev.lines.first(), at(&ev.artifact))
+            {
+                asked.entry((i, prefix)).or_default().push((first, fi, ei));
+            }
+        }
+    }
+    for ((i, prefix), mut asks) in asked {
+        asks.sort_unstable();
+        let queries: Vec<usize> = asks.iter().map(|a| a.0).collect();
+        let headers = c.artifacts[i].lines().headers_above(&queries, prefix);
+        for ((_, fi, ei), h) in asks.into_iter().zip(headers) {
+            if let Some(h) = h {
+                let ev = &mut findings[fi].evidence[ei];
                 ev.lines.insert(0, h);
                 ev.lines.sort_unstable();
                 ev.lines.dedup();
             }
         }
-        match &a.origin {
-            Some(Origin::Joined { parts }) => {
-                for p in parts {
-                    let own: Vec<usize> = ev
-                        .lines
-                        .iter()
-                        .copied()
-                        .filter(|&l| p.line_of(l).is_some())
-                        .collect();
-                    if own.is_empty() {
-                        continue;
-                    }
-                    let mut e = ev.clone();
-                    e.artifact = p.file.clone();
-                    e.excerpt = excerpt(&lines, &own);
-                    for x in &mut e.excerpt {
-                        x.line = p.line_of(x.line).unwrap_or(0);
-                    }
-                    e.lines = own.iter().filter_map(|&l| p.line_of(l)).collect();
-                    out.push(e);
-                }
-            }
-            _ => {
-                ev.excerpt = excerpt(&lines, &ev.lines);
-                out.push(ev);
-            }
+    }
+    // Every cited line of each artifact, looked up in one pass.
+    let mut wanted: BTreeMap<usize, BTreeSet<usize>> = BTreeMap::new();
+    for ev in findings.iter().flat_map(|f| &f.evidence) {
+        if let Some(i) = at(&ev.artifact) {
+            wanted.entry(i).or_default().extend(&ev.lines);
         }
     }
-    f.evidence = out;
+    let texts: HashMap<usize, HashMap<usize, &str>> = wanted
+        .into_iter()
+        .map(|(i, lines)| {
+            let lines: Vec<usize> = lines.into_iter().collect();
+            let found = c.artifacts[i].lines().get_many(&lines);
+            let found = lines
+                .into_iter()
+                .zip(found)
+                .filter_map(|(l, t)| Some((l, t?)))
+                .collect();
+            (i, found)
+        })
+        .collect();
+    for f in findings.iter_mut() {
+        let mut out = Vec::with_capacity(f.evidence.len());
+        for mut ev in std::mem::take(&mut f.evidence) {
+            let Some(i) = at(&ev.artifact) else {
+                out.push(ev);
+                continue;
+            };
+            let text = |l: usize| texts.get(&i).and_then(|t| t.get(&l)).copied();
+            match &c.artifacts[i].origin {
+                Some(Origin::Joined { parts }) => {
+                    for p in parts {
+                        let own: Vec<usize> = ev
+                            .lines
+                            .iter()
+                            .copied()
+                            .filter(|&l| p.line_of(l).is_some())
+                            .collect();
+                        if own.is_empty() {
+                            continue;
+                        }
+                        let mut e = ev.clone();
+                        e.artifact = p.file.clone();
+                        e.excerpt = excerpt(&own, text);
+                        for x in &mut e.excerpt {
+                            x.line = p.line_of(x.line).unwrap_or(0);
+                        }
+                        e.lines = own.iter().filter_map(|&l| p.line_of(l)).collect();
+                        out.push(e);
+                    }
+                }
+                _ => {
+                    ev.excerpt = excerpt(&ev.lines, text);
+                    out.push(ev);
+                }
+            }
+        }
+        f.evidence = out;
+    }
 }
 
-/// The text of lines `wanted` (1-based, ascending) of an artifact, long lines shortened to
-/// [`EXCERPT_LINE_CHARS`], with a line 0 (`…`) wherever lines are skipped; lines the artifact
-/// does not have (or did not keep) are left out.
-pub fn excerpt(lines: &Lines, wanted: &[usize]) -> Vec<ExcerptLine> {
+/// The text of lines `wanted` (1-based, ascending) of an artifact, as `text` gives each, long
+/// lines shortened to [`EXCERPT_LINE_CHARS`], with a line 0 (`…`) wherever lines are skipped;
+/// lines the artifact does not have (or did not keep) are left out.
+pub fn excerpt<'a>(wanted: &[usize], text: impl Fn(usize) -> Option<&'a str>) -> Vec<ExcerptLine> {
     let mut out = Vec::new();
     let mut prev = 0;
     for &l in wanted {
-        let Some(text) = lines.get(l) else {
+        let Some(text) = text(l) else {
             continue;
         };
         if prev != 0 && l > prev + 1 {
@@ -141,12 +192,9 @@ pub fn excerpt(lines: &Lines, wanted: &[usize]) -> Vec<ExcerptLine> {
             });
         }
         let text = text.strip_suffix('\r').unwrap_or(text);
-        let text = if text.chars().count() > EXCERPT_LINE_CHARS {
-            let mut t: String = text.chars().take(EXCERPT_LINE_CHARS).collect();
-            t.push('…');
-            t
-        } else {
-            text.to_string()
+        let text = match text.char_indices().nth(EXCERPT_LINE_CHARS) {
+            Some((cut, _)) => format!("{}…", &text[..cut]),
+            None => text.to_string(),
         };
         out.push(ExcerptLine { line: l, text });
         prev = l;

@@ -10,8 +10,13 @@
 //! and parsed while the next one is still being read. A panic inside a parser is caught and
 //! becomes a "parser bug" outcome for that artifact alone, naming the input line it panicked at,
 //! without the panic hook printing its message (which may quote the input).
+//!
+//! Each entry's bytes become its [`Text`] once (undecodable and NUL bytes shown as U+FFFD, the
+//! decoded size bounded by the entry limit), shared by the parser, the findings' excerpts and the
+//! report's viewer, which find lines through one line index per artifact.
 
 mod derived;
+mod text;
 
 use crate::bundle::{self, EntryContent, Limits, RawEntry, ReadSummary};
 use crate::console;
@@ -51,7 +56,8 @@ pub enum Outcome {
         /// The collector's note (`not found`, `permission denied`, ...).
         note: String,
     },
-    /// Larger than the entry or total size limit; not read.
+    /// Larger than the entry or total size limit, or its text would be once decoded (an issue
+    /// says how long); not read.
     TooLarge {
         /// The limit, bytes.
         limit: u64,
@@ -107,10 +113,11 @@ pub struct Artifact {
     pub issues: Vec<LineIssue>,
     /// The collector's record for this artifact, if the bundle has a manifest.
     pub record: Option<ManifestRecord>,
-    /// The text (lossy UTF-8), kept for evidence excerpts. For an artifact parsed while read
+    /// The text (lossy UTF-8, see [`Text::decode`]), shared with the parser and kept for
+    /// evidence excerpts and the report's viewer. For an artifact parsed while read
     /// (`kept_lines` set) only the lines kept for citing, one per text line.
     #[serde(skip)]
-    pub text: Arc<str>,
+    pub text: Text,
     /// For an artifact parsed while read (a large `perf script`): the input line number of each
     /// line of `text`, ascending. `None`: `text` is the whole artifact.
     #[serde(skip)]
@@ -125,6 +132,7 @@ pub struct Artifact {
 }
 
 pub use derived::{Origin, Part};
+pub use text::{Lines, Text, TooLong, INDEX_BLOCK};
 
 /// Everything read from one bundle.
 #[derive(Debug, Clone, Serialize)]
@@ -202,7 +210,7 @@ pub fn collect_until(
 ) -> Result<Collected, bundle::BundleError> {
     let past = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
     let results: Mutex<Vec<Artifact>> = Mutex::new(Vec::new());
-    let manifest: Mutex<Option<(String, String)>> = Mutex::new(None);
+    let manifest: Mutex<Option<(String, Text)>> = Mutex::new(None);
     let manifests: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let links: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
     let mut summary = rayon::scope(|s| {
@@ -223,12 +231,19 @@ pub fn collect_until(
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .push(folder.to_string());
-                if let EntryContent::Bytes(b) = &entry.content {
-                    let mut m = manifest.lock().unwrap_or_else(|e| e.into_inner());
-                    if m.is_none() {
-                        *m = Some((entry.path.clone(), String::from_utf8_lossy(b).into_owned()));
-                        return;
+                let mut m = manifest.lock().unwrap_or_else(|e| e.into_inner());
+                if m.is_none() && matches!(entry.content, EntryContent::Bytes(_)) {
+                    if let EntryContent::Bytes(b) = entry.content {
+                        let size = b.len() as u64;
+                        match Text::decode(b, limits.max_entry_bytes) {
+                            Ok((text, _)) => *m = Some((entry.path, text)),
+                            Err(e) => results
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .push(too_long(entry.path, size, limits.max_entry_bytes, e)),
+                        }
                     }
+                    return;
                 }
             }
             if let EntryContent::Link { target } = entry.content {
@@ -243,7 +258,7 @@ pub fn collect_until(
                 if past() {
                     return;
                 }
-                let a = process(entry, None);
+                let a = process(entry, None, limits.max_entry_bytes);
                 results.lock().unwrap_or_else(|e| e.into_inner()).push(a);
             });
         })
@@ -293,7 +308,7 @@ pub fn collect_until(
                 },
                 issues: m.issues.clone(),
                 record: None,
-                text: Arc::from(text),
+                text,
                 kept_lines: None,
                 data: None,
                 origin: None,
@@ -795,7 +810,7 @@ fn reconcile(
             outcome,
             issues: Vec::new(),
             record: Some(rec.clone()),
-            text: Arc::from(""),
+            text: Text::default(),
             kept_lines: None,
             data: None,
             origin: None,
@@ -807,8 +822,9 @@ fn reconcile(
 /// The issue recorded when an artifact's bytes were not all UTF-8.
 const NON_UTF8: &str = "non-UTF-8 or NUL bytes were replaced with U+FFFD (first at this line)";
 
-/// Decodes, recognises and parses one entry.
-pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
+/// Decodes, recognises and parses one entry; its text may take at most `max_text` bytes once
+/// decoded (the entry size limit: replacing undecodable bytes grows the text).
+pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>, max_text: u64) -> Artifact {
     let path = entry.path;
     let bytes = match entry.content {
         EntryContent::Bytes(b) => b,
@@ -821,7 +837,7 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
                 outcome: Outcome::TooLarge { limit },
                 issues: Vec::new(),
                 record: None,
-                text: Arc::from(""),
+                text: Text::default(),
                 kept_lines: None,
                 data: None,
                 origin: None,
@@ -858,7 +874,13 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
         }
     };
     let size = bytes.len() as u64;
-    let (text, utf8_issue) = decode(bytes);
+    let (text, utf8_issue) = match Text::decode(bytes, max_text) {
+        Ok((text, bad)) => (
+            text,
+            bad.map(|line| LineIssue::of(IssueKind::Encoding, line, NON_UTF8)),
+        ),
+        Err(e) => return too_long(path, size, max_text, e),
+    };
     let (spec, source) = match forced {
         Some(k) => (Some(k), KindSource::Manifest),
         None => match layout::by_path(&path) {
@@ -895,6 +917,25 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>) -> Artifact {
             a.outcome = Outcome::Partial;
         }
     }
+    a
+}
+
+/// An entry of `size` bytes whose text would be longer than `limit` once decoded.
+fn too_long(path: String, size: u64, limit: u64, e: TooLong) -> Artifact {
+    let mut a = Artifact::bare(path, Outcome::TooLarge { limit });
+    a.kind = layout::by_path(&a.path);
+    a.kind_source = a.kind.map(|_| KindSource::Path);
+    a.bytes = size;
+    a.issues.push(LineIssue::of(
+        IssueKind::Encoding,
+        0,
+        format!(
+            "{} non-UTF-8 or NUL bytes, each shown as U+FFFD (3 bytes), would make its text {} \
+             bytes long, over the {limit}-byte limit of one entry; if the bundle is trusted, \
+             raise it with --max-entry-size",
+            e.replaced, e.decoded
+        ),
+    ));
     a
 }
 
@@ -942,54 +983,10 @@ fn streamed(path: String, bytes: u64, st: kind::Streamed) -> Artifact {
         outcome,
         issues,
         record: None,
-        text: Arc::from(text),
+        text: Text::from(text),
         kept_lines: Some(Arc::new(numbers)),
         data,
         origin: None,
-    }
-}
-
-/// Lines of an artifact by their 1-based input number, whether its whole text was kept or only
-/// some lines of it.
-pub struct Lines<'a> {
-    text: Vec<&'a str>,
-    numbers: Option<&'a [usize]>,
-}
-
-impl<'a> Lines<'a> {
-    /// The lines of `text`: all of them (`numbers` `None`), or the kept input lines `numbers`
-    /// (ascending), one per line of `text`.
-    pub fn new(text: &'a str, numbers: Option<&'a [usize]>) -> Lines<'a> {
-        Lines {
-            text: text.lines().collect(),
-            numbers,
-        }
-    }
-
-    /// Line `n` (1-based), if kept.
-    pub fn get(&self, n: usize) -> Option<&'a str> {
-        match self.numbers {
-            None => self.text.get(n.wrapping_sub(1)).copied(),
-            Some(nums) => nums
-                .binary_search(&n)
-                .ok()
-                .and_then(|i| self.text.get(i).copied()),
-        }
-    }
-
-    /// The nearest line above `n` whose text, without leading blanks, starts with `prefix`.
-    pub fn header_above(&self, n: usize, prefix: &str) -> Option<usize> {
-        match self.numbers {
-            None => (1..n.min(self.text.len() + 1))
-                .rev()
-                .find(|&l| self.text[l - 1].trim_start().starts_with(prefix)),
-            Some(nums) => nums
-                .iter()
-                .zip(self.text.iter())
-                .filter(|(k, t)| **k < n && t.trim_start().starts_with(prefix))
-                .map(|(k, _)| *k)
-                .next_back(),
-        }
     }
 }
 
@@ -1005,7 +1002,7 @@ impl Artifact {
             outcome,
             issues: Vec::new(),
             record: None,
-            text: Arc::from(""),
+            text: Text::default(),
             kept_lines: None,
             data: None,
             origin: None,
@@ -1046,7 +1043,7 @@ fn nested_archive(text: &str) -> Option<&'static str> {
     }
 }
 
-fn unrecognised(path: String, bytes: u64, text: Arc<str>, reason: String) -> Artifact {
+fn unrecognised(path: String, bytes: u64, text: Text, reason: String) -> Artifact {
     Artifact {
         path,
         kind: None,
@@ -1067,7 +1064,7 @@ fn parse_with(
     spec: &'static KindSpec,
     source: KindSource,
     path: &str,
-    text: Arc<str>,
+    text: Text,
     bytes: u64,
 ) -> Artifact {
     let mut a = Artifact {
@@ -1161,45 +1158,6 @@ fn panic_line(parse: kind::ParseFn, text: &str) -> Option<usize> {
     Some(hi).filter(|&l| l > 0)
 }
 
-/// UTF-8 decoding that never fails: invalid bytes become U+FFFD and one issue names the line of
-/// the first one.
-fn decode(bytes: Vec<u8>) -> (Arc<str>, Option<LineIssue>) {
-    // NUL bytes are valid UTF-8 but no tool prints them in text output, and they make a page
-    // or a terminal unreadable: shown as U+FFFD like undecodable bytes.
-    let nul = bytes.iter().position(|&b| b == 0);
-    let bytes = match nul {
-        Some(_) => String::from_utf8_lossy(&bytes)
-            .replace('\0', "\u{FFFD}")
-            .into_bytes(),
-        None => bytes,
-    };
-    if let Some(at) = nul {
-        let text = String::from_utf8(bytes).unwrap_or_default();
-        let line = text.as_bytes()[..at.min(text.len())]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1;
-        return (
-            Arc::from(text),
-            Some(LineIssue::of(IssueKind::Encoding, line, NON_UTF8)),
-        );
-    }
-    match String::from_utf8(bytes) {
-        Ok(s) => (Arc::from(s), None),
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let bytes = e.into_bytes();
-            let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-            let text = String::from_utf8_lossy(&bytes).into_owned();
-            (
-                Arc::from(text),
-                Some(LineIssue::of(IssueKind::Encoding, line, NON_UTF8)),
-            )
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1226,7 +1184,7 @@ mod tests {
             &PANICKY,
             KindSource::Path,
             "x/panicky.txt",
-            Arc::from("one line\n"),
+            Text::from("one line\n"),
             9,
         );
         match a.outcome {
@@ -1245,7 +1203,7 @@ mod tests {
         assert!(a.data.is_none());
 
         let text = "a\nb\nc\n\u{1b}]8;;http://x\u{7}d\u{202e}\ne\n";
-        let a = parse_with(&QUOTING, KindSource::Path, "q", Arc::from(text), 9);
+        let a = parse_with(&QUOTING, KindSource::Path, "q", Text::from(text), 9);
         match a.outcome {
             Outcome::ParserBug { message, line } => {
                 assert_eq!(line, Some(4), "{message}");
@@ -1260,14 +1218,5 @@ mod tests {
             }
             other => panic!("expected a parser bug, got {other:?}"),
         }
-    }
-
-    #[test]
-    fn invalid_utf8_is_an_issue_with_its_line() {
-        let (text, issue) = decode(b"a\nb\n\xff\xfe c\n".to_vec());
-        assert!(text.contains('\u{fffd}'));
-        let issue = issue.unwrap();
-        assert_eq!(issue.line, 3);
-        assert_eq!(issue.kind, IssueKind::Encoding);
     }
 }

@@ -9,7 +9,7 @@
 //! lines through the joined text; [`Origin::Joined`] maps them back to each file, and findings
 //! cite the files themselves (`crate::analysis::cite`).
 
-use super::{parse_with, Artifact, KindSource, Outcome};
+use super::{parse_with, Artifact, KindSource, Outcome, Text};
 use crate::layout::{self, supportconfig};
 use parsers::kind::{self, KindSpec};
 use parsers::{IssueKind, LineIssue};
@@ -147,7 +147,7 @@ fn entry(file: &Artifact, s: &supportconfig::Section, spec: &'static KindSpec) -
             },
             issues: Vec::new(),
             record: None,
-            text: Arc::from(""),
+            text: Text::default(),
             kept_lines: None,
             data: None,
             origin: None,
@@ -162,14 +162,14 @@ fn entry(file: &Artifact, s: &supportconfig::Section, spec: &'static KindSpec) -
                 spec,
                 KindSource::Path,
                 &path,
-                Arc::from(padded),
+                Text::from(padded),
                 body.len() as u64,
             );
             let mut text = body.to_string();
             text.push('\n');
             let numbers: Vec<usize> = (s.first_line..=s.last_line).collect();
             a.kept_lines = (!body.is_empty()).then(|| Arc::new(numbers));
-            a.text = Arc::from(text);
+            a.text = Text::from(text);
             a
         }
     };
@@ -250,7 +250,7 @@ pub(super) fn join_oswatcher(artifacts: &mut Vec<Artifact>) {
                 text.push('\n');
             }
         }
-        let mut a = parse_with(spec, KindSource::Path, &path, Arc::from(text), bytes);
+        let mut a = parse_with(spec, KindSource::Path, &path, Text::from(text), bytes);
         if a.data.is_none() {
             continue;
         }

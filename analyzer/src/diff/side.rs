@@ -5,7 +5,7 @@
 //! excerpts (the fleet view drops them to keep memory to facts and findings).
 
 use crate::analysis;
-use crate::artifacts::Lines;
+use crate::artifacts::{Lines, Text};
 use crate::bundle::{BundleError, Limits};
 use crate::evidence::ExcerptLine;
 use crate::facts::HostFacts;
@@ -34,7 +34,7 @@ pub struct Side {
 }
 
 /// An artifact's text and, when only some lines were kept, their line numbers.
-type KeptText = (Arc<str>, Option<Arc<Vec<usize>>>);
+type KeptText = (Text, Option<Arc<Vec<usize>>>);
 
 /// A host's identity, how its bundle read, and its findings.
 #[derive(Debug, Clone, Serialize)]
@@ -197,7 +197,13 @@ impl Side {
             return Vec::new();
         };
         let all = Lines::new(text, numbers.as_deref().map(Vec::as_slice));
-        let mut out = analysis::excerpt(&all, &lines[..lines.len().min(EXCERPT_MAX_LINES)]);
+        let wanted = &lines[..lines.len().min(EXCERPT_MAX_LINES)];
+        let found: HashMap<usize, &str> = wanted
+            .iter()
+            .zip(all.get_many(wanted))
+            .filter_map(|(&l, t)| Some((l, t?)))
+            .collect();
+        let mut out = analysis::excerpt(wanted, |l| found.get(&l).copied());
         if lines.len() > EXCERPT_MAX_LINES {
             out.push(ExcerptLine {
                 line: 0,

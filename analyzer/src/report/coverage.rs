@@ -225,14 +225,14 @@ pub fn build_with(report: &Report, list_all_up_to: usize) -> Coverage {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::artifacts::Text;
     use crate::report::testkit::{artifact, report, unrecognised};
     use parsers::kind;
-    use std::sync::Arc;
 
     /// A sosreport-like tree: `n` unrecognised files spread over `proc/<pid>/`, `etc/` and
     /// `sos_commands/process/`, five parsed artifacts and three unusable ones.
     fn tree(n: usize) -> Report {
-        let t: Arc<str> = "x\n".into();
+        let t: Text = "x\n".into();
         let mut a: Vec<Artifact> = (0..n)
             .map(|i| {
                 let p = match i % 3 {

@@ -147,7 +147,9 @@ pub fn render(report: &Report) -> Result<String, minijinja::Error> {
             context! {
                 lines => v.lines,
                 embedded_lines => v.embedded_lines,
-                cited => v.cited.iter().copied().collect::<Vec<_>>(),
+                // A map (line → true), so that the page's evidence links test membership by
+                // lookup: thousands of findings on one artifact stay linear.
+                cited => v.cited.iter().map(|&l| (l, true)).collect::<BTreeMap<_, _>>(),
                 note => v.note.clone(),
                 gutter => Value::from_safe_string(v.gutter.clone()),
                 html => Value::from_safe_string(v.html.clone()),

@@ -454,16 +454,15 @@ pub fn utc(epoch: f64) -> String {
 #[cfg(test)]
 pub(crate) mod testkit {
     use super::Report;
-    use crate::artifacts::{Artifact, Collected, Outcome};
+    use crate::artifacts::{Artifact, Collected, Outcome, Text};
     use parsers::kind::KindSpec;
-    use std::sync::Arc;
 
     /// An artifact at `path` of `kind` with `outcome` and `text` (no parsed record).
     pub fn artifact(
         path: &str,
         kind: Option<&'static KindSpec>,
         outcome: Outcome,
-        text: &Arc<str>,
+        text: &Text,
     ) -> Artifact {
         Artifact {
             path: path.to_string(),
@@ -481,7 +480,7 @@ pub(crate) mod testkit {
     }
 
     /// An unrecognised artifact.
-    pub fn unrecognised(path: &str, text: &Arc<str>) -> Artifact {
+    pub fn unrecognised(path: &str, text: &Text) -> Artifact {
         let o = Outcome::Unrecognised {
             reason: "no parser recognised the content".into(),
         };

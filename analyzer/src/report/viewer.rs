@@ -11,11 +11,15 @@
 //! then as many of its first lines as fit; what is left out is marked in the text and said in
 //! a note. The HTML of the text is built here (escaped), not by the template engine: it is the
 //! bulk of the page and a loop per line in the template would dominate render time.
+//!
+//! Only the lines a view may embed are read: cited lines are found through the artifact's line
+//! index (built once, shared with the findings' excerpts), so a view costs what it embeds, not
+//! the size of the artifact — a gigabyte of empty lines included.
 
 use super::Report;
-use crate::artifacts::Outcome;
+use crate::artifacts::{Outcome, Text};
 use minijinja::HtmlEscape;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 /// Most bytes of the viewer's HTML in one page: escaped artifact text, line numbers and the
@@ -160,10 +164,10 @@ pub fn build_with(report: &Report, total: usize, per_artifact: usize) -> Views {
 
 /// The view of one text, within `cap` bytes of text; `page_cap` says the cap is the page's
 /// remaining budget rather than the per-artifact one (for the note).
-fn view(index: usize, text: &str, cited: &BTreeSet<usize>, cap: usize, page_cap: bool) -> View {
-    let lines: Vec<&str> = text.lines().collect();
-    let n = lines.len();
-    let keep = choose(&lines, cited, cap);
+fn view(index: usize, text: &Text, cited: &BTreeSet<usize>, cap: usize, page_cap: bool) -> View {
+    let n = text.line_count();
+    let keep = choose(text, cited, cap);
+    let kept = text.lines_at(keep.iter().copied());
     let embedded_lines = keep.len();
     let mut gutter = String::with_capacity(embedded_lines * 6);
     let mut html = String::with_capacity(text.len().min(cap) + cited.len() * 32 + 64);
@@ -181,11 +185,11 @@ fn view(index: usize, text: &str, cited: &BTreeSet<usize>, cap: usize, page_cap:
             }
         );
     };
-    for &l in &keep {
+    for (&l, t) in keep.iter().zip(kept) {
         if l > prev + 1 {
             gap(&mut gutter, &mut html, prev + 1, l - 1);
         }
-        let t = clean(lines[l - 1]);
+        let t = clean(t.unwrap_or(""));
         if cited.contains(&l) {
             let _ = writeln!(gutter, "<b>{l}</b>");
             let _ = writeln!(html, "<mark id=\"a{index}-L{l}\">{}</mark>", HtmlEscape(&t));
@@ -240,47 +244,89 @@ fn view(index: usize, text: &str, cited: &BTreeSet<usize>, cap: usize, page_cap:
     }
 }
 
-/// Line numbers (1-based, ascending) to embed within `cap` bytes: all when they fit; else each
-/// cited line with its context, then the first lines.
-fn choose(lines: &[&str], cited: &BTreeSet<usize>, cap: usize) -> Vec<usize> {
-    let n = lines.len();
-    let size = |l: usize| lines[l - 1].len() + 1;
-    let total: usize = lines.iter().map(|l| l.len() + 1).sum();
-    if total <= cap {
+/// Line numbers (1-based, ascending) to embed within `cap` bytes (each line's text and its
+/// newline): all when they fit; else each cited line with its context, then the first lines.
+/// Only the lines it may embed are read: the text's line index finds the cited ones.
+fn choose(text: &Text, cited: &BTreeSet<usize>, cap: usize) -> Vec<usize> {
+    let n = text.line_count();
+    if whole_fits(text, cap) {
         return (1..=n).collect();
     }
+    let cited: Vec<usize> = cited
+        .iter()
+        .copied()
+        .filter(|c| (1..=n).contains(c))
+        .collect();
+    // The sizes of the cited lines and of their context, read in one pass.
+    let near: BTreeSet<usize> = cited
+        .iter()
+        .flat_map(|&c| c.saturating_sub(CONTEXT_LINES).max(1)..=(c + CONTEXT_LINES).min(n))
+        .collect();
+    let size: HashMap<usize, usize> = near
+        .iter()
+        .copied()
+        .zip(text.lines_at(near.iter().copied()))
+        .map(|(l, t)| (l, t.map_or(1, |t| t.len() + 1)))
+        .collect();
+    let size = |l: usize| size.get(&l).copied().unwrap_or(1);
     let mut keep: BTreeSet<usize> = BTreeSet::new();
     let mut used = 0usize;
-    let mut take = |l: usize, keep: &mut BTreeSet<usize>| -> bool {
+    let mut take = |l: usize, bytes: usize, keep: &mut BTreeSet<usize>| -> bool {
         if keep.contains(&l) {
             return true;
         }
-        if used + size(l) > cap {
+        if used + bytes > cap {
             return false;
         }
-        used += size(l);
+        used += bytes;
         keep.insert(l);
         true
     };
     // Cited lines first, then their context, nearest first.
-    for &c in cited.iter().filter(|c| **c <= n) {
-        take(c, &mut keep);
+    for &c in &cited {
+        take(c, size(c), &mut keep);
     }
     'context: for d in 1..=CONTEXT_LINES {
-        for &c in cited.iter().filter(|c| **c <= n) {
+        for &c in &cited {
             for l in [c.checked_sub(d), Some(c + d)].into_iter().flatten() {
-                if l >= 1 && l <= n && !take(l, &mut keep) {
+                if l >= 1 && l <= n && !take(l, size(l), &mut keep) {
                     break 'context;
                 }
             }
         }
     }
-    for l in 1..=n {
-        if !take(l, &mut keep) {
-            break;
+    // Then the first lines, up to the first that does not fit: lines 1 to `head`, and the
+    // cited ones further down.
+    let near: Vec<usize> = keep.into_iter().collect();
+    let (mut head, mut j) = (0usize, 0usize);
+    for (i, line) in text.lines().enumerate() {
+        let l = i + 1;
+        while near.get(j).is_some_and(|&k| k < l) {
+            j += 1;
         }
+        if near.get(j) != Some(&l) {
+            if used + line.len() + 1 > cap {
+                break;
+            }
+            used += line.len() + 1;
+        }
+        head = l;
     }
-    keep.into_iter().collect()
+    (1..=head)
+        .chain(near.into_iter().filter(|&l| l > head))
+        .collect()
+}
+
+/// Whether every line of `text` fits in `cap` bytes, each line's text (without its `\r\n`)
+/// and a newline: at most the text's length plus one, at least half of it.
+fn whole_fits(text: &str, cap: usize) -> bool {
+    if text.len() < cap {
+        return true;
+    }
+    if text.len() > 2 * cap + 1 {
+        return false;
+    }
+    text.lines().map(|l| l.len() + 1).sum::<usize>() <= cap
 }
 
 /// The line without its `\r` and with control characters (but tab) shown as U+FFFD.
@@ -309,7 +355,7 @@ mod tests {
     #[test]
     fn small_text_is_embedded_whole_with_cited_lines_marked() {
         let cited = BTreeSet::from([2]);
-        let v = view(3, "a\n<b>\nc\n", &cited, 1000, false);
+        let v = view(3, &"a\n<b>\nc\n".into(), &cited, 1000, false);
         assert_eq!(v.lines, 3);
         assert_eq!(v.embedded_lines, 3);
         assert!(v.note.is_none());
@@ -321,7 +367,7 @@ mod tests {
     fn capped_text_keeps_cited_lines_and_context_then_the_head() {
         let text: String = (1..=100_000).map(|i| format!("line {i}\n")).collect();
         let cited = BTreeSet::from([50_000]);
-        let v = view(0, &text, &cited, 4096, false);
+        let v = view(0, &text.as_str().into(), &cited, 4096, false);
         assert!(v.embedded_lines < 100_000 && v.embedded_lines > 100);
         assert!(v.html.contains("<mark id=\"a0-L50000\">line 50000</mark>"));
         assert!(v.html.contains("line 49980\n") && v.html.contains("line 50020\n"));
@@ -333,7 +379,7 @@ mod tests {
 
     #[test]
     fn nothing_fits_nothing_embedded() {
-        let v = view(0, "0123456789\n", &BTreeSet::new(), 4, true);
+        let v = view(0, &"0123456789\n".into(), &BTreeSet::new(), 4, true);
         assert_eq!(v.embedded_lines, 0);
         assert!(v.html.is_empty());
         assert!(v.note.unwrap().contains("budget"));
@@ -343,7 +389,7 @@ mod tests {
     fn report_of(n: usize, lines: usize) -> Report {
         use crate::report::testkit;
         let text: String = (0..lines).map(|i| format!("<{i}> & \"x\"\n")).collect();
-        let text: std::sync::Arc<str> = text.into();
+        let text: Text = text.into();
         testkit::report(
             (0..n)
                 .map(|i| testkit::unrecognised(&format!("sos_commands/x/file_{i:06}"), &text))
@@ -382,7 +428,13 @@ mod tests {
 
     #[test]
     fn control_characters_are_replaced() {
-        let v = view(0, "a\u{1b}[31mb\u{0}\tc\r\n", &BTreeSet::new(), 100, false);
+        let v = view(
+            0,
+            &"a\u{1b}[31mb\u{0}\tc\r\n".into(),
+            &BTreeSet::new(),
+            100,
+            false,
+        );
         assert_eq!(v.html, "a\u{fffd}[31mb\u{fffd}\tc\n");
     }
 }

@@ -123,7 +123,7 @@ fn an_excerpt_of_an_entry_shows_the_files_line_numbers() {
     let a = Analysis::run(&scc_tree(), &Limits::default()).unwrap();
     let path = format!("{SCC}/network.txt#ip -stats link");
     let mut f = finding(vec![Evidence::new(&path, vec![21, 22], "eth0")]);
-    cite(&mut f, &a.collected);
+    cite(std::slice::from_mut(&mut f), &a.collected);
     let ev = &f.evidence[0];
     assert_eq!(ev.artifact, path);
     let text = std::fs::read_to_string(scc_tree().join(SCC).join("network.txt")).unwrap();
@@ -242,7 +242,7 @@ fn evidence_on_joined_hours_cites_each_file_with_its_own_lines() {
     let second = parts[1].first_line;
     // Line 15 of the first hour, and line 63 of the second.
     let mut f = finding(vec![Evidence::new(joined, vec![15, second + 62], "vda")]);
-    cite(&mut f, &a.collected);
+    cite(std::slice::from_mut(&mut f), &a.collected);
     assert_eq!(f.evidence.len(), 2);
     let h09 = std::fs::read_to_string(
         repo().join("parsers/tests/fixtures/oswiostat/vm_iostat_26.12.02.0900.dat"),

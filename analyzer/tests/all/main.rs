@@ -15,6 +15,7 @@ mod compression;
 mod diff;
 mod fleet;
 mod hostile_archives;
+mod hostile_memory;
 mod incidents_cgloose;
 mod incidents_cgthp;
 mod incidents_cpu;

@@ -12,6 +12,7 @@ use crate::rules::{
     Area, Check, Confidence, Finding, Limit, RuleMeta, Severity, Source, SymptomGroup, Threshold,
     TimeRange,
 };
+use std::collections::BTreeMap;
 
 /// `await` at or above which an interval is "slow", ms.
 const AWAIT_WARN_MS: f64 = 20.0;
@@ -184,13 +185,19 @@ pub fn check(f: &HostFacts) -> Check {
             hot,
         });
     }
-    // Group the saturated devices that sit on one another.
+    // Group the saturated devices that sit on one another. Only a device built on others can
+    // be stacked on one: the pairs to look at are those such a device makes, so that thousands
+    // of plain disks cost nothing here.
     let st = &f.storage;
     let mut group: Vec<usize> = (0..hots.len()).collect();
-    for i in 0..hots.len() {
-        for j in 0..i {
-            let (a, b) = (&hots[i].d.device, &hots[j].d.device);
-            if st.stacked_on(a, b) || st.stacked_on(b, a) {
+    let built = (0..hots.len()).filter(|&i| {
+        st.devices
+            .get(&hots[i].d.device)
+            .is_some_and(|n| !n.lower.is_empty())
+    });
+    for i in built {
+        for j in 0..hots.len() {
+            if i != j && st.stacked_on(&hots[i].d.device, &hots[j].d.device) {
                 let (gi, gj) = (group[i], group[j]);
                 for g in group.iter_mut() {
                     if *g == gi {
@@ -200,19 +207,17 @@ pub fn check(f: &HostFacts) -> Check {
             }
         }
     }
-    let mut findings = Vec::new();
-    let mut seen: Vec<usize> = Vec::new();
-    for &g in &group {
-        if seen.contains(&g) {
-            continue;
+    // One finding per group, in the order of its first device.
+    let mut members: BTreeMap<usize, Vec<&Hot>> = BTreeMap::new();
+    let mut order: Vec<usize> = Vec::new();
+    for (i, &g) in group.iter().enumerate() {
+        let m = members.entry(g).or_default();
+        if m.is_empty() {
+            order.push(g);
         }
-        seen.push(g);
-        let members: Vec<&Hot> = (0..hots.len())
-            .filter(|&i| group[i] == g)
-            .map(|i| &hots[i])
-            .collect();
-        findings.push(finding(f, &members));
+        m.push(&hots[i]);
     }
+    let findings: Vec<Finding> = order.iter().map(|g| finding(f, &members[g])).collect();
     if !findings.is_empty() {
         Check::Found(findings)
     } else if evaluated == 0 {

@@ -1,0 +1,593 @@
+//! An artifact's text: decoded once from the entry's bytes, shared by every stage that reads it,
+//! and addressable by line number through an index built on first use.
+//!
+//! Decoding never fails ([`Text::decode`]): bytes that are not UTF-8, and NUL bytes, become
+//! U+FFFD. That replacement grows the text (one byte becomes three), so the decoded size is what
+//! the entry size limit bounds; the text is built once at its final size and kept as built, never
+//! copied again.
+//!
+//! The line index ([`Text::line`], [`Text::lines_at`], [`Text::headers_above`]) holds one count
+//! per [`INDEX_BLOCK`] bytes of text (newlines before the block), whatever the shape of the
+//! lines: 2 MiB for 1 GiB of text, be it one line or a billion. A line is found from its block in
+//! at most [`INDEX_BLOCK`] bytes of scanning plus its own length, and ascending line numbers are
+//! looked up in one forward pass, so that citing or viewing many lines of one artifact reads its
+//! text about once ([`Text::scanned`] counts the bytes read).
+
+use memchr::memmem;
+use std::fmt;
+use std::ops::Deref;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+
+/// Bytes of text per entry of the line index.
+pub const INDEX_BLOCK: usize = 4096;
+
+/// Text shared by every stage that reads it (cloning shares it), with its line index built on
+/// first use. Dereferences to the `str`.
+#[derive(Clone, Default)]
+pub struct Text(Arc<Inner>);
+
+#[derive(Default)]
+struct Inner {
+    text: String,
+    index: OnceLock<Index>,
+    /// Bytes read by the index and by line lookups.
+    scanned: AtomicU64,
+}
+
+/// Where the lines are: newlines before each block of [`INDEX_BLOCK`] bytes.
+struct Index {
+    /// `before[i]`: newlines in the text's first `i * INDEX_BLOCK` bytes; one entry per block
+    /// and one for the end (the total).
+    before: Vec<u64>,
+    /// Lines, as `str::lines` counts them.
+    lines: usize,
+}
+
+/// An entry's bytes decode to more text than the entry size limit allows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooLong {
+    /// Bytes the decoded text would take.
+    pub decoded: u64,
+    /// Bytes replaced (undecodable sequences and NUL bytes), each by three.
+    pub replaced: u64,
+}
+
+/// The decoded text of an entry and the 1-based line of its first replaced byte, if any.
+pub type Decoded = (Text, Option<usize>);
+
+impl Text {
+    /// Decodes `bytes` as UTF-8, undecodable sequences and NUL bytes replaced with U+FFFD (NUL
+    /// is valid UTF-8, but no tool prints it in text output and it makes a page or a terminal
+    /// unreadable). Returns the text and the line of the first replacement, if there was one.
+    /// Valid text is kept in `bytes`' own buffer; replacement builds the text once, at its final
+    /// size. Errors: the text would be longer than `max` bytes.
+    pub fn decode(bytes: Vec<u8>, max: u64) -> Result<Decoded, TooLong> {
+        let bytes = match String::from_utf8(bytes) {
+            Ok(s) => match memchr::memchr(0, s.as_bytes()) {
+                None => return Ok((Text::from(s), None)),
+                Some(_) => s.into_bytes(),
+            },
+            Err(e) => e.into_bytes(),
+        };
+        // First pass: the size of the result, and where the first replacement is.
+        let mut decoded = 0u64;
+        let mut replaced = 0u64;
+        let mut first: Option<usize> = None;
+        pieces(&bytes, |at, piece| match piece {
+            Piece::Text(t) => decoded += t.len() as u64,
+            Piece::Replaced { bytes, chars } => {
+                first.get_or_insert(at);
+                replaced += bytes as u64;
+                decoded += 3 * chars as u64;
+            }
+        });
+        if decoded > max {
+            return Err(TooLong { decoded, replaced });
+        }
+        let line = first.map(|p| memchr::memchr_iter(b'\n', &bytes[..p]).count() + 1);
+        // Second pass: the text, in a buffer of its final size.
+        let mut text = String::with_capacity(decoded as usize);
+        let fill = "\u{FFFD}".repeat(1024);
+        pieces(&bytes, |_, piece| match piece {
+            Piece::Text(t) => text.push_str(t),
+            Piece::Replaced { mut chars, .. } => {
+                while chars > 0 {
+                    let n = chars.min(1024);
+                    text.push_str(&fill[..3 * n]);
+                    chars -= n;
+                }
+            }
+        });
+        Ok((Text::from(text), line))
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.0.text
+    }
+
+    /// Lines, as `str::lines` counts them (a last line without its newline counts; an empty
+    /// text has none).
+    pub fn line_count(&self) -> usize {
+        self.index().lines
+    }
+
+    /// Line `n` (1-based) without its line ending (`\n` or `\r\n`), as `str::lines` gives it;
+    /// `None` past the end or for 0.
+    pub fn line(&self, n: usize) -> Option<&str> {
+        self.lines_at([n]).pop().flatten()
+    }
+
+    /// Lines `wanted` (1-based, ascending for one forward pass; any order works), each as
+    /// [`Text::line`] gives it, in the order asked.
+    pub fn lines_at(&self, wanted: impl IntoIterator<Item = usize>) -> Vec<Option<&str>> {
+        let ix = self.index();
+        let text = self.as_str();
+        let bytes = text.as_bytes();
+        let mut out = Vec::new();
+        // Where the pass stands: `seen` newlines lie before byte `at`, which starts a line.
+        let (mut seen, mut at) = (0u64, 0usize);
+        let mut scanned = 0u64;
+        for n in wanted {
+            if n == 0 || n > ix.lines {
+                out.push(None);
+                continue;
+            }
+            let k = (n - 1) as u64; // newlines before line `n`
+            if k < seen {
+                (seen, at) = (0, 0);
+            }
+            // Start from the block holding the k-th newline when it lies past where the pass
+            // stands.
+            let (mut from_seen, mut from) = (seen, at);
+            if k > seen {
+                let block = ix.before.partition_point(|&c| c < k).saturating_sub(1);
+                if block * INDEX_BLOCK > at {
+                    (from_seen, from) = (ix.before[block], block * INDEX_BLOCK);
+                }
+            }
+            let start = if k == from_seen {
+                from
+            } else {
+                let skip = (k - from_seen - 1) as usize;
+                match memchr::memchr_iter(b'\n', &bytes[from..]).nth(skip) {
+                    Some(p) => from + p + 1,
+                    None => {
+                        out.push(None);
+                        continue;
+                    }
+                }
+            };
+            let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |p| start + p);
+            scanned += (end - from) as u64;
+            let mut line = &text[start..end];
+            if end < bytes.len() {
+                line = line.strip_suffix('\r').unwrap_or(line);
+            }
+            out.push(Some(line));
+            // The pass goes on after this line.
+            (seen, at) = if end < bytes.len() {
+                (k + 1, end + 1)
+            } else {
+                (k, start)
+            };
+        }
+        self.0.scanned.fetch_add(scanned, Ordering::Relaxed);
+        out
+    }
+
+    /// For each line of `queries` (1-based, ascending), the nearest line above it whose text,
+    /// leading blanks aside, starts with `prefix` (a table's header: `Device`); one forward
+    /// pass over the text up to the last query.
+    pub fn headers_above(&self, queries: &[usize], prefix: &str) -> Vec<Option<usize>> {
+        let mut out = vec![None; queries.len()];
+        if prefix.is_empty() {
+            for (o, &n) in out.iter_mut().zip(queries) {
+                *o = (n > 1).then(|| (n - 1).min(self.line_count()));
+            }
+            return out;
+        }
+        let bytes = self.as_bytes();
+        let mut header: Option<usize> = None;
+        let mut q = 0usize;
+        // The pass: `line` is the line of byte `at`, which starts at `line_start`; `solid`, once
+        // known, is where its first character other than a blank is.
+        let (mut line, mut at, mut line_start) = (1usize, 0usize, 0usize);
+        let mut solid: Option<usize> = None;
+        for p in memmem::find_iter(bytes, prefix.as_bytes()) {
+            let between = &bytes[at..p];
+            let newlines = memchr::memchr_iter(b'\n', between).count();
+            if newlines > 0 {
+                line += newlines;
+                line_start = at + memchr::memrchr(b'\n', between).map_or(0, |i| i + 1);
+                solid = None;
+            }
+            at = p;
+            while q < queries.len() && queries[q] <= line {
+                out[q] = header;
+                q += 1;
+            }
+            if q == queries.len() {
+                break;
+            }
+            let first = *solid.get_or_insert_with(|| {
+                let lead = &self.as_str()[line_start..p];
+                line_start + lead.len() - lead.trim_start().len()
+            });
+            if first == p {
+                header = Some(line);
+            }
+        }
+        for o in &mut out[q..] {
+            *o = header;
+        }
+        self.0.scanned.fetch_add(at as u64, Ordering::Relaxed);
+        out
+    }
+
+    /// Bytes of the text read so far by the line index and by line lookups: about the text's
+    /// length once its index is built, growing by the lines looked up (and by at most
+    /// [`INDEX_BLOCK`] per lookup).
+    pub fn scanned(&self) -> u64 {
+        self.0.scanned.load(Ordering::Relaxed)
+    }
+
+    fn index(&self) -> &Index {
+        self.0.index.get_or_init(|| {
+            let bytes = self.0.text.as_bytes();
+            let mut before = Vec::with_capacity(bytes.len() / INDEX_BLOCK + 2);
+            let mut seen = 0u64;
+            before.push(0);
+            for block in bytes.chunks(INDEX_BLOCK) {
+                seen += memchr::memchr_iter(b'\n', block).count() as u64;
+                before.push(seen);
+            }
+            self.0
+                .scanned
+                .fetch_add(bytes.len() as u64, Ordering::Relaxed);
+            let open = bytes.last().is_some_and(|&b| b != b'\n');
+            Index {
+                before,
+                lines: seen as usize + usize::from(open),
+            }
+        })
+    }
+}
+
+/// A stretch of an entry's bytes, as decoding sees it.
+enum Piece<'a> {
+    /// Text kept as it is.
+    Text(&'a str),
+    /// `bytes` bytes (undecodable sequences or NULs), replaced by `chars` U+FFFD.
+    Replaced { bytes: usize, chars: usize },
+}
+
+/// Walks `bytes` as decoding sees them, calling `f` with each piece and its offset. Undecodable
+/// sequences become one U+FFFD each, as in `String::from_utf8_lossy`, and so does each NUL. A run
+/// of bytes that are undecodable one by one (`0xFF` …) or of NULs is one piece, so that binary
+/// data costs a pass per run rather than per byte.
+fn pieces<'a>(bytes: &'a [u8], mut f: impl FnMut(usize, Piece<'a>)) {
+    // Bytes that never begin or continue a sequence where they stand after an undecodable one:
+    // stray continuation bytes, overlong leads and leads past U+10FFFF.
+    let lone = |b: u8| matches!(b, 0x80..=0xC1 | 0xF5..=0xFF);
+    let mut at = 0usize;
+    while at < bytes.len() {
+        let (valid, bad) = match std::str::from_utf8(&bytes[at..]) {
+            Ok(s) => (s, 0),
+            Err(e) => {
+                let up_to = e.valid_up_to();
+                let valid = std::str::from_utf8(&bytes[at..at + up_to]).unwrap_or_default();
+                (valid, e.error_len().unwrap_or(bytes.len() - at - up_to))
+            }
+        };
+        // The valid part, NULs replaced.
+        let mut rest = valid;
+        let mut here = at;
+        while let Some(p) = memchr::memchr(0, rest.as_bytes()) {
+            if p > 0 {
+                f(here, Piece::Text(&rest[..p]));
+            }
+            let run = run_len(&rest.as_bytes()[p..], |b| b == 0);
+            f(
+                here + p,
+                Piece::Replaced {
+                    bytes: run,
+                    chars: run,
+                },
+            );
+            rest = &rest[p + run..];
+            here += p + run;
+        }
+        if !rest.is_empty() {
+            f(here, Piece::Text(rest));
+        }
+        at += valid.len();
+        if bad == 0 {
+            continue;
+        }
+        // The undecodable sequence, and the lone bytes after it.
+        let run = run_len(&bytes[at + bad..], lone);
+        f(
+            at,
+            Piece::Replaced {
+                bytes: bad + run,
+                chars: 1 + run,
+            },
+        );
+        at += bad + run;
+    }
+}
+
+/// Length of the run of bytes `is` holds for at the start of `bytes`. A run of one repeated
+/// byte (a zeroed or erased region) is compared a block at a time.
+fn run_len(bytes: &[u8], is: impl Fn(u8) -> bool) -> usize {
+    const BLOCK: usize = 256;
+    let Some(&b) = bytes.first() else {
+        return 0;
+    };
+    if !is(b) {
+        return 0;
+    }
+    let same = [b; BLOCK];
+    let mut n = 0;
+    while bytes.len() - n >= BLOCK && bytes[n..n + BLOCK] == same {
+        n += BLOCK;
+    }
+    n + bytes[n..]
+        .iter()
+        .position(|&c| !is(c))
+        .unwrap_or(bytes.len() - n)
+}
+
+impl Deref for Text {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl From<String> for Text {
+    fn from(text: String) -> Self {
+        Text(Arc::new(Inner {
+            text,
+            ..Inner::default()
+        }))
+    }
+}
+
+impl From<&str> for Text {
+    fn from(text: &str) -> Self {
+        Text::from(text.to_string())
+    }
+}
+
+impl fmt::Debug for Text {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl PartialEq for Text {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+/// Lines of an artifact by their 1-based input number, whether its whole text was kept or only
+/// some lines of it.
+pub struct Lines<'a> {
+    text: &'a Text,
+    numbers: Option<&'a [usize]>,
+}
+
+impl<'a> Lines<'a> {
+    /// The lines of `text`: all of them (`numbers` `None`), or the kept input lines `numbers`
+    /// (ascending), one per line of `text`.
+    pub fn new(text: &'a Text, numbers: Option<&'a [usize]>) -> Lines<'a> {
+        Lines { text, numbers }
+    }
+
+    /// Line `n` (1-based), if kept.
+    pub fn get(&self, n: usize) -> Option<&'a str> {
+        self.get_many(&[n]).pop().flatten()
+    }
+
+    /// Lines `wanted` (1-based, ascending), each if kept, in one forward pass.
+    pub fn get_many(&self, wanted: &[usize]) -> Vec<Option<&'a str>> {
+        match self.numbers {
+            None => self.text.lines_at(wanted.iter().copied()),
+            Some(nums) => {
+                // The kept lines' places in the text; those not kept ask for line 0 (none).
+                let at = wanted
+                    .iter()
+                    .map(|n| nums.binary_search(n).map_or(0, |i| i + 1));
+                self.text.lines_at(at)
+            }
+        }
+    }
+
+    /// For each of `queries` (1-based, ascending), the nearest line above it whose text, without
+    /// leading blanks, starts with `prefix`; one pass for all of them.
+    pub fn headers_above(&self, queries: &[usize], prefix: &str) -> Vec<Option<usize>> {
+        match self.numbers {
+            None => self.text.headers_above(queries, prefix),
+            Some(nums) => {
+                // The kept line just below each query's place in the text: lines above it are
+                // the kept lines above the query.
+                let below: Vec<usize> = queries
+                    .iter()
+                    .map(|n| nums.partition_point(|k| k < n) + 1)
+                    .collect();
+                self.text
+                    .headers_above(&below, prefix)
+                    .into_iter()
+                    .map(|h| h.and_then(|i| nums.get(i - 1).copied()))
+                    .collect()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines `str::lines` gives, each looked up by number, one by one and in one pass.
+    fn agrees_with_std(text: &str) {
+        let t = Text::from(text);
+        let std: Vec<&str> = text.lines().collect();
+        assert_eq!(t.line_count(), std.len(), "{text:?}");
+        for (i, l) in std.iter().enumerate() {
+            assert_eq!(t.line(i + 1), Some(*l), "line {} of {text:?}", i + 1);
+        }
+        assert_eq!(t.line(0), None);
+        assert_eq!(t.line(std.len() + 1), None);
+        let all: Vec<Option<&str>> = std.iter().map(|l| Some(*l)).collect();
+        assert_eq!(t.lines_at(1..=std.len()), all);
+    }
+
+    #[test]
+    fn lines_are_those_std_gives() {
+        for text in [
+            "",
+            "\n",
+            "a",
+            "a\n",
+            "a\nb",
+            "a\r\nb\r\n",
+            "a\r",
+            "\n\n\n",
+            "x\r\r\ny",
+            "é\nü\n",
+        ] {
+            agrees_with_std(text);
+        }
+        // Lines across many index blocks, some longer than a block.
+        let mut long = String::new();
+        for i in 0..20_000 {
+            long.push_str(&"x".repeat(i % 7 * (i % 5) * 200));
+            long.push_str(&format!(" {i}\n"));
+        }
+        agrees_with_std(&long);
+        agrees_with_std(&"\n".repeat(3 * INDEX_BLOCK + 5));
+    }
+
+    #[test]
+    fn any_order_works() {
+        let t = Text::from("a\nb\nc\n");
+        assert_eq!(
+            t.lines_at([3, 1, 2, 2, 9, 0]),
+            [Some("c"), Some("a"), Some("b"), Some("b"), None, None]
+        );
+    }
+
+    #[test]
+    fn ascending_lookups_read_the_text_about_once() {
+        // 100 000 lines, 20 000 of them looked up: the index's pass and one more.
+        let text: String = (0..100_000).map(|i| format!("row {i:>10}\n")).collect();
+        let t = Text::from(text.as_str());
+        let got = t.lines_at((1..=100_000).step_by(5));
+        assert_eq!(got[1], Some("row          5"));
+        assert!(t.scanned() <= 2 * text.len() as u64, "{}", t.scanned());
+        // A lookup far down reads its block, not the text above it.
+        let before = t.scanned();
+        assert_eq!(t.line(99_999), Some("row      99998"));
+        assert!(t.scanned() - before <= 2 * INDEX_BLOCK as u64);
+    }
+
+    #[test]
+    fn the_index_is_small_whatever_the_lines() {
+        let t = Text::from("\n".repeat(1 << 20).as_str());
+        assert_eq!(t.line_count(), 1 << 20);
+        let ix = t.index();
+        assert_eq!(ix.before.len(), (1 << 20) / INDEX_BLOCK + 1);
+        assert_eq!(t.line(1 << 19), Some(""));
+    }
+
+    #[test]
+    fn headers_above_each_query() {
+        let text = "Device a\nx\n  Device b\ny\nz Device\nDevice c\nw\n";
+        let t = Text::from(text);
+        assert_eq!(
+            t.headers_above(&[1, 2, 3, 4, 5, 6, 7, 8], "Device"),
+            [
+                None,
+                Some(1),
+                Some(1),
+                Some(3),
+                Some(3),
+                Some(3),
+                Some(6),
+                Some(6)
+            ]
+        );
+        assert_eq!(t.headers_above(&[4], "nothing"), [None]);
+        // Over kept lines: input lines 10, 11, 20 and 30 kept.
+        let kept = Text::from("Device\nx\nDevice\ny\n");
+        let nums = [10, 11, 20, 30];
+        let lines = Lines::new(&kept, Some(&nums));
+        assert_eq!(
+            lines.headers_above(&[5, 10, 11, 25, 31], "Device"),
+            [None, None, Some(10), Some(20), Some(20)]
+        );
+        assert_eq!(
+            lines.get_many(&[10, 12, 30]),
+            [Some("Device"), None, Some("y")]
+        );
+    }
+
+    #[test]
+    fn decoding_agrees_with_from_utf8_lossy() {
+        // Bytes drawn from a small alphabet of ASCII, NUL, lone and partial sequences.
+        let alphabet: [&[u8]; 10] = [
+            b"a",
+            b"\n",
+            b"\0",
+            b"\xff",
+            b"\x80",
+            b"\xc0",
+            b"\xe2\x82",
+            b"\xe2\x82\xac",
+            b"\xf0\x9f",
+            b"\xc3\xa9",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..2000 {
+            let mut bytes = Vec::new();
+            for _ in 0..(seed % 24) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                bytes.extend_from_slice(alphabet[(seed % 10) as usize]);
+            }
+            let want = String::from_utf8_lossy(&bytes).replace('\0', "\u{FFFD}");
+            let (got, line) = Text::decode(bytes.clone(), u64::MAX).unwrap();
+            assert_eq!(got.as_str(), want, "{bytes:?}");
+            assert_eq!(line.is_some(), want.contains('\u{FFFD}'), "{bytes:?}");
+            assert!(Text::decode(bytes, want.len() as u64).is_ok());
+        }
+    }
+
+    #[test]
+    fn decoding_replaces_bad_and_nul_bytes() {
+        let (t, line) = Text::decode(b"a\nb\n\xff\xfe c\0\n".to_vec(), 100).unwrap();
+        assert_eq!(t.as_str(), "a\nb\n\u{fffd}\u{fffd} c\u{fffd}\n");
+        assert_eq!(line, Some(3));
+        let (t, line) = Text::decode(b"x\n\0y".to_vec(), 100).unwrap();
+        assert_eq!((t.as_str(), line), ("x\n\u{fffd}y", Some(2)));
+        let (t, line) = Text::decode(b"fine\n".to_vec(), 5).unwrap();
+        assert_eq!((t.as_str(), line), ("fine\n", None));
+        // Each replaced byte takes three: the decoded size is what the limit bounds.
+        assert_eq!(Text::decode(vec![0xff; 4], 12).unwrap().0.len(), 12);
+        assert_eq!(
+            Text::decode(vec![0xff; 4], 11),
+            Err(TooLong {
+                decoded: 12,
+                replaced: 4
+            })
+        );
+        assert!(Text::decode(vec![0; 4], 11).is_err());
+    }
+}

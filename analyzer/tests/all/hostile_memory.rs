@@ -1,0 +1,268 @@
+//! Bundles that aim at memory and time through the text of their artifacts: a gigabyte of
+//! newlines (a line index of one entry per line would take 16 GiB), hundreds of megabytes of NUL
+//! or `0xFF` bytes (each shown as U+FFFD, three bytes), and an `iostat -x` of 5 000 saturated
+//! devices, each finding citing its rows.
+//!
+//! Every bundle is generated here from its recipe. Memory is checked by running `rca` under an
+//! address-space limit (`setrlimit(RLIMIT_AS)` in the child), which holds however loaded the
+//! machine is; citing is checked by the bytes of text its line lookups read, not by time. The
+//! bounds are the ones README's "Untrusted bundles" states.
+
+use flate2::write::GzEncoder;
+use rca::bundle::Limits;
+use rca::report::Report;
+use std::io::{self, Read, Write};
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// Address space `rca analyze` is given for one 1 GiB entry: the entry's bytes, which become
+/// its text as they are, plus the program (a debug build maps about 200 MiB).
+const GIB_ENTRY_AS: u64 = 1536 << 20;
+
+/// Address space for a 256 MiB entry of undecodable bytes: the bytes and their decoded text
+/// (three times as long) are held together once, while decoding, plus the program.
+const BINARY_256_MIB_AS: u64 = 1536 << 20;
+
+/// A `.tgz` at `path` holding `bundle/blob.txt`: `len` bytes read from `data`. Compressed as
+/// `gzip -1` would, so that the bundle is a few MB.
+fn tgz_of(path: &Path, data: impl Read, len: u64) {
+    let gz = GzEncoder::new(
+        io::BufWriter::new(std::fs::File::create(path).unwrap()),
+        flate2::Compression::fast(),
+    );
+    let mut tar = tar::Builder::new(gz);
+    let mut h = tar::Header::new_gnu();
+    h.set_size(len);
+    h.set_mode(0o644);
+    h.set_mtime(1_700_000_000);
+    tar.append_data(&mut h, "bundle/blob.txt", data).unwrap();
+    tar.into_inner().unwrap().finish().unwrap().flush().unwrap();
+}
+
+/// `rca ARGS` with at most `limit` bytes of address space. Two worker threads and two malloc
+/// arenas, so that the address space reserved around the data is the same on any machine.
+fn rca_within(limit: u64, args: &[&std::ffi::OsStr]) -> Output {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rca"));
+    cmd.args(args)
+        .env("RAYON_NUM_THREADS", "2")
+        .env("MALLOC_ARENA_MAX", "2");
+    // SAFETY: `setrlimit` is async-signal-safe and touches no memory of the parent.
+    unsafe {
+        cmd.pre_exec(move || {
+            let lim = libc::rlimit {
+                rlim_cur: limit,
+                rlim_max: limit,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    cmd.output().unwrap()
+}
+
+/// Analyzes the one-entry bundle at `bundle` within `limit` bytes of address space, writing
+/// the page and the JSON document; returns both. Panics when rca did not finish on its own.
+fn analyze_within(limit: u64, bundle: &Path) -> (String, serde_json::Value) {
+    let dir = bundle.parent().unwrap();
+    let (html, json) = (dir.join("out.html"), dir.join("out.json"));
+    // The ratio alarm would stop these bundles early: what is measured is what happens to
+    // their text once read.
+    let o = rca_within(
+        limit,
+        &[
+            "analyze".as_ref(),
+            bundle.as_os_str(),
+            "-o".as_ref(),
+            html.as_os_str(),
+            "--json".as_ref(),
+            json.as_os_str(),
+            "--max-ratio".as_ref(),
+            "1000000".as_ref(),
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    // Nothing in these bundles parses: exit 2, said, and both documents written.
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "rca did not finish within {} MiB: {}\n{stderr}",
+        limit >> 20,
+        o.status
+    );
+    assert!(stderr.contains("no artifact could be parsed"), "{stderr}");
+    let page = std::fs::read_to_string(html).unwrap();
+    let doc = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    (page, doc)
+}
+
+/// The JSON document's record of `bundle/blob.txt`.
+fn blob(doc: &serde_json::Value) -> &serde_json::Value {
+    doc["artifacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["path"] == "bundle/blob.txt")
+        .expect("the entry is listed")
+}
+
+#[test]
+fn a_gigabyte_of_newlines_is_viewed_within_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let bundle = dir.path().join("newlines.tgz");
+    let len = 1u64 << 30;
+    tgz_of(&bundle, io::repeat(b'\n').take(len), len);
+    let (page, doc) = analyze_within(GIB_ENTRY_AS, &bundle);
+    assert_eq!(blob(&doc)["bytes"], len);
+    // The viewer embeds the first lines it can and says how many there are.
+    assert!(
+        page.contains("lines embedded") && page.contains(&format!(" of {len} lines")),
+        "no cut note for {len} lines"
+    );
+}
+
+#[test]
+fn hundreds_of_megabytes_of_nul_or_ff_bytes_decode_within_bounded_memory() {
+    for byte in [0u8, 0xff] {
+        let dir = tempfile::tempdir().unwrap();
+        let bundle = dir.path().join("binary.tgz");
+        let len = 256u64 << 20;
+        tgz_of(&bundle, io::repeat(byte).take(len), len);
+        let (_, doc) = analyze_within(BINARY_256_MIB_AS, &bundle);
+        let a = blob(&doc);
+        assert_eq!(a["bytes"], len, "{byte:#x}");
+        assert_eq!(a["outcome"]["status"], "unrecognised", "{byte:#x}");
+        let issue = &a["issues"][0];
+        assert_eq!(issue["line"], 1, "{byte:#x}: {issue}");
+        assert!(
+            issue["message"].as_str().unwrap().contains("U+FFFD"),
+            "{issue}"
+        );
+    }
+}
+
+#[test]
+fn text_that_decoding_grows_past_the_entry_limit_is_too_large() {
+    // 512 KiB of `0xFF` is 1.5 MiB of U+FFFD: over a 1 MiB entry limit, under 2 MiB.
+    let dir = tempfile::tempdir().unwrap();
+    let bundle = dir.path().join("ff.tgz");
+    tgz_of(&bundle, io::repeat(0xff).take(512 << 10), 512 << 10);
+    for (max, too_large) in [(1u64 << 20, true), (2 << 20, false)] {
+        let limits = Limits {
+            max_entry_bytes: max,
+            ..Limits::default()
+        };
+        let r = Report::analyze(&bundle, &limits).unwrap();
+        let a = r
+            .artifacts
+            .iter()
+            .find(|a| a.path == "bundle/blob.txt")
+            .unwrap();
+        assert_eq!(a.bytes, 512 << 10);
+        if too_large {
+            assert_eq!(a.outcome, rca::artifacts::Outcome::TooLarge { limit: max });
+            assert!(a.text.is_empty());
+            assert!(
+                a.issues[0]
+                    .message
+                    .contains("would make its text 1572864 bytes long"),
+                "{:?}",
+                a.issues
+            );
+        } else {
+            assert_eq!(a.text.len(), 3 * (512 << 10));
+        }
+    }
+}
+
+/// `iostat -x` (sysstat 12) of `devices` devices over `reports` reports, every device queueing
+/// and waiting in every one: the header and the `sda` row of a real capture
+/// (`iostat/jc__iostat-x-sysstat12-ubuntu2010.txt`), the row repeated under other names with
+/// saturated `r_await`, `w_await`, `aqu-sz` and `%util`.
+fn saturated_iostat(devices: usize, reports: usize) -> String {
+    let real = crate::common::fixture("iostat/jc__iostat-x-sysstat12-ubuntu2010.txt");
+    let lines: Vec<&str> = real.lines().collect();
+    let header = lines.iter().find(|l| l.starts_with("Device")).unwrap();
+    let row = lines.iter().find(|l| l.starts_with("sda ")).unwrap();
+    let names: Vec<&str> = header.split_whitespace().collect();
+    let mut values: Vec<String> = row.split_whitespace().map(str::to_string).collect();
+    for (col, v) in [
+        ("r_await", "45.00"),
+        ("w_await", "60.00"),
+        ("aqu-sz", "8.50"),
+        ("%util", "99.80"),
+    ] {
+        values[names.iter().position(|n| *n == col).unwrap()] = v.to_string();
+    }
+    let mut out = format!("{}\n\n", lines[0]);
+    for _ in 0..reports {
+        out.push_str(&format!("{}\n{}\n\n{header}\n", lines[2], lines[3]));
+        for d in 0..devices {
+            out.push_str(&format!("sd{d:<14}"));
+            for v in &values[1..] {
+                out.push_str(&format!("{v:>10}"));
+            }
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[test]
+fn citing_thousands_of_saturated_devices_reads_their_iostat_about_once() {
+    const DEVICES: usize = 5_000;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("iostat.txt");
+    std::fs::write(&path, saturated_iostat(DEVICES, 4)).unwrap();
+    let r = Report::analyze(&path, &Limits::default()).unwrap();
+    let saturated: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.rule_id == "disk.saturation")
+        .collect();
+    assert_eq!(saturated.len(), DEVICES);
+    // Every finding cites its rows and the table header above them.
+    for f in &saturated {
+        let e = &f.evidence[0];
+        assert!(e.excerpt.len() >= 3, "{:?}", e.excerpt);
+        assert!(
+            e.excerpt[0].text.starts_with("Device"),
+            "{:?}",
+            e.excerpt[0]
+        );
+        let device = f.title.split_whitespace().nth(1).unwrap();
+        assert!(
+            e.excerpt[1..]
+                .iter()
+                .all(|l| l.line == 0 || l.text.starts_with(&format!("{device} "))),
+            "{device}: {:?}",
+            e.excerpt
+        );
+    }
+    // 5 000 findings, five rows and a header each, read from one line index in one pass (and
+    // one more for the headers), not one split of the whole text per finding.
+    let text = &r
+        .artifacts
+        .iter()
+        .find(|a| a.path.ends_with("iostat.txt"))
+        .unwrap()
+        .text;
+    let once = text.len() as u64;
+    assert!(
+        text.scanned() <= 3 * once,
+        "{} bytes read of {once}",
+        text.scanned()
+    );
+    // The viewer shares that index: embedding the cited rows reads little more.
+    let before = text.scanned();
+    let views = rca::report::viewer::build(&r);
+    assert!(views.views[0].cited.len() > 1000);
+    assert!(
+        text.scanned() - before <= once,
+        "{} bytes read of {once} by the viewer",
+        text.scanned() - before
+    );
+}
