@@ -193,7 +193,7 @@ pub fn excerpt<'a>(wanted: &[usize], text: impl Fn(usize) -> Option<&'a str>) ->
         }
         let text = text.strip_suffix('\r').unwrap_or(text);
         let text = match text.char_indices().nth(EXCERPT_LINE_CHARS) {
-            Some((cut, _)) => format!("{}…", &text[..cut]),
+            Some((cut, _)) => format!("{}…", text.get(..cut).unwrap_or(text)),
             None => text.to_string(),
         };
         out.push(ExcerptLine { line: l, text });

@@ -1140,7 +1140,7 @@ fn panic_line(parse: kind::ParseFn, text: &str) -> Option<usize> {
         .collect();
     let panics = |lines: usize| {
         let end = if lines == 0 { 0 } else { ends[lines - 1] };
-        console::catch_quietly(|| parse(&text[..end])).is_err()
+        console::catch_quietly(|| parse(text.get(..end).unwrap_or(text))).is_err()
     };
     if panics(0) {
         return None;

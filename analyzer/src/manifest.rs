@@ -291,7 +291,7 @@ impl ManifestRecord {
         self.note.strip_prefix(PART).or_else(|| {
             self.note
                 .find(&format!("; {PART}"))
-                .map(|at| &self.note[at + 2 + PART.len()..])
+                .and_then(|at| self.note.get(at + 2 + PART.len()..))
         })
     }
 }

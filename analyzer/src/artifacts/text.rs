@@ -94,7 +94,7 @@ impl Text {
             Piece::Replaced { mut chars, .. } => {
                 while chars > 0 {
                     let n = chars.min(1024);
-                    text.push_str(&fill[..3 * n]);
+                    text.push_str(fill.get(..3 * n).unwrap_or_default());
                     chars -= n;
                 }
             }
@@ -161,7 +161,7 @@ impl Text {
             };
             let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |p| start + p);
             scanned += (end - from) as u64;
-            let mut line = &text[start..end];
+            let mut line = text.get(start..end).unwrap_or_default();
             if end < bytes.len() {
                 line = line.strip_suffix('\r').unwrap_or(line);
             }
@@ -212,7 +212,7 @@ impl Text {
                 break;
             }
             let first = *solid.get_or_insert_with(|| {
-                let lead = &self.as_str()[line_start..p];
+                let lead = self.as_str().get(line_start..p).unwrap_or_default();
                 line_start + lead.len() - lead.trim_start().len()
             });
             if first == p {
@@ -286,7 +286,7 @@ fn pieces<'a>(bytes: &'a [u8], mut f: impl FnMut(usize, Piece<'a>)) {
         let mut here = at;
         while let Some(p) = memchr::memchr(0, rest.as_bytes()) {
             if p > 0 {
-                f(here, Piece::Text(&rest[..p]));
+                f(here, Piece::Text(rest.get(..p).unwrap_or_default()));
             }
             let run = run_len(&rest.as_bytes()[p..], |b| b == 0);
             f(
@@ -296,7 +296,7 @@ fn pieces<'a>(bytes: &'a [u8], mut f: impl FnMut(usize, Piece<'a>)) {
                     chars: run,
                 },
             );
-            rest = &rest[p + run..];
+            rest = rest.get(p + run..).unwrap_or_default();
             here += p + run;
         }
         if !rest.is_empty() {
