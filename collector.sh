@@ -119,7 +119,8 @@
 #                        secrets masked; system/ps.txt. Where that fails, system/ps-o.txt: the
 #                        same with etime (procps < 3.3), or `ps -o pid,ppid,user,vsz,rss,stat,
 #                        comm,args` (BusyBox)
-#     top                `top -b -n 1`; system/top.txt
+#     top                `top -b -n 1`, secrets masked (BusyBox's lists whole command lines);
+#                        system/top.txt
 #     ulimit             `ulimit -a` of a login-like shell (bash when present); system/ulimit-a.txt
 #   kernel
 #     cmdline            /proc/cmdline; kernel/cmdline
@@ -2621,6 +2622,8 @@ collect_processes() {
                 ps -eo pid,ppid,user,nlwp,pcpu,pmem,rss,vsz,etime,stat,comm,args
         fi
     fi
+    # BusyBox top prints whole command lines.
+    o_mask=1
     run system/top.txt top "$budget_quick" top -b -n 1
     # ulimit is a shell builtin; bash's listing is the one people compare ("pending signals").
     if have_cmd bash; then
