@@ -280,7 +280,12 @@
 #     perf-data          perf.data itself, only with --keep-perf-data; perf/perf.data
 #   configuration and services (secret values replaced by ****, see below)
 #     config             a file given with --config (or found under a --config directory);
-#                        configs/<its absolute path>
+#                        configs/<its absolute path>. Not copied, with a record `skipped: not
+#                        copied: <what it is>`: key stores (*.jks, *.p12, *.pfx, *.keystore,
+#                        *.truststore, ...), keytabs, private keys (*.key, id_rsa, files with a
+#                        PEM private key), credential stores (.netrc, .pgpass, .git-credentials,
+#                        htpasswd, shadow) and binary files; a symbolic link under a folder gets
+#                        `skipped: symbolic link to <target> (...)` and is not followed
 #     zoo-cfg            the zoo.cfg of a ZooKeeper JVM (the file its arguments name, else the
 #                        one in its classpath conf dir); configs/<its absolute path>
 #     hadoop-site-xml    *-site.xml of a Hadoop/YARN JVM (HADOOP_CONF_DIR / YARN_CONF_DIR of the
@@ -314,12 +319,23 @@
 # user cannot be attached and its records say why (the tool's own message, e.g. "Unable to open
 # socket file" or "Operation not permitted").
 #
-# Secrets: values of keys that look secret (password, passwd, secret, token, credential,
-# passphrase, and `key` as a word of the key: ssl.key, api_key, apiKey) are replaced by `****`
-# while collecting: in `k=v`, `k: v`, `-Dk=v`, `--k v`, `scheme://user:****@`, Hadoop's
-# `<name>k</name><value>v</value>` and `<k>v</k>`. This covers ps, jps, the JVM command lines
-# and system properties and every copied configuration file. Configuration files are copied as
-# data, never sourced. redaction-log.tsv names the file and key of each masked value.
+# Secrets: values of keys that name a secret (case and camelCase aside: the key holds passw,
+# passphrase, secret, token, credential, apikey, privatekey or accesskey, its last word is pw,
+# pwd or pass, or key or auth after another word: db.pwd, smtp.pw, --db-pass, MYSQL_PWD,
+# api.auth, ssl.key, apiKey) are replaced by `****` while collecting: in `k=v`, `k: v`, `k v`,
+# continued `k=v\` lines, `-Dk=v`, `--k v`, `--k=v`, JSON `"k":"v"` anywhere on a line, YAML
+# block scalars (`k: |` and `k: >`), Hadoop's <property> with <name> before or after <value>,
+# `<k>v</k>`, XML attributes (`k="v"`, name="k" value="v", <entry key="k">v</entry>). So are
+# values recognised by their shape: Authorization, Proxy-Authorization, Cookie, Set-Cookie,
+# X-Api-Key and X-Auth-Token headers, bearer tokens, JWTs, `scheme://user:****@` (also in
+# Java's escaped `\:` form), JDBC `user/****@` and `Pwd=****;`, mysql's `-p****`, curl's `-u
+# user:****`, sqlplus's `user/****@`, PEM private key blocks, and a long token of letters and
+# digits after a secret-sounding word. This covers ps, top, jps, /proc/PID/cmdline, the JVM
+# command lines and system properties and every copied configuration file. Configuration files
+# are copied as data, never sourced; files that are not settings (key stores, keytabs, private
+# keys, credential stores, binary files) are not copied at all, and links under a --config
+# folder are recorded with their target, never followed. redaction-log.tsv names the file and
+# key of each masked value.
 #
 # Interrupts: INT, TERM and HUP stop the running commands, skip what was not started yet
 # (`skipped: interrupted`), take the end-of-window snapshots, and still write the tarball with
@@ -650,7 +666,8 @@ Options:
                            Default: every JVM found
   --label TEXT             free text recorded in the manifest (e.g. "baseline", "slow pool")
   --config PATH            copy a configuration file, or the files under a directory
-                           (repeatable); secret values are masked, never sourced
+                           (repeatable; links under it are not followed); secret values
+                           are masked, key stores, private keys and binaries not copied
   --zk HOST:PORT           ask this ZooKeeper server for mntr, wchs, conf and srvr
                            (repeatable); the only network traffic the collector makes
   --no-perf                do not run perf record
@@ -1865,6 +1882,14 @@ part == 1 {
     }
 }
 EOF
+    # cfgtype.awk: input the first MiB of a configuration file with its NUL bytes turned into
+    # \001. Prints "holds a PEM private key" or "a binary file" (control characters other than
+    # TAB, LF, VT, FF, CR and ESC), nothing for a text file.
+    cat >"$state/cfgtype.awk" <<'EOF'
+BEGIN { c = sprintf("[%c-%c%c-%c%c-%c%c]", 1, 8, 14, 26, 28, 31, 127) }
+/-----BEGIN [A-Z0-9 ]*PRIVATE KEY/ { print "holds a PEM private key"; exit }
+$0 ~ c { print "a binary file"; exit }
+EOF
     printf '# source\tkey\n' >"$state/redactions.tsv"
 }
 
@@ -2808,13 +2833,10 @@ jvm_service_configs() {
 
 # ---- configuration files --------------------------------------------------------------------
 
-# copy_config FILE KIND: copy FILE (once) into configs/<absolute path>, secrets masked.
-copy_config() {
-    cc_src=$1
-    case $copied in *"|$cc_src|"*) return 0 ;; esac
-    copied="$copied|$cc_src|"
-    # Keep the bundle path free of . and .. components (the analyzer refuses them).
-    cc_path=configs/$cc_src
+# config_dest FILE: set cc_path to FILE's path in the bundle, configs/<absolute path>, free of
+# . and .. components (the analyzer refuses them).
+config_dest() {
+    cc_path=configs/$1
     while :; do
         case $cc_path in
             *//*) cc_path=${cc_path%%//*}/${cc_path#*//} ;;
@@ -2824,9 +2846,60 @@ copy_config() {
             *) break ;;
         esac
     done
+}
+
+# copy_config FILE KIND: copy FILE (once) into configs/<absolute path>, secrets masked. Key
+# stores, keytabs, private keys, credential stores and binary files hold no settings rca reads
+# and secrets the masker cannot see: they are never copied, their record says what they are.
+copy_config() {
+    cc_src=$1
+    case $copied in *"|$cc_src|"*) return 0 ;; esac
+    copied="$copied|$cc_src|"
+    config_dest "$cc_src"
+    cc_why=
+    case $cc_src in
+        */.netrc | */_netrc | */.pgpass | */pgpass.conf | */.git-credentials | */.htpasswd | \
+            */htpasswd | */shadow | */shadow- | */gshadow | */gshadow- | *.[kK][dD][bB][xX])
+            cc_why="a credential store"
+            ;;
+        *.[jJ][kK][sS] | *.[jJ][cC][eE][kK][sS] | *.[bB][cC][fF][kK][sS] | *.[pP]12 | \
+            *.[pP][fF][xX] | *.[kK][eE][yY][sS][tT][oO][rR][eE] | *.[kK][dD][bB] | \
+            *.[tT][rR][uU][sS][tT][sS][tT][oO][rR][eE] | *.[sS][tT][hH])
+            cc_why="a key store"
+            ;;
+        *.[kK][eE][yY][tT][aA][bB] | */keytab) cc_why="a Kerberos keytab" ;;
+        *.[kK][eE][yY] | */id_rsa | */id_dsa | */id_ecdsa | */id_ed25519) cc_why="a private key" ;;
+    esac
+    if [ -z "$cc_why" ]; then
+        # shellcheck disable=SC2016 # expanded by the inner sh
+        if aux "$state/cfgtype" "$cc_src" sh -c 'head -c 1048576 | tr "\000" "\001" | awk -f "$1"' \
+            sh "$state/cfgtype.awk"; then
+            read -r cc_why <"$state/cfgtype"
+        elif [ -r "$cc_src" ]; then
+            cc_why="its type could not be checked"
+        fi
+    fi
+    if [ -n "$cc_why" ]; then
+        window_tick
+        skip "$cc_path" "$2" "skipped: not copied: $cc_why" "cat $cc_src"
+        return 0
+    fi
     o_mask=1
     o_msrc=$cc_src
     run "$cc_path" "$2" "$budget_quick" cat "$cc_src"
+}
+
+# config_link LINK: record a symbolic link met under a --config folder, with its target. It is
+# not followed: a link to / would walk the whole file system, one to /etc/shadow copy it.
+config_link() {
+    lk_to=
+    if aux "$state/link" /dev/null readlink "$1"; then
+        read -r lk_to <"$state/link"
+    fi
+    config_dest "$1"
+    window_tick
+    skip "$cc_path" config "skipped: symbolic link to ${lk_to:-?} (links under a --config folder are not followed)" \
+        "readlink $1"
 }
 
 collect_configs() {
@@ -2838,18 +2911,24 @@ collect_configs() {
         if [ "$interrupted" = 1 ]; then
             skip "configs$cf_p" config "skipped: interrupted" "cat $cf_p"
         elif [ -d "$cf_p" ]; then
-            # -L: configuration folders are often symlinks (/etc/hadoop/conf -> alternatives).
-            if aux "$state/config-list" /dev/null find -L "$cf_p" -type f; then :; fi
+            # The folder itself may be a link (/etc/hadoop/conf -> alternatives): the trailing /
+            # makes find start in its target. Links under it are listed, never followed.
+            if aux "$state/config-list" /dev/null find "${cf_p%/}/" '(' -type f -o -type l ')'; then :; fi
             cf_n=0
             while IFS= read -r cf_f; do
                 cf_n=$((cf_n + 1))
-                [ "$cf_n" -le 200 ] && copy_config "$cf_f" config
+                [ "$cf_n" -le 200 ] || continue
+                if [ -h "$cf_f" ]; then
+                    config_link "$cf_f"
+                else
+                    copy_config "$cf_f" config
+                fi
             done <"$state/config-list"
             if [ "$cf_n" -gt 200 ]; then
                 window_tick
                 skip "configs${cf_p%/}" config \
                     "skipped: $((cf_n - 200)) more files under $cf_p (only the first 200 are copied)" \
-                    "find -L $cf_p -type f"
+                    "find ${cf_p%/}/ ( -type f -o -type l )"
             fi
         elif [ -e "$cf_p" ]; then
             copy_config "$cf_p" config
