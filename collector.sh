@@ -1504,8 +1504,8 @@ function headers(s,   out, p, q, h, v, e, hn) {
 }
 # Secrets recognised by their shape, whatever their key: bearer tokens, JWTs, user:password@
 # in URLs (also Java's escaped \: form), Oracle's user/password@, mysql's -pPASSWORD, curl -u
-# user:password, and (hot: the line names a secret) a long generated-looking token right after
-# a secret-sounding word.
+# user:password, and (hot: the line names a secret) the word after "password" (.netrc, mysqladmin
+# password NEW) or a long generated-looking token after another secret-sounding word.
 function shapes(s, hot,   out, v, p, k, w, l) {
     l = tolower(s)
     out = ""
@@ -1605,8 +1605,10 @@ function shapes(s, hot,   out, v, p, k, w, l) {
         k = substr(v, 1, RSTART - 1)
         w = substr(v, RSTART + RLENGTH)
         out = out k substr(v, RSTART, RLENGTH)
-        if (secret(k) && strong(w)) { hit(k); out = out m }
-        else s = w s
+        if (w != m && secret(k) && (strong(w) || tolower(k) ~ /^(password|passwd|passphrase)$/)) {
+            hit(k)
+            out = out m
+        } else s = w s
     }
     return out s
 }
