@@ -1,5 +1,6 @@
-//! The tests that run host tools for real: the collector suite (`tests/collector/run.sh`), a
-//! collection of this machine analyzed end to end, a process at its descriptor limit and a
+//! The tests that run host tools for real: the collector suite (`tests/collector/run.sh`) and
+//! its secrets suite (`tests/collector/secrets.sh`), a collection of this machine analyzed end
+//! to end, a process at its descriptor limit and a
 //! listener that never accepts collected and named, two quiet collections compared, ZooKeeper with
 //! a million watches, every report page opened in headless Chromium, a `sos report` of this
 //! machine analyzed, two loop-mounted filesystems filled to their last block and inode, JVMs with
@@ -13,6 +14,7 @@
 
 mod cgroup_limits;
 mod collector_script;
+mod collector_secrets;
 mod cpu_tools;
 mod end_to_end;
 mod fd_exhaustion;
