@@ -322,7 +322,9 @@
 # Secrets: values of keys that name a secret (case and camelCase aside: the key holds passw,
 # passphrase, secret, token, credential, apikey, privatekey or accesskey, its last word is pw,
 # pwd or pass, or key or auth after another word: db.pwd, smtp.pw, --db-pass, MYSQL_PWD,
-# api.auth, ssl.key, apiKey) are replaced by `****` while collecting: in `k=v`, `k: v`, `k v`,
+# api.auth, ssl.key, apiKey; not a key about a secret such as --tls-private-key-file, token.ttl
+# or keyStoreType, nor the values true, false or the path of a key or configuration file) are
+# replaced by `****` while collecting: in `k=v`, `k: v`, `k v`,
 # continued `k=v\` lines, `-Dk=v`, `--k v`, `--k=v`, JSON `"k":"v"` anywhere on a line, YAML
 # block scalars (`k: |` and `k: >`), Hadoop's <property> with <name> before or after <value>,
 # `<k>v</k>`, XML attributes (`k="v"`, name="k" value="v", <entry key="k">v</entry>). So are
@@ -1336,12 +1338,16 @@ function secret1(k,   w, n, i, ch, pv, l, c, last) {
         }
     }
     l = tolower(w)
+    last = l
+    sub(/.*[^a-z0-9]/, "", last)
+    # A setting about a secret (where it is kept, how long it lives, which kind) is not one:
+    # --tls-private-key-file, token.ttl, keyStoreType.
+    if (l ~ /[^a-z0-9]/ && last ~ /^(file|path|dir|directory|location|ttl|timeout|type|mode|enabled|enable|disabled|required|algorithm|length|size|format|expiry|expiration|lifetime|interval|method|webhook|provider|class|factory|encoder|policy)$/)
+        return 0
     c = l
     gsub(/[^a-z0-9]/, "", c)
     if (c ~ /passw|passphrase|secret|token|credential|apikey|privatekey|accesskey/) return 1
     if (l ~ /^(proxy-)?authorization$/ || l ~ /^(set-)?cookie$/) return 1
-    last = l
-    sub(/.*[^a-z0-9]/, "", last)
     # nginx's proxy_pass and its kin name an address; key and auth alone name a field (<add
     # key="Theme">, auth="Container").
     if (last ~ /^(pw|pwd|pass|requirepass|masterauth)$/)
@@ -1373,16 +1379,22 @@ function val(s, k, re,   c, e) {
     if (c == "\"" || c == "'") {
         e = qend(substr(s, 2), c)
         if (e == 0) { hit(k); return c m }
-        if (e == 1 || substr(s, 2, e - 1) == m) return s
+        if (e == 1 || substr(s, 2, e - 1) == m || plain(substr(s, 2, e - 1))) return s
         hit(k)
         return c m substr(s, e + 1)
     }
     if (substr(s, 1, length(m)) == m) return s
-    if (match(s, re) && RLENGTH > 0) {
+    if (match(s, re) && RLENGTH > 0 && !plain(substr(s, 1, RLENGTH))) {
         hit(k)
         return m substr(s, RLENGTH + 1)
     }
     return s
+}
+# plain(v): v is no secret whatever its key: true, false, or the path of a key, certificate or
+# configuration file (--kubelet-client-key=/etc/kubernetes/pki/client.key).
+function plain(v) {
+    v = tolower(v)
+    return v ~ /^(true|false)$/ || v ~ /^\/[^ \t]*\.(pem|key|crt|cer|der|jks|p12|pfx|keystore|truststore|keytab|pub|csr|conf|cfg|json|yaml|yml|properties|xml|txt)$/
 }
 # strong(v): v looks like a generated secret rather than a word: 16 characters or more with
 # both letters and digits.
@@ -1597,15 +1609,18 @@ function shapes(s, hot,   out, v, p, k, w, l) {
     }
     if (!hot) return s
     out = ""
-    while (match(s, /[A-Za-z0-9_.-]+[ \t]+[^ \t]+/)) {
+    while (match(s, /(^|[ \t])[A-Za-z0-9_.-]+[ \t]+[^- \t][^ \t]*/)) {
         out = out substr(s, 1, RSTART - 1)
         v = substr(s, RSTART, RLENGTH)
         s = substr(s, RSTART + RLENGTH)
-        match(v, /[ \t]+/)
-        k = substr(v, 1, RSTART - 1)
-        w = substr(v, RSTART + RLENGTH)
-        out = out k substr(v, RSTART, RLENGTH)
-        if (w != m && secret(k) && (strong(w) || tolower(k) ~ /^(password|passwd|passphrase)$/)) {
+        match(v, /[A-Za-z0-9_.-]+[ \t]+/)
+        p = RSTART + RLENGTH - 1
+        k = substr(v, RSTART, RLENGTH)
+        sub(/[ \t]+$/, "", k)
+        w = substr(v, p + 1)
+        out = out substr(v, 1, p)
+        if (w != m && secret(k) && !plain(w) &&
+            (strong(w) || tolower(k) ~ /^(password|passwd|passphrase)$/)) {
             hit(k)
             out = out m
         } else s = w s
