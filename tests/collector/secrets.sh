@@ -212,6 +212,8 @@ log.pattern=%d{ISO8601} [%t] %-5p %c - %m%n
 {"user":"app","port":8443,"tags":["a","b"],"keyPrefix":"cache-"}
 proxy_pass http://backend;
 the bearer of good news
+ssl.keyStoreType=PKCS12
+kube-apiserver --anonymous-auth=false --tls-private-key-file=/etc/kubernetes/pki/apiserver.key --proxy-client-key-file=/etc/kubernetes/pki/front-proxy-client.key --request-timeout=300s --authentication-token-webhook-cache-ttl=2m
 EOF
 
 printf 'machine api.example.com login deploy password S3cr3t-049\n' >"$app/.netrc"
