@@ -321,8 +321,8 @@
 #
 # Secrets: values of keys that name a secret (case and camelCase aside: the key holds passw,
 # passphrase, secret, token, credential, apikey, privatekey or accesskey, its last word is pw,
-# pwd or pass, or key or auth after another word: db.pwd, smtp.pw, --db-pass, MYSQL_PWD,
-# api.auth, ssl.key, apiKey; not a key about a secret such as --tls-private-key-file, token.ttl
+# pwd, pass or auth, or key after another word: db.pwd, smtp.pw, --db-pass, MYSQL_PWD,
+# api.auth, npm's _auth, ssl.key, apiKey; not a key about a secret such as --tls-private-key-file, token.ttl
 # or keyStoreType, nor the values true, false or the path of a key or configuration file) are
 # replaced by `****` while collecting: in `k=v`, `k: v`, `k v`,
 # continued `k=v\` lines, `-Dk=v`, `--k v`, `--k=v`, JSON `"k":"v"` anywhere on a line, YAML
@@ -1310,7 +1310,7 @@ write_helpers() {
 # secret(k): 1 if the key name k names a secret. Case and camelCase do not matter: the key
 # holds passw, passphrase, secret, token, credential, apikey, privatekey or accesskey once its
 # separators are dropped, or its last word (words split at . _ - and lower-to-upper changes) is
-# pw, pwd or pass, or key or auth after another word, or it is a credential header's name.
+# pw, pwd, pass or auth, or key after another word, or it is a credential header's name.
 function secret(k) {
     if (!(k in known)) {
         # A bounded memo: a file of a million distinct keys must not grow it without end.
@@ -1348,11 +1348,11 @@ function secret1(k,   w, n, i, ch, pv, l, c, last) {
     gsub(/[^a-z0-9]/, "", c)
     if (c ~ /passw|passphrase|secret|token|credential|apikey|privatekey|accesskey/) return 1
     if (l ~ /^(proxy-)?authorization$/ || l ~ /^(set-)?cookie$/) return 1
-    # nginx's proxy_pass and its kin name an address; key and auth alone name a field (<add
-    # key="Theme">, auth="Container").
-    if (last ~ /^(pw|pwd|pass|requirepass|masterauth)$/)
+    # nginx's proxy_pass and its kin name an address; key alone names a field (<add
+    # key="Theme">, {"key": "region"}).
+    if (last ~ /^(pw|pwd|pass|auth|requirepass|masterauth)$/)
         return l !~ /(proxy|fastcgi|uwsgi|scgi|grpc|memcached)_pass$/
-    return last ~ /^(key|auth)$/ && l ~ /[a-z0-9][^a-z0-9]+(key|auth)$/
+    return last == "key" && l ~ /[a-z0-9][^a-z0-9]+key$/
 }
 function hit(k) {
     nmask++
@@ -2876,7 +2876,8 @@ copy_config() {
     cc_why=
     case $cc_src in
         */.netrc | */_netrc | */.pgpass | */pgpass.conf | */.git-credentials | */.htpasswd | \
-            */htpasswd | */shadow | */shadow- | */gshadow | */gshadow- | *.[kK][dD][bB][xX])
+            */htpasswd | */shadow | */shadow- | */gshadow | */gshadow- | */opasswd | \
+            *.[kK][dD][bB][xX])
             cc_why="a credential store"
             ;;
         *.[jJ][kK][sS] | *.[jJ][cC][eE][kK][sS] | *.[bB][cC][fF][kK][sS] | *.[pP]12 | \

@@ -5,7 +5,8 @@
 # Builds a configuration folder as an application server, a Hadoop client and an nginx front
 # keep it (Java properties with =, : and blank separators and continued lines, minified JSON,
 # Hadoop *-site.xml with <value> before <name>, Tomcat/Spring/.NET XML attributes, YAML block
-# scalars, HTTP headers, nginx proxy headers, shell environment files, .netrc, .pgpass, a
+# scalars, HTTP headers, nginx proxy headers, shell environment files, Docker and npm registry
+# credentials, .netrc, .pgpass, a
 # keystore, a PKCS#12 file, a keytab, PEM private keys, a binary file, and symbolic links to /,
 # to a file and to a folder outside the folder), starts processes whose command lines carry
 # secrets (mysql -pPASS, --db-pass=, --password X, MYSQL_PWD=, URL credentials, curl headers
@@ -195,6 +196,10 @@ sqlplus -s scott/S3cr3t-048@ORCL @report.sql
 exec java $JAVA_OPTS -jar /opt/app/app.jar
 EOF
 
+# Registry credentials: Docker's config.json and npm's .npmrc.
+printf '%s\n' '{"auths":{"registry.example.com":{"auth":"S3cr3t-077"}},"credsStore":"pass"}' >"$app/docker-config.json"
+printf '%s\n' '//registry.npmjs.org/:_authToken=S3cr3t-078' '_auth=S3cr3t-079' 'registry=https://registry.npmjs.org/' >"$app/.npmrc"
+
 # Settings without a secret: every byte must survive.
 cat >"$app/plain.conf" <<'EOF'
 server.port=8080
@@ -208,7 +213,7 @@ unit /usr/lib/systemd/system/getty@tty1.service
 mail.from=ops@example.com
 log.pattern=%d{ISO8601} [%t] %-5p %c - %m%n
 <add key="Theme" value="dark"/>
-<Resource name="jdbc/app" auth="Container" type="javax.sql.DataSource"/>
+<Resource name="jdbc/app" type="javax.sql.DataSource" maxTotal="20"/>
 {"user":"app","port":8443,"tags":["a","b"],"keyPrefix":"cache-"}
 proxy_pass http://backend;
 the bearer of good news
@@ -315,7 +320,7 @@ check "mask.awk found in the collector" [ -s "$work/mask.awk" ]
 # argument per line) of the processes.
 mkdir -p "$work/in"
 for f in app.properties settings.json hadoop/core-site.xml server.xml application.yaml proxy.conf \
-    request.http app.env startup.sh .netrc tls/bundle.pem plain.conf; do
+    request.http app.env startup.sh .netrc tls/bundle.pem plain.conf docker-config.json .npmrc; do
     f2=${f//\//_}
     cp "$app/$f" "$work/in/${f2#.}"
 done
