@@ -6,9 +6,9 @@
 # keep it (Java properties with =, : and blank separators and continued lines, minified JSON,
 # Hadoop *-site.xml with <value> before <name>, Tomcat/Spring/.NET XML attributes, YAML block
 # scalars, HTTP headers, nginx proxy headers, shell environment files, Docker and npm registry
-# credentials, .netrc, .pgpass, a
-# keystore, a PKCS#12 file, a keytab, PEM private keys, a binary file, and symbolic links to /,
-# to a file and to a folder outside the folder), starts processes whose command lines carry
+# credentials, .netrc, .pgpass, a keystore, a PKCS#12 file, a keytab, PEM private keys, a
+# binary file, and symbolic links to /, to a file and to a folder outside the folder), a file
+# without secrets that must come through unchanged, starts processes whose command lines carry
 # secrets (mysql -pPASS, --db-pass=, --password X, MYSQL_PWD=, URL credentials, curl headers
 # and -u, sqlplus user/pass@, and a JVM with -Dpw=, -Dapi.auth=, a JDBC URL and secret program
 # arguments), then:
