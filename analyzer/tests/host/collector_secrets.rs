@@ -15,12 +15,17 @@ use std::process::Command;
 fn collector_keeps_planted_secrets_out_of_the_bundle() {
     let _machine = crate::exclusive();
     let required = std::env::var("RCA_HOST_TESTS").is_ok_and(|v| v == "1");
-    let missing: Vec<&str> = ["bash", "busybox", "gawk", "mawk", "dash", "java", "javac", "jcmd"]
-        .into_iter()
-        .filter(|c| !have(c))
-        .collect();
+    let missing: Vec<&str> = [
+        "bash", "busybox", "gawk", "mawk", "dash", "java", "javac", "jcmd",
+    ]
+    .into_iter()
+    .filter(|c| !have(c))
+    .collect();
     if !missing.is_empty() {
-        assert!(!required, "RCA_HOST_TESTS=1 but {missing:?} are not installed");
+        assert!(
+            !required,
+            "RCA_HOST_TESTS=1 but {missing:?} are not installed"
+        );
         eprintln!("note: collector secrets suite skipped, missing {missing:?} (apt-get install busybox gawk mawk)");
         return;
     }
@@ -49,5 +54,9 @@ fn collector_keeps_planted_secrets_out_of_the_bundle() {
         .filter(|l| l.starts_with("measure leaks: "))
         .collect();
     assert_eq!(leaks.len(), 7, "{stdout}");
-    assert!(leaks.iter().all(|l| l.contains(": 0 of ")), "{}", leaks.join("\n"));
+    assert!(
+        leaks.iter().all(|l| l.contains(": 0 of ")),
+        "{}",
+        leaks.join("\n")
+    );
 }
