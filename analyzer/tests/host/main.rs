@@ -1,12 +1,12 @@
-//! The tests that run host tools for real: the collector suite (`tests/collector/run.sh`) and
-//! its secrets suite (`tests/collector/secrets.sh`), a collection of this machine analyzed end
-//! to end, a process at its descriptor limit and a
+//! The tests that run host tools for real: the collector suite (`tests/collector/run.sh`), a
+//! collection of this machine analyzed end to end, a process at its descriptor limit and a
 //! listener that never accepts collected and named, two quiet collections compared, ZooKeeper with
 //! a million watches, every report page opened in headless Chromium, a `sos report` of this
 //! machine analyzed, two loop-mounted filesystems filled to their last block and inode, JVMs with
 //! a contended monitor and a deadlock, real memory and CPU cgroups at their limits, this
-//! machine's kernel log, and `cpupower` and `tuned-adm` answers. Each skips with a note when its
-//! tools are missing, unless `RCA_HOST_TESTS=1` (set by CI, which installs them).
+//! machine's kernel log, `cpupower` and `tuned-adm` answers, and the collector's secrets suite
+//! (`tests/collector/secrets.sh`). Each skips with a note when its tools are missing, unless
+//! `RCA_HOST_TESTS=1` (set by CI, which installs them).
 //!
 //! The heavy ones take [`exclusive`] so that they run one at a time, as they would in separate
 //! binaries: a collection measures the machine, and another suite running beside it would be
