@@ -145,7 +145,8 @@
 #                        secrets masked; system/ps.txt. Where that fails, system/ps-o.txt: the
 #                        same with etime (procps < 3.3), or `ps -o pid,ppid,user,vsz,rss,stat,
 #                        comm,args` (BusyBox)
-#     top                `top -b -n 1`; system/top.txt
+#     top                `top -b -n 1`, secrets masked (BusyBox's lists whole command lines);
+#                        system/top.txt
 #     ulimit             `ulimit -a` of a login-like shell (bash when present); system/ulimit-a.txt
 #   kernel
 #     cmdline            /proc/cmdline; kernel/cmdline
@@ -305,7 +306,12 @@
 #     perf-data          perf.data itself, only with --keep-perf-data; perf/perf.data
 #   configuration and services (secret values replaced by ****, see below)
 #     config             a file given with --config (or found under a --config directory);
-#                        configs/<its absolute path>
+#                        configs/<its absolute path>. Not copied, with a record `skipped: not
+#                        copied: <what it is>`: key stores (*.jks, *.p12, *.pfx, *.keystore,
+#                        *.truststore, ...), keytabs, private keys (*.key, id_rsa, files with a
+#                        PEM private key), credential stores (.netrc, .pgpass, .git-credentials,
+#                        htpasswd, shadow) and binary files; a symbolic link under a folder gets
+#                        `skipped: symbolic link to <target> (...)` and is not followed
 #     zoo-cfg            the zoo.cfg of a ZooKeeper JVM (the file its arguments name, else the
 #                        one in its classpath conf dir); configs/<its absolute path>
 #     hadoop-site-xml    *-site.xml of a Hadoop/YARN JVM (HADOOP_CONF_DIR / YARN_CONF_DIR of the
@@ -339,12 +345,25 @@
 # user cannot be attached and its records say why (the tool's own message, e.g. "Unable to open
 # socket file" or "Operation not permitted").
 #
-# Secrets: values of keys that look secret (password, passwd, secret, token, credential,
-# passphrase, and `key` as a word of the key: ssl.key, api_key, apiKey) are replaced by `****`
-# while collecting: in `k=v`, `k: v`, `-Dk=v`, `--k v`, `scheme://user:****@`, Hadoop's
-# `<name>k</name><value>v</value>` and `<k>v</k>`. This covers ps, jps, the JVM command lines
-# and system properties and every copied configuration file. Configuration files are copied as
-# data, never sourced. redaction-log.tsv names the file and key of each masked value.
+# Secrets: values of keys that name a secret (case and camelCase aside: the key holds passw,
+# passphrase, secret, token, credential, apikey, privatekey or accesskey, its last word is pw,
+# pwd, pass or auth, or key after another word: db.pwd, smtp.pw, --db-pass, MYSQL_PWD,
+# api.auth, npm's _auth, ssl.key, apiKey; not a key about a secret such as --tls-private-key-file, token.ttl
+# or keyStoreType, nor the values true, false or the path of a key or configuration file) are
+# replaced by `****` while collecting: in `k=v`, `k: v`, `k v`,
+# continued `k=v\` lines, `-Dk=v`, `--k v`, `--k=v`, JSON `"k":"v"` anywhere on a line, YAML
+# block scalars (`k: |` and `k: >`), Hadoop's <property> with <name> before or after <value>,
+# `<k>v</k>`, XML attributes (`k="v"`, name="k" value="v", <entry key="k">v</entry>). So are
+# values recognised by their shape: Authorization, Proxy-Authorization, Cookie, Set-Cookie,
+# X-Api-Key and X-Auth-Token headers, bearer tokens, JWTs, `scheme://user:****@` (also in
+# Java's escaped `\:` form), JDBC `user/****@` and `Pwd=****;`, mysql's `-p****`, curl's `-u
+# user:****`, sqlplus's `user/****@`, PEM private key blocks, and a long token of letters and
+# digits after a secret-sounding word. This covers ps, top, jps, /proc/PID/cmdline, the JVM
+# command lines and system properties and every copied configuration file. Configuration files
+# are copied as data, never sourced; files that are not settings (key stores, keytabs, private
+# keys, credential stores, binary files) are not copied at all, and links under a --config
+# folder are recorded with their target, never followed. redaction-log.tsv names the file and
+# key of each masked value.
 #
 # Interrupts: INT, TERM and HUP stop the running commands, skip what was not started yet
 # (`skipped: interrupted`), take the end-of-window snapshots, and still write the tarball with
@@ -773,7 +792,8 @@ Options:
                            Default: every JVM found
   --label TEXT             free text recorded in the manifest (e.g. "baseline", "slow pool")
   --config PATH            copy a configuration file, or the files under a directory
-                           (repeatable); secret values are masked, never sourced
+                           (repeatable; links under it are not followed); secret values
+                           are masked, key stores, private keys and binaries not copied
   --zk HOST:PORT           ask this ZooKeeper server for mntr, wchs, conf and srvr
                            (repeatable); the only network traffic the collector makes
   --no-perf                do not run perf record
@@ -1471,44 +1491,172 @@ copy() {
 # and shown in argv by their file name.
 
 write_helpers() {
-    # mask.awk: copy the input, replacing the values of secret-looking keys with m (****).
-    # Variables: src (name logged), logf (file that gets "src<TAB>key" per masked value), cnt
-    # (file that gets "N<TAB>key,key,..." at the end).
+    # mask.awk: copy the input, replacing secret values with m (****): the values of keys
+    # that name a secret, in every syntax a configuration file or a command line writes them,
+    # and values that are secrets by their shape (bearer tokens, JWTs, URL and JDBC
+    # credentials, PEM private keys). Variables: src (name logged), logf (file that gets
+    # "src<TAB>key" per masked value), cnt (file that gets "N<TAB>key,key,..." at the end).
+    # It must write the same bytes under gawk, mawk and BusyBox awk (tests/collector/secrets.sh
+    # runs it under the three): no interval expressions ({n}), character classes, \< \>,
+    # gensub or IGNORECASE; a / inside a bracket expression only in a string regex (BusyBox
+    # reads [^\/] as "neither \ nor /", gawk and mawk as "not /"); a ] in a bracket goes first.
     cat >"$state/mask.awk" <<'EOF'
-function secret(k,   l) {
+# secret(k): 1 if the key name k names a secret. Case and camelCase do not matter: the key
+# holds passw, passphrase, secret, token, credential, apikey, privatekey or accesskey once its
+# separators are dropped, or its last word (words split at . _ - and lower-to-upper changes) is
+# pw, pwd, pass or auth, or key after another word, or it is a credential header's name.
+function secret(k) {
+    if (!(k in known)) {
+        # A bounded memo: a file of a million distinct keys must not grow it without end.
+        if (++nknown > 10000) {
+            split("", known)
+            nknown = 1
+        }
+        known[k] = secret1(k)
+    }
+    return known[k]
+}
+function secret1(k,   w, n, i, ch, pv, l, c, last) {
     sub(/^-D/, "", k)
     sub(/^-+/, "", k)
-    l = tolower(k)
-    if (l ~ /passw|secret|token|credential|passphrase/) return 1
-    if (l ~ /(^|[^a-z0-9])key([^a-z0-9]|$)/) return 1
-    if (k ~ /[a-z0-9]Key([^a-z]|$)/ || k ~ /[a-z0-9]KEY([^A-Z]|$)/) return 1
-    return 0
+    w = k
+    if (k ~ /[a-z0-9][A-Z]/) {
+        w = ""
+        pv = ""
+        n = length(k)
+        for (i = 1; i <= n; i++) {
+            ch = substr(k, i, 1)
+            if (ch ~ /[A-Z]/ && pv ~ /[a-z0-9]/) w = w "."
+            w = w ch
+            pv = ch
+        }
+    }
+    l = tolower(w)
+    last = l
+    sub(/.*[^a-z0-9]/, "", last)
+    # A setting about a secret (where it is kept, how long it lives, which kind) is not one:
+    # --tls-private-key-file, token.ttl, keyStoreType.
+    if (l ~ /[^a-z0-9]/ && last ~ /^(file|path|dir|directory|location|ttl|timeout|type|mode|enabled|enable|disabled|required|algorithm|length|size|format|expiry|expiration|lifetime|interval|method|webhook|provider|class|factory|encoder|policy)$/)
+        return 0
+    c = l
+    gsub(/[^a-z0-9]/, "", c)
+    if (c ~ /passw|passphrase|secret|token|credential|apikey|privatekey|accesskey/) return 1
+    if (l ~ /^(proxy-)?authorization$/ || l ~ /^(set-)?cookie$/) return 1
+    # nginx's proxy_pass and its kin name an address; key alone names a field (<add
+    # key="Theme">, {"key": "region"}).
+    if (last ~ /^(pw|pwd|pass|auth|requirepass|masterauth)$/)
+        return l !~ /(proxy|fastcgi|uwsgi|scgi|grpc|memcached)_pass$/
+    return last == "key" && l ~ /[a-z0-9][^a-z0-9]+key$/
 }
 function hit(k) {
-    n++
+    nmask++
     if (!(k in seen)) { seen[k] = 1; keys = keys (keys == "" ? "" : ",") k }
     if (logf != "") printf "%s\t%s\n", src, k >> logf
 }
-# Embedded KEY=VALUE, "--flag VALUE" and URL user:password@ anywhere in s.
-function inline(s,   out, k, v, c, e) {
+# qend(s, q): where the quote q that closes a value is in s (s starts after the opening quote);
+# 0 if it is not on this line. A backslash escapes the character after it.
+function qend(s, q,   i, n, c) {
+    if (index(s, "\\") == 0) return index(s, q)
+    n = length(s)
+    for (i = 1; i <= n; i++) {
+        c = substr(s, i, 1)
+        if (c == "\\") i++
+        else if (c == q) return i
+    }
+    return 0
+}
+# val(s, k, re): s starts with the value of secret key k; returns s with the value replaced by
+# m. A quoted value keeps its quotes (an unclosed one is masked to the end of the line); an
+# unquoted one is the longest prefix matching re.
+function val(s, k, re,   c, e) {
+    c = substr(s, 1, 1)
+    if (c == "\"" || c == "'") {
+        e = qend(substr(s, 2), c)
+        if (e == 0) { hit(k); return c m }
+        if (e == 1 || substr(s, 2, e - 1) == m || plain(substr(s, 2, e - 1))) return s
+        hit(k)
+        return c m substr(s, e + 1)
+    }
+    if (substr(s, 1, length(m)) == m) return s
+    if (match(s, re) && RLENGTH > 0 && !plain(substr(s, 1, RLENGTH))) {
+        hit(k)
+        return m substr(s, RLENGTH + 1)
+    }
+    return s
+}
+# plain(v): v is no secret whatever its key: true, false, or the path of a key, certificate or
+# configuration file (--kubelet-client-key=/etc/kubernetes/pki/client.key).
+function plain(v) {
+    v = tolower(v)
+    return v ~ /^(true|false)$/ || v ~ /^\/[^ \t]*\.(pem|key|crt|cer|der|jks|p12|pfx|keystore|truststore|keytab|pub|csr|conf|cfg|json|yaml|yml|properties|xml|txt)$/
+}
+# strong(v): v looks like a generated secret rather than a word: 16 characters or more with
+# both letters and digits.
+function strong(v) {
+    return length(v) >= 16 && v ~ /[A-Za-z]/ && v ~ /[0-9]/
+}
+# JSON and quoted-key pairs anywhere: "key": "value", 'key': value.
+function pairs(s,   out, k, q) {
     out = ""
-    while (match(s, /[A-Za-z0-9_.-]+[ \t]*=[ \t]*/)) {
-        k = substr(s, RSTART, RLENGTH)
-        sub(/[ \t]*=[ \t]*$/, "", k)
+    while (match(s, /["'][^"']*["'][ \t]*:[ \t]*/)) {
+        k = substr(s, RSTART + 1, RLENGTH - 1)
+        sub(/["'][ \t]*:[ \t]*$/, "", k)
         out = out substr(s, 1, RSTART + RLENGTH - 1)
         s = substr(s, RSTART + RLENGTH)
-        if (!secret(k)) continue
-        c = substr(s, 1, 1)
-        if (c == "\"" || c == "'") {
-            e = index(substr(s, 2), c)
-            if (e == 0) e = length(s)
-            if (e > 1) { hit(k); out = out c m c } else out = out c c
-            s = substr(s, e + 2)
-        } else if (match(s, /^[^ \t&;,"'<>)]+/)) {
-            hit(k)
-            out = out m
-            s = substr(s, RLENGTH + 1)
+        if (secret(k)) s = val(s, k, "^[^],} \t]+")
+    }
+    return out s
+}
+# XML: <secret-tag>VALUE</, and attribute pairs naming a secret: <property name="x.password"
+# value="VALUE"/>, <add key="ApiKey" value="VALUE"/>, <entry key="db.password">VALUE</entry>.
+function xml(s,   out, seg, t, tag, k, p, rest) {
+    out = ""
+    while (match(s, /<[A-Za-z0-9_.:-]+>[^<]+<\//)) {
+        seg = substr(s, RSTART, RLENGTH)
+        out = out substr(s, 1, RSTART - 1)
+        s = substr(s, RSTART + RLENGTH)
+        t = seg
+        sub(/^</, "", t)
+        sub(/>.*/, "", t)
+        if (t != "name" && t != "value" && secret(t) && substr(seg, length(t) + 3, length(m)) != m) {
+            hit(t)
+            seg = "<" t ">" m "</"
         }
+        out = out seg
+    }
+    s = out s
+    out = ""
+    while (match(s, /<[A-Za-z][^<>]*[ \t](name|key|NAME|KEY|Name|Key)[ \t]*=[ \t]*["'][^"']*["'][^<>]*>?/)) {
+        tag = substr(s, RSTART, RLENGTH)
+        out = out substr(s, 1, RSTART - 1)
+        s = substr(s, RSTART + RLENGTH)
+        match(tag, /[ \t](name|key|NAME|KEY|Name|Key)[ \t]*=[ \t]*["'][^"']*["']/)
+        k = substr(tag, RSTART, RLENGTH)
+        sub(/^[^"']*["']/, "", k)
+        sub(/["']$/, "", k)
+        if (secret(k)) {
+            if (match(tag, /[ \t](value|VALUE|Value)[ \t]*=[ \t]*/)) {
+                p = RSTART + RLENGTH
+                tag = substr(tag, 1, p - 1) val(substr(tag, p), k, "^[^ \t/>]+")
+            }
+            if (tag ~ "[^/]>$" && match(s, /^[^<]+/)) {
+                rest = substr(s, RLENGTH + 1)
+                if (substr(s, 1, RLENGTH) != m) { hit(k); s = m rest }
+            }
+        }
+        out = out tag
+    }
+    return out s
+}
+# KEY=VALUE anywhere (also -Dk=v, k="v" attributes, Java's escaped k\=v) and "--flag VALUE".
+function inline(s,   out, k, v) {
+    out = ""
+    while (match(s, /[A-Za-z0-9_.-]+[ \t]*\\?=[ \t]*/)) {
+        k = substr(s, RSTART, RLENGTH)
+        sub(/[ \t]*\\?=[ \t]*$/, "", k)
+        out = out substr(s, 1, RSTART + RLENGTH - 1)
+        s = substr(s, RSTART + RLENGTH)
+        if (secret(k)) s = val(s, k, "^[^ \t&;,\"'<>)]+")
     }
     s = out s
     out = ""
@@ -1519,90 +1667,346 @@ function inline(s,   out, k, v, c, e) {
         match(v, /--?[A-Za-z0-9_.-]+/)
         k = substr(v, RSTART, RLENGTH)
         if (secret(k)) {
-            hit(k)
             match(v, /^[ \t]*--?[A-Za-z0-9_.-]+[ \t]+/)
-            v = substr(v, 1, RLENGTH) m
+            v = substr(v, 1, RLENGTH) val(substr(v, RLENGTH + 1), k, "^[^ \t]+")
+        }
+        out = out v
+    }
+    s = out s
+    return s
+}
+# Credential headers: "Authorization: Basic ...", "Cookie: ...", "X-Api-Key: ..." anywhere,
+# and nginx's proxy_set_header/add_header NAME VALUE. The value ends at the quote that opened
+# the header (-H "Authorization: ...") or at the end of the line.
+function headers(s,   out, p, q, h, v, e, hn) {
+    if (tolower(s) !~ /authorization|cookie|api-key|auth-token|private-token/) return s
+    hn = "((proxy-)?authorization|(set-)?cookie|x-api-key|x-auth-token|api-key|private-token)"
+    out = ""
+    while (match(tolower(s), "(^|[^a-z0-9_.-])" hn "[ \t]*:[ \t]*")) {
+        p = RSTART
+        if (substr(s, p, 1) ~ /[^A-Za-z0-9_.-]/) p++
+        h = substr(s, p, RSTART + RLENGTH - p)
+        q = (p > 1 ? substr(s, p - 1, 1) : "")
+        out = out substr(s, 1, p - 1) h
+        v = substr(s, RSTART + RLENGTH)
+        e = (q == "\"" || q == "'") ? index(v, q) : 0
+        if (e == 0) e = length(v) + 1
+        if (e > 1 && substr(v, 1, e - 1) != m) {
+            sub(/[ \t]*:.*/, "", h)
+            hit(tolower(h))
+            out = out m
+        } else out = out substr(v, 1, e - 1)
+        s = substr(v, e)
+    }
+    s = out s
+    if (match(tolower(s), "(^|[ \t])(proxy_set_header|add_header|more_set_headers|more_set_input_headers)[ \t]+" hn "[ \t]+")) {
+        p = RSTART + RLENGTH
+        h = substr(s, RSTART, RLENGTH)
+        sub(/[ \t]+$/, "", h)
+        sub(/.*[ \t]/, "", h)
+        s = substr(s, 1, p - 1) val(substr(s, p), tolower(h), "^[^;]+")
+    }
+    return s
+}
+# Secrets recognised by their shape, whatever their key: bearer tokens, JWTs, user:password@
+# in URLs (also Java's escaped \: form), Oracle's user/password@, mysql's -pPASSWORD, curl -u
+# user:password, and (hot: the line names a secret) the word after "password" (.netrc, mysqladmin
+# password NEW) or a long generated-looking token after another secret-sounding word.
+function shapes(s, hot,   out, v, p, k, w, l) {
+    l = tolower(s)
+    out = ""
+    if (index(l, "bearer")) while (match(tolower(s), "bearer[ \t]+[a-z0-9._~+/=-]+")) {
+        v = substr(s, RSTART, RLENGTH)
+        out = out substr(s, 1, RSTART - 1)
+        s = substr(s, RSTART + RLENGTH)
+        match(v, /[ \t]+/)
+        if (length(v) - RSTART - RLENGTH + 1 >= 8) {
+            hit("bearer")
+            v = substr(v, 1, RSTART + RLENGTH - 1) m
         }
         out = out v
     }
     s = out s
     out = ""
-    while (match(s, /:\/\/[^\/ \t:@]+:[^\/ \t@]+@/)) {
+    if (index(s, "eyJ")) while (match(s, /eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/)) {
+        out = out substr(s, 1, RSTART - 1)
+        v = substr(s, RSTART, RLENGTH)
+        s = substr(s, RSTART + RLENGTH)
+        if (length(v) >= 20) { hit("jwt"); v = m }
+        out = out v
+    }
+    s = out s
+    out = ""
+    if (index(s, "@")) while (match(s, "://[^/ \t:@]*:[^/ \t@]+@")) {
         v = substr(s, RSTART, RLENGTH)
         out = out substr(s, 1, RSTART - 1)
         s = substr(s, RSTART + RLENGTH)
-        hit("url-password")
-        sub(/:[^:]*@$/, ":" m "@", v)
+        p = index(substr(v, 4), ":") + 3
+        if (substr(v, p + 1, length(v) - p - 1) != m) {
+            hit("url-password")
+            v = substr(v, 1, p) m "@"
+        }
         out = out v
+    }
+    s = out s
+    out = ""
+    if (index(l, "jdbc:oracle")) while (match(tolower(s), "jdbc:oracle:[a-z0-9]+:[^/ \t@:]+/[^ \t@]+@")) {
+        v = substr(s, RSTART, RLENGTH)
+        out = out substr(s, 1, RSTART - 1)
+        s = substr(s, RSTART + RLENGTH)
+        p = index(v, "/")
+        if (substr(v, p + 1, length(v) - p - 1) != m) {
+            hit("jdbc-password")
+            v = substr(v, 1, p) m "@"
+        }
+        out = out v
+    }
+    s = out s
+    if (oracle) {
+        out = ""
+        while (match(s, "(^|[ \t])[A-Za-z0-9_$#]+/[^ \t@/]+")) {
+            v = substr(s, RSTART, RLENGTH)
+            out = out substr(s, 1, RSTART - 1)
+            s = substr(s, RSTART + RLENGTH)
+            p = index(v, "/")
+            if (substr(v, p + 1) != m) { hit("oracle-password"); v = substr(v, 1, p) m }
+            out = out v
+        }
+        s = out s
+    }
+    if (mysql && index(s, "-p")) {
+        out = ""
+        while (match(s, /(^|[ \t])-p[^ \t]+/)) {
+            v = substr(s, RSTART, RLENGTH)
+            out = out substr(s, 1, RSTART - 1)
+            s = substr(s, RSTART + RLENGTH)
+            if (substr(v, length(v) - length(m) + 1) != m) {
+                hit("-p")
+                sub(/-p.*/, "-p" m, v)
+            }
+            out = out v
+        }
+        s = out s
+    }
+    if (curl) {
+        out = ""
+        while (match(s, /(^|[ \t])(-u|--user|--proxy-user|-U)[ \t]+[^ \t:]*:[^ \t]+/)) {
+            v = substr(s, RSTART, RLENGTH)
+            out = out substr(s, 1, RSTART - 1)
+            s = substr(s, RSTART + RLENGTH)
+            match(v, /[ \t]+[^ \t:]*:/)
+            p = RSTART + RLENGTH - 1
+            if (substr(v, p + 1) != m) { hit("curl-user"); v = substr(v, 1, p) m }
+            out = out v
+        }
+        s = out s
+    }
+    if (!hot) return s
+    out = ""
+    while (match(s, /(^|[ \t])[A-Za-z0-9_.-]+[ \t]+[^- \t][^ \t]*/)) {
+        out = out substr(s, 1, RSTART - 1)
+        v = substr(s, RSTART, RLENGTH)
+        s = substr(s, RSTART + RLENGTH)
+        match(v, /[A-Za-z0-9_.-]+[ \t]+/)
+        p = RSTART + RLENGTH - 1
+        k = substr(v, RSTART, RLENGTH)
+        sub(/[ \t]+$/, "", k)
+        w = substr(v, p + 1)
+        out = out substr(v, 1, p)
+        if (w != m && secret(k) && !plain(w) &&
+            (strong(w) || tolower(k) ~ /^(password|passwd|passphrase)$/)) {
+            hit(k)
+            out = out m
+        } else s = w s
     }
     return out s
 }
-BEGIN { m = "****" }
-{
-    line = $0
-    # The rest of a multi-line secret <value>.
-    if (inval) {
-        e = index(line, "</value>")
-        if (e == 0) { print m; next }
-        line = m substr(line, e)
-        inval = 0
+# one(line): the masked line. Keeps the state of values that go on over several lines: PEM
+# private keys, YAML block scalars, continued properties, argv given one argument per line.
+function one(line,   l, k, head, rest, ind, c, hot) {
+    if (inpem) {
+        if (index(line, "-----END")) { inpem = 0; return line }
+        return m
     }
-    # One argument per line (argv): the value after a secret "--flag".
-    if (nextarg) {
-        nextarg = 0
-        if (line != "" && line !~ /^-/) { hit(prevkey); print m; next }
+    if (inblk) {
+        if (line !~ /[^ \t]/) return line
+        match(line, /^[ \t]*/)
+        if (RLENGTH > blkind && (inblk == 1 || line !~ /^[ \t]*[^ \t:#][^ \t:]*:([ \t]|$)/))
+            return substr(line, 1, RLENGTH) m
+        inblk = 0
     }
-    if (line ~ /^--?[A-Za-z0-9_.-]+$/ && secret(line)) { nextarg = 1; prevkey = line }
-    # Hadoop style: <name>KEY</name> then <value>VALUE</value>, on the same or later lines.
-    if (match(line, /<name>[^<]*<\/name>/)) {
-        k = substr(line, RSTART + 6, RLENGTH - 13)
-        gsub(/^[ \t]+|[ \t]+$/, "", k)
-        if (secret(k)) pend = k
+    if (incont) {
+        incont = (line ~ /(^|[^\\])(\\\\)*\\$/)
+        match(line, /^[ \t]*/)
+        return substr(line, 1, RLENGTH) m
     }
-    if (pend != "" && (s = index(line, "<value>")) > 0) {
-        rest = substr(line, s + 7)
-        e = index(rest, "</value>")
-        if (e == 0) {
-            line = substr(line, 1, s + 6) m
-            inval = 1
-            hit(pend)
-        } else if (e > 1) {
-            line = substr(line, 1, s + 6) m substr(rest, e)
-            hit(pend)
+    if (match(line, /-----BEGIN [A-Z0-9 ]*PRIVATE KEY[A-Z ]*-----/)) {
+        hit("private-key")
+        head = substr(line, 1, RSTART + RLENGTH - 1)
+        rest = substr(line, RSTART + RLENGTH)
+        c = index(rest, "-----END")
+        if (c == 0) {
+            inpem = 1
+            return head (rest ~ /[^ \t]/ ? m : "")
         }
-        pend = ""
+        line = head m substr(rest, c)
     }
-    if (line ~ /<\/property>/) pend = ""
-    # <secret-tag>VALUE</secret-tag>
-    out = ""
-    while (match(line, /<[A-Za-z0-9_.:-]+>[^<]+<\//)) {
-        seg = substr(line, RSTART, RLENGTH)
-        out = out substr(line, 1, RSTART - 1)
-        line = substr(line, RSTART + RLENGTH)
-        t = seg
-        sub(/^</, "", t)
-        sub(/>.*/, "", t)
-        if (t != "name" && t != "value" && secret(t)) { hit(t); seg = "<" t ">" m "</" }
-        out = out seg
+    l = tolower(line)
+    # Every secret key holds one of these words: lines without any (most of ps) only go
+    # through the shapes.
+    hot = l ~ /pass|pw|secret|token|credential|key|auth|cookie/
+    # mysql, curl or an Oracle tool on this line (or, for argv one argument per line, earlier
+    # in the file).
+    if (l ~ /^[^ \t]*(mysql|mariadb)[a-z_-]*$/) myargv = 1
+    if (l ~ /^[^ \t]*curl$/) curlargv = 1
+    if (l ~ /^[^ \t]*(sqlplus|rman|expdp|impdp|exp|imp|sqlldr|dgmgrl)$/) oraargv = 1
+    mysql = myargv || l ~ /(^|[ \t]|\/)(mysql|mariadb)[a-z_-]*([ \t]|$)/
+    curl = curlargv || l ~ /(^|[ \t]|\/)curl([ \t]|$)/
+    oracle = oraargv || l ~ /(^|[ \t]|\/)(sqlplus|rman|expdp|impdp|exp|imp|sqlldr|dgmgrl)([ \t]|$)/
+    # One argument per line: the value after a secret --flag, or after curl's -u.
+    if (nextarg != "") {
+        k = nextarg
+        nextarg = ""
+        if (line != "" && line !~ /^-/ && line != m) {
+            if (k != "curl-user") {
+                hit(k)
+                return m
+            }
+            c = index(line, ":")
+            if (c > 0) {
+                hit(k)
+                return substr(line, 1, c) m
+            }
+        }
     }
-    line = out line
-    # KEY=VALUE or KEY: VALUE at the start of a line (properties, YAML, INI, argv).
-    if (match(line, /^[ \t]*(- )?["']?[A-Za-z0-9_.$@\/-]+["']?[ \t]*[:=]/)) {
+    if (line ~ /^--?[A-Za-z0-9_.-]+$/ && secret(line)) nextarg = line
+    if (curlargv && line ~ /^(-u|--user|--proxy-user|-U)$/) nextarg = "curl-user"
+    # Outside a <property> block: <name>KEY</name>, then <value>VALUE</value> on the same or a
+    # later line.
+    if (!inprop) {
+        c = index(line, "<name>")
+        if (c > 0 && (k = index(substr(line, c + 6), "</name>")) > 0) {
+            k = substr(line, c + 6, k - 1)
+            gsub(/^[ \t]+|[ \t]+$/, "", k)
+            if (secret(k)) pend = k
+        }
+        if (pend != "" && index(line, "<value>")) {
+            xs = pend
+            pend = ""
+            line = values(line)
+        } else if (xv) line = values(line)
+        if (index(line, "</property>")) pend = ""
+    }
+    # KEY=VALUE, KEY: VALUE or KEY VALUE at the start of a line (properties, YAML, INI, shell,
+    # Redis, argv). A YAML block scalar (| or >), a YAML plain scalar on the lines below, or a
+    # value continued by a backslash masks the lines that carry it.
+    if (hot && match(line, /^[ \t]*(- )?["']?([A-Za-z0-9_.$@-]|\/)+["']?([ \t]*[:=][ \t]*|[ \t]+)/)) {
         head = substr(line, 1, RLENGTH)
         rest = substr(line, RLENGTH + 1)
         k = head
         sub(/^[ \t]*(- )?["']?/, "", k)
-        sub(/["']?[ \t]*[:=]$/, "", k)
-        if (secret(k) && rest ~ /[^ \t]/) {
-            match(rest, /^[ \t]*/)
-            hit(k)
-            print head substr(rest, 1, RLENGTH) m
-            next
+        ind = length(head) - length(k)
+        sub(/["']?[ \t]*[:=]?[ \t]*$/, "", k)
+        if (secret(k) && head ~ /:[ \t]*$/ && rest !~ /[^ \t]/) {
+            inblk = 2
+            blkind = ind
+        } else if (secret(k) && rest ~ /[^ \t]/ && substr(rest, 1, 1) != "#") {
+            if (head ~ /:[ \t]*$/ && rest ~ /^(![^ \t]*[ \t]+)?[|>][-+0-9]*[ \t]*(#.*)?$/) {
+                hit(k)
+                inblk = 1
+                blkind = ind
+                return line
+            }
+            if (rest ~ /(^|[^\\])(\\\\)*\\$/) incont = 1
+            return head val(rest, k, "^.*")
         }
     }
-    print inline(line)
+    if (hot) {
+        line = headers(line)
+        line = pairs(line)
+        line = xml(line)
+        line = inline(line)
+    }
+    return shapes(line, hot)
 }
-END { if (cnt != "") printf "%d\t%s\n", n, keys > cnt }
+# values(l): the <value> contents of a property whose <name> (xs) is secret replaced by m; xv
+# is 1 while inside a value that goes on over the next lines.
+function values(l,   out, s, e) {
+    out = ""
+    while (1) {
+        if (xv) {
+            e = index(l, "</value>")
+            if (e == 0) return out (l ~ /[^ \t]/ ? m : l)
+            out = out (e > 1 ? m : "") "</value>"
+            l = substr(l, e + 8)
+            xv = 0
+        }
+        s = index(l, "<value>")
+        if (s == 0) return out l
+        out = out substr(l, 1, s + 6)
+        l = substr(l, s + 7)
+        e = index(l, "</value>")
+        if (e == 1 || substr(l, 1, e - 1) == m) {
+            out = out substr(l, 1, e + 7)
+            l = substr(l, e + 8)
+            continue
+        }
+        hit(xs)
+        xv = 1
+    }
+}
+# flush(): write the buffered <property> block, its values masked when its <name> is secret.
+function flush(   i, s, k, e) {
+    s = ""
+    for (i = 1; i <= nbuf; i++) s = s buf[i] "\n"
+    xs = ""
+    while ((i = index(s, "<name>")) > 0) {
+        s = substr(s, i + 6)
+        e = index(s, "</name>")
+        if (e == 0) break
+        k = substr(s, 1, e - 1)
+        gsub(/^[ \t\n]+|[ \t\n]+$/, "", k)
+        if (secret(k)) {
+            xs = k
+            break
+        }
+    }
+    inprop = 1
+    for (i = 1; i <= nbuf; i++) {
+        s = buf[i]
+        if (xs != "") s = values(s)
+        printf "%s%s", one(s), (bufeol[i] ? "\n" : "")
+    }
+    inprop = 0
+    xv = 0
+    nbuf = 0
+}
+# feed(piece, eol): one line, or one <property> block of a line that holds several. A block
+# is read whole before it is written (up to 64 lines), so that a secret <name> after its
+# <value> is seen too.
+function feed(piece, eol) {
+    if (nbuf == 0 && piece !~ /<property([ \t>]|$)/) {
+        printf "%s%s", one(piece), (eol ? "\n" : "")
+        return
+    }
+    nbuf++
+    buf[nbuf] = piece
+    bufeol[nbuf] = eol
+    if (index(piece, "</property>") || piece ~ /<property[^>]*\/>/ || nbuf >= 64) flush()
+}
+BEGIN { m = "****" }
+{
+    s = $0
+    while ((e = index(s, "</property>")) > 0 && substr(s, e + 11) ~ /<property/) {
+        feed(substr(s, 1, e + 10), 0)
+        s = substr(s, e + 11)
+    }
+    feed(s, 1)
+}
+END {
+    if (nbuf > 0) flush()
+    if (cnt != "") printf "%d\t%s\n", nmask, keys > cnt
+}
 EOF
     # irq.awk: arguments are /proc/irq/N/ACTION/ folders; prints N, smp_affinity_list, ACTION.
     cat >"$state/irq.awk" <<'EOF'
@@ -1688,6 +2092,14 @@ part == 1 {
             walk(v1["cpu"], path, "cpu.cfs_quota_us cpu.cfs_period_us cpu.shares cpu.stat", "")
     }
 }
+EOF
+    # cfgtype.awk: input the first MiB of a configuration file with its NUL bytes turned into
+    # \001. Prints "holds a PEM private key" or "a binary file" (control characters other than
+    # TAB, LF, VT, FF, CR and ESC), nothing for a text file.
+    cat >"$state/cfgtype.awk" <<'EOF'
+BEGIN { c = sprintf("[%c-%c%c-%c%c-%c%c]", 1, 8, 14, 26, 28, 31, 127) }
+/-----BEGIN [A-Z0-9 ]*PRIVATE KEY/ { print "holds a PEM private key"; exit }
+$0 ~ c { print "a binary file"; exit }
 EOF
     printf '# source\tkey\n' >"$state/redactions.tsv"
 }
@@ -2464,6 +2876,8 @@ collect_processes() {
                 ps -eo pid,ppid,user,nlwp,pcpu,pmem,rss,vsz,etime,stat,comm,args
         fi
     fi
+    # BusyBox top prints whole command lines.
+    o_mask=1
     run system/top.txt top "$budget_quick" top -b -n 1
     # ulimit is a shell builtin; bash's listing is the one people compare ("pending signals").
     if have_cmd bash; then
@@ -2648,13 +3062,10 @@ jvm_service_configs() {
 
 # ---- configuration files --------------------------------------------------------------------
 
-# copy_config FILE KIND: copy FILE (once) into configs/<absolute path>, secrets masked.
-copy_config() {
-    cc_src=$1
-    case $copied in *"|$cc_src|"*) return 0 ;; esac
-    copied="$copied|$cc_src|"
-    # Keep the bundle path free of . and .. components (the analyzer refuses them).
-    cc_path=configs/$cc_src
+# config_dest FILE: set cc_path to FILE's path in the bundle, configs/<absolute path>, free of
+# . and .. components (the analyzer refuses them).
+config_dest() {
+    cc_path=configs/$1
     while :; do
         case $cc_path in
             *//*) cc_path=${cc_path%%//*}/${cc_path#*//} ;;
@@ -2664,9 +3075,61 @@ copy_config() {
             *) break ;;
         esac
     done
+}
+
+# copy_config FILE KIND: copy FILE (once) into configs/<absolute path>, secrets masked. Key
+# stores, keytabs, private keys, credential stores and binary files hold no settings rca reads
+# and secrets the masker cannot see: they are never copied, their record says what they are.
+copy_config() {
+    cc_src=$1
+    case $copied in *"|$cc_src|"*) return 0 ;; esac
+    copied="$copied|$cc_src|"
+    config_dest "$cc_src"
+    cc_why=
+    case $cc_src in
+        */.netrc | */_netrc | */.pgpass | */pgpass.conf | */.git-credentials | */.htpasswd | \
+            */htpasswd | */shadow | */shadow- | */gshadow | */gshadow- | */opasswd | \
+            *.[kK][dD][bB][xX])
+            cc_why="a credential store"
+            ;;
+        *.[jJ][kK][sS] | *.[jJ][cC][eE][kK][sS] | *.[bB][cC][fF][kK][sS] | *.[pP]12 | \
+            *.[pP][fF][xX] | *.[kK][eE][yY][sS][tT][oO][rR][eE] | *.[kK][dD][bB] | \
+            *.[tT][rR][uU][sS][tT][sS][tT][oO][rR][eE] | *.[sS][tT][hH])
+            cc_why="a key store"
+            ;;
+        *.[kK][eE][yY][tT][aA][bB] | */keytab) cc_why="a Kerberos keytab" ;;
+        *.[kK][eE][yY] | */id_rsa | */id_dsa | */id_ecdsa | */id_ed25519) cc_why="a private key" ;;
+    esac
+    if [ -z "$cc_why" ]; then
+        # shellcheck disable=SC2016 # expanded by the inner sh
+        if aux "$state/cfgtype" "$cc_src" sh -c 'head -c 1048576 | tr "\000" "\001" | awk -f "$1"' \
+            sh "$state/cfgtype.awk"; then
+            read -r cc_why <"$state/cfgtype"
+        elif [ -r "$cc_src" ]; then
+            cc_why="its type could not be checked"
+        fi
+    fi
+    if [ -n "$cc_why" ]; then
+        window_tick
+        skip "$cc_path" "$2" "skipped: not copied: $cc_why" "cat $cc_src"
+        return 0
+    fi
     o_mask=1
     o_msrc=$cc_src
     run "$cc_path" "$2" "$budget_quick" cat "$cc_src"
+}
+
+# config_link LINK: record a symbolic link met under a --config folder, with its target. It is
+# not followed: a link to / would walk the whole file system, one to /etc/shadow copy it.
+config_link() {
+    lk_to=
+    if aux "$state/link" /dev/null readlink "$1"; then
+        read -r lk_to <"$state/link"
+    fi
+    config_dest "$1"
+    window_tick
+    skip "$cc_path" config "skipped: symbolic link to ${lk_to:-?} (links under a --config folder are not followed)" \
+        "readlink $1"
 }
 
 collect_configs() {
@@ -2678,18 +3141,24 @@ collect_configs() {
         if [ "$interrupted" = 1 ]; then
             skip "configs$cf_p" config "skipped: interrupted" "cat $cf_p"
         elif [ -d "$cf_p" ]; then
-            # -L: configuration folders are often symlinks (/etc/hadoop/conf -> alternatives).
-            if aux "$state/config-list" /dev/null find -L "$cf_p" -type f; then :; fi
+            # The folder itself may be a link (/etc/hadoop/conf -> alternatives): the trailing /
+            # makes find start in its target. Links under it are listed, never followed.
+            if aux "$state/config-list" /dev/null find "${cf_p%/}/" '(' -type f -o -type l ')'; then :; fi
             cf_n=0
             while IFS= read -r cf_f; do
                 cf_n=$((cf_n + 1))
-                [ "$cf_n" -le 200 ] && copy_config "$cf_f" config
+                [ "$cf_n" -le 200 ] || continue
+                if [ -h "$cf_f" ]; then
+                    config_link "$cf_f"
+                else
+                    copy_config "$cf_f" config
+                fi
             done <"$state/config-list"
             if [ "$cf_n" -gt 200 ]; then
                 window_tick
                 skip "configs${cf_p%/}" config \
                     "skipped: $((cf_n - 200)) more files under $cf_p (only the first 200 are copied)" \
-                    "find -L $cf_p -type f"
+                    "find ${cf_p%/}/ ( -type f -o -type l )"
             fi
         elif [ -e "$cf_p" ]; then
             copy_config "$cf_p" config

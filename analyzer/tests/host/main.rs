@@ -5,8 +5,9 @@
 //! a million watches, every report page opened in headless Chromium, a `sos report` of this
 //! machine analyzed, two loop-mounted filesystems filled to their last block and inode, JVMs with
 //! a contended monitor and a deadlock, real memory and CPU cgroups at their limits, this
-//! machine's kernel log, and `cpupower` and `tuned-adm` answers. Each skips with a note when its
-//! tools are missing, unless `RCA_HOST_TESTS=1` (set by CI, which installs them).
+//! machine's kernel log, `cpupower` and `tuned-adm` answers, and the collector's secrets suite
+//! (`tests/collector/secrets.sh`). Each skips with a note when its tools are missing, unless
+//! `RCA_HOST_TESTS=1` (set by CI, which installs them).
 //!
 //! The heavy ones take [`exclusive`] so that they run one at a time, as they would in separate
 //! binaries: a collection measures the machine, and another suite running beside it would be
@@ -15,6 +16,7 @@
 mod cgroup_limits;
 mod collector_incomplete;
 mod collector_script;
+mod collector_secrets;
 mod cpu_tools;
 mod end_to_end;
 mod fd_exhaustion;

@@ -1,0 +1,62 @@
+//! Runs `tests/collector/secrets.sh`: secrets planted in a configuration folder (every syntax
+//! the masker knows, key stores, keytabs, PEM keys, credential stores, binaries, symbolic links
+//! to `/` and out of the folder) and on the command lines of running processes and a JVM must
+//! not reach the bundle, with the masker under gawk, mawk and BusyBox awk and the collector
+//! under dash, bash and a BusyBox-only userland; key names and non-secret values must survive.
+//!
+//! It needs busybox, gawk, mawk, dash and a JDK. Without them it is skipped with a note, unless
+//! `RCA_HOST_TESTS=1` (set by CI, which installs them), where a missing tool fails the test.
+
+use super::have;
+use std::path::Path;
+use std::process::Command;
+
+#[test]
+fn collector_keeps_planted_secrets_out_of_the_bundle() {
+    let _machine = crate::exclusive();
+    let required = std::env::var("RCA_HOST_TESTS").is_ok_and(|v| v == "1");
+    let missing: Vec<&str> = [
+        "bash", "busybox", "gawk", "mawk", "dash", "java", "javac", "jcmd",
+    ]
+    .into_iter()
+    .filter(|c| !have(c))
+    .collect();
+    if !missing.is_empty() {
+        assert!(
+            !required,
+            "RCA_HOST_TESTS=1 but {missing:?} are not installed"
+        );
+        eprintln!("note: collector secrets suite skipped, missing {missing:?} (apt-get install busybox gawk mawk)");
+        return;
+    }
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let out = Command::new("bash")
+        .arg(repo.join("tests/collector/secrets.sh"))
+        .current_dir(repo)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let summary = stdout.lines().last().unwrap_or_default().to_string();
+    let failures: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("FAIL") || l.starts_with("    "))
+        .collect();
+    assert!(
+        out.status.success(),
+        "collector secrets suite failed ({summary}):\n{}\n{}",
+        failures.join("\n"),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(summary.ends_with(" passed, 0 failed"), "{summary}");
+    // Every run reported its count, and each is zero.
+    let leaks: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("measure leaks: "))
+        .collect();
+    assert_eq!(leaks.len(), 7, "{stdout}");
+    assert!(
+        leaks.iter().all(|l| l.contains(": 0 of ")),
+        "{}",
+        leaks.join("\n")
+    );
+}
