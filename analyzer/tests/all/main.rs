@@ -13,6 +13,7 @@ mod captures;
 mod compression;
 mod diff;
 mod fleet;
+mod fuzz_replay;
 mod incidents_cgloose;
 mod incidents_cgthp;
 mod incidents_cpu;
