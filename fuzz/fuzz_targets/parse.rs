@@ -1,5 +1,6 @@
 //! libFuzzer target: [`rca_fuzz::parse`] on each input. With `RCA_FUZZ_KIND_COUNTS=<file>`, the
-//! number of inputs each kind's parser ran on is written to that file when the run ends.
+//! number of inputs each kind's parser ran on is appended to that file (`kind\tcount` lines)
+//! when the process ends: one block per process, as `-fork` runs several.
 #![no_main]
 
 use std::collections::BTreeMap;
@@ -18,7 +19,13 @@ extern "C" fn write_counts() {
     };
     let counts = COUNTS.lock().unwrap_or_else(|e| e.into_inner());
     let text: String = counts.iter().map(|(k, n)| format!("{k}\t{n}\n")).collect();
-    let _ = std::fs::write(path, text);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path);
+    if let Ok(mut f) = file {
+        let _ = std::io::Write::write_all(&mut f, text.as_bytes());
+    }
 }
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
@@ -26,7 +33,7 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
         // SAFETY: registers a plain function with no arguments, as atexit(3) requires.
         unsafe { atexit(write_counts) };
     });
-    let kind = rca_fuzz::parse(data).map_or("(none)", |(k, _)| k);
+    let (kind, _) = rca_fuzz::parse(data);
     *COUNTS
         .lock()
         .unwrap_or_else(|e| e.into_inner())

@@ -11,10 +11,11 @@
 //! The three targets:
 //!
 //! - [`parse`]: one artifact kind's parser (and its sniffer and streaming parser), chosen by the
-//!   kind's name on the input's first line (`iostat\n` then the text); an input whose first line
-//!   names no kind with a parser is sniffed whole and parsed as what it is recognised as. One
-//!   target covers every kind of the table, the fuzzer spending its time where new coverage is
-//!   found, and a kind added to the table is fuzzed without a new target.
+//!   input's first line: a kind's name (`iostat\n` then the text), else the kind that the line's
+//!   bytes pick among those with a parser, so that a mutated first line moves the input to
+//!   another parser. One target covers every kind of the table, the fuzzer spending its time
+//!   where new coverage is found, and a kind added to the table is fuzzed without a new target.
+//!   Stored regressions name their kind, which keeps them on their parser whatever the table.
 //! - [`sniff`]: every kind's sniffer over the input, then the content sniffing that picks a
 //!   loose file's kind (`parsers::kind::sniff`).
 //! - [`bundle`]: the input as a bundle file (tar, compressed tar, zip, a compressed or loose
@@ -33,11 +34,25 @@ pub const OUTPUT_PER_BYTE: usize = 64;
 /// Bytes of JSON a record may take whatever its input (field names of an empty record).
 pub const OUTPUT_SLACK: usize = 64 * 1024;
 
-/// The parser of a kind, by name: `None` for names that are not a kind, or a kind without a
-/// parser.
-fn parser_kind(name: &[u8]) -> Option<&'static KindSpec> {
-    let name = std::str::from_utf8(name).ok()?;
-    kind::by_name(name).filter(|k| k.parse.is_some())
+/// Every kind with a parser, in table order.
+fn parseable() -> impl Iterator<Item = &'static KindSpec> + Clone {
+    KINDS.iter().copied().filter(|k| k.parse.is_some())
+}
+
+/// The kind a `parse` input's first line selects: the kind it names, else the one its bytes
+/// pick (their sum, modulo the number of kinds with a parser).
+pub fn selected_kind(line: &[u8]) -> &'static KindSpec {
+    let named = std::str::from_utf8(line)
+        .ok()
+        .and_then(kind::by_name)
+        .filter(|k| k.parse.is_some());
+    named.unwrap_or_else(|| {
+        let kinds = parseable();
+        let n = kinds.clone().count();
+        let pick = line.iter().map(|&b| b as usize).sum::<usize>() % n;
+        // `pick` < n, the number of items of `kinds`.
+        kinds.clone().nth(pick).unwrap_or(&kind::IOSTAT)
+    })
 }
 
 /// The text the analyzer makes of an entry's bytes: undecodable bytes and NUL bytes become
@@ -46,32 +61,18 @@ fn text_of(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).replace('\0', "\u{FFFD}")
 }
 
-/// The `parse` target: `<kind name>\n<text>` runs that kind's sniffer, parser and streaming
-/// parser over the text; any other input is sniffed whole and parsed as the kind it is
-/// recognised as, if any. Returns the kind parsed and the JSON size of the largest record made.
+/// The `parse` target: the kind [`selected_kind`] picks from the first line, its sniffer,
+/// parser and streaming parser over the rest. Returns the kind and the JSON size of the largest
+/// record or error made.
 ///
 /// Panics when a parser panics or a record exceeds the output budget.
-pub fn parse(data: &[u8]) -> Option<(&'static str, usize)> {
-    let selected = data
-        .iter()
-        .position(|&b| b == b'\n')
-        .and_then(|nl| parser_kind(&data[..nl]).map(|k| (k, &data[nl + 1..])));
-    let (spec, text) = match selected {
-        Some((spec, rest)) => {
-            let text = text_of(rest);
-            if let Some(sniff) = spec.sniff {
-                sniff(head(&text));
-            }
-            (spec, text)
-        }
-        None => {
-            let text = text_of(data);
-            match kind::sniff(&text) {
-                Sniffed::Kind(k) if k.parse.is_some() => (k, text),
-                _ => return None,
-            }
-        }
-    };
+pub fn parse(data: &[u8]) -> (&'static str, usize) {
+    let nl = data.iter().position(|&b| b == b'\n').unwrap_or(data.len());
+    let spec = selected_kind(&data[..nl]);
+    let text = text_of(data.get(nl + 1..).unwrap_or_default());
+    if let Some(sniff) = spec.sniff {
+        sniff(head(&text));
+    }
     let mut largest = 0;
     if let Some(parse) = spec.parse {
         let out = parse(&text);
@@ -87,7 +88,7 @@ pub fn parse(data: &[u8]) -> Option<(&'static str, usize)> {
             &streamed.kept,
         ));
     }
-    Some((spec.name, largest))
+    (spec.name, largest)
 }
 
 /// The first [`kind::SNIFF_HEAD_BYTES`] of `text` (at a character boundary), as sniffers are
@@ -151,7 +152,11 @@ pub fn sniff(data: &[u8]) -> usize {
         .filter(|f| f(head) != parsers::Sniff::No)
         .count();
     match kind::sniff(&text) {
-        Sniffed::Kind(k) => assert!(k.sniff.is_some(), "{} was sniffed without a sniffer", k.name),
+        Sniffed::Kind(k) => assert!(
+            k.sniff.is_some(),
+            "{} was sniffed without a sniffer",
+            k.name
+        ),
         Sniffed::Ambiguous(names) => assert!(names.len() >= 2),
         Sniffed::Nothing => {}
     }
@@ -195,11 +200,12 @@ pub fn bundle(data: &[u8]) -> usize {
     artifacts.len()
 }
 
-/// A file of this process and thread under the temporary folder, for one input at a time.
+/// A file of this process and thread in `rca-fuzz/` under the temporary folder, for one input at
+/// a time (removed after each).
 fn scratch_file() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rca-fuzz-{}", std::process::id()));
+    let dir = std::env::temp_dir().join("rca-fuzz");
     let _ = std::fs::create_dir_all(&dir);
     let thread = format!("{:?}", std::thread::current().id());
     let id: String = thread.chars().filter(char::is_ascii_digit).collect();
-    dir.join(format!("bundle-{id}"))
+    dir.join(format!("bundle-{}-{id}", std::process::id()))
 }

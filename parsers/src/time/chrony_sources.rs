@@ -77,7 +77,7 @@ fn source_row(line: &str, n: usize) -> Result<Source, String> {
     if !"^=#".contains(mode) || !"*+-?x~ ".contains(state) {
         return Err(format!(
             "{expected}: `{}` is not a mode and state",
-            excerpt(&line[..line.len().min(2)])
+            excerpt(&line[..mode.len_utf8() + state.len_utf8()])
         ));
     }
     let rest = &line[mode.len_utf8() + state.len_utf8()..];
