@@ -5,8 +5,8 @@
 #                           the targets, starting from the stored corpus; new inputs go to a
 #                           scratch folder, crashes to fuzz/artifacts/<target>/ (exit 1)
 #   fuzz/run.sh seed        write seeds from the fixtures (fuzz/seeds/) and merge those that add
-#                           coverage into fuzz/corpus/
-#   fuzz/run.sh cmin        minimise fuzz/corpus/ (keep the smallest inputs with the same coverage)
+#                           coverage into fuzz/corpus/ (then cmin)
+#   fuzz/run.sh cmin        minimise fuzz/corpus/ to the inputs that add edge coverage, cut short
 #   fuzz/run.sh repro TARGET FILE
 #                           run one input (a crash under fuzz/artifacts/) under the sanitizer
 #
@@ -38,6 +38,16 @@ max_len() {
   esac
 }
 
+# What the stored corpus keeps of an input, so that the tree holds a few MB: the inputs that add
+# edge coverage (-use_counters=0), cut to this many bytes.
+stored_len() {
+  case "$1" in
+    sniff) echo 4096 ;;
+    parse) echo 2048 ;;
+    bundle) echo 8192 ;;
+  esac
+}
+
 # Per input: 10 s of time and 2 GiB of memory at most (a hang or a blow-up is a crash).
 limits=(-timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 -print_final_stats=1)
 
@@ -52,7 +62,7 @@ case "${1:-180}" in
     ;;
   cmin)
     for t in "${targets[@]}"; do
-      "${fuzz[@]}" cmin "$t" "corpus/$t" -- -max_len="$(max_len "$t")" "${limits[@]}"
+      "${fuzz[@]}" cmin "$t" "corpus/$t" -- -use_counters=0 -max_len="$(stored_len "$t")" "${limits[@]}"
     done
     ;;
   repro)
