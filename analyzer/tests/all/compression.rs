@@ -22,7 +22,7 @@ const ALL: [Compression; 4] = [
 
 /// `data` compressed with `c`, with the format's integrity check (gzip CRC-32, xz CRC-64, zstd
 /// content checksum, bzip2 block CRC).
-fn compress(c: Compression, data: &[u8]) -> Vec<u8> {
+pub fn compress(c: Compression, data: &[u8]) -> Vec<u8> {
     match c {
         Compression::Gzip => {
             let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());

@@ -16,6 +16,7 @@ mod diff;
 mod fleet;
 mod hostile_archives;
 mod hostile_memory;
+mod fuzz_replay;
 mod incidents_cgloose;
 mod incidents_cgthp;
 mod incidents_cpu;

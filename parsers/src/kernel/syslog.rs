@@ -172,7 +172,7 @@ fn rfc3339(s: &str) -> Option<(SyslogTime, &str)> {
         let (t, z) = time.split_at(at);
         let sign = if z.starts_with('-') { -1 } else { 1 };
         let z = z.get(1..)?.replace(':', "");
-        if z.len() != 4 {
+        if z.len() != 4 || !z.is_ascii() {
             return None;
         }
         let (hh, mm) = z.split_at_checked(2)?;
