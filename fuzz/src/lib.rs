@@ -193,7 +193,7 @@ pub fn bundle(data: &[u8]) -> usize {
     let Ok(analysis) = result else { return 0 };
     let artifacts = &analysis.collected.artifacts;
     for a in artifacts {
-        if let rca::artifacts::Outcome::ParserBug { message } = &a.outcome {
+        if let rca::artifacts::Outcome::ParserBug { message, .. } = &a.outcome {
             panic!("{}: {message}", a.path);
         }
     }

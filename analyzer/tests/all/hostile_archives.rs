@@ -5,6 +5,7 @@
 //! every compression. The bounds are checked on the work done (bytes decompressed), not on time.
 
 use crate::common::{healthy_sample, raw_entries, tar_bytes, SOFTIRQS};
+use crate::compression::compress;
 use rca::bundle::{Compression, EntryContent, Limits, RawEntry, ReadSummary};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -469,32 +470,6 @@ fn a_gzip_member_ending_at_a_read_buffer_boundary_is_followed_by_the_next() {
             assert!(s.warnings.is_empty(), "{size}: {:?}", s.warnings);
             assert_eq!(bytes_of(&entries, "b/big.log"), &big[..], "{size}");
             assert_eq!(bytes_of(&entries, "b/proc/softirqs"), SOFTIRQS.as_bytes());
-        }
-    }
-}
-
-fn compress(c: Compression, data: &[u8]) -> Vec<u8> {
-    match c {
-        Compression::Gzip => {
-            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-            e.write_all(data).unwrap();
-            e.finish().unwrap()
-        }
-        Compression::Xz => {
-            let mut e = liblzma::write::XzEncoder::new(Vec::new(), 1);
-            e.write_all(data).unwrap();
-            e.finish().unwrap()
-        }
-        Compression::Zstd => {
-            let mut e = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
-            e.include_checksum(true).unwrap();
-            e.write_all(data).unwrap();
-            e.finish().unwrap()
-        }
-        Compression::Bzip2 => {
-            let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
-            e.write_all(data).unwrap();
-            e.finish().unwrap()
         }
     }
 }
