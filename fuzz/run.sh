@@ -43,7 +43,7 @@ max_len() {
 stored_len() {
   case "$1" in
     sniff) echo 4096 ;;
-    parse) echo 2048 ;;
+    parse) echo 1024 ;;
     bundle) echo 8192 ;;
   esac
 }
