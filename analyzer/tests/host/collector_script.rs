@@ -25,7 +25,7 @@ fn collector_script_suite() {
             !required,
             "RCA_HOST_TESTS=1 but {missing:?} are not installed"
         );
-        eprintln!("note: collector suite skipped, missing {missing:?} (apt-get install shellcheck dash busybox)");
+        eprintln!("note: collector suite skipped, missing {missing:?} (Debian packages: shellcheck dash busybox; .ci/run installs them)");
         return;
     }
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();

@@ -26,7 +26,7 @@ fn collector_keeps_planted_secrets_out_of_the_bundle() {
             !required,
             "RCA_HOST_TESTS=1 but {missing:?} are not installed"
         );
-        eprintln!("note: collector secrets suite skipped, missing {missing:?} (apt-get install busybox gawk mawk)");
+        eprintln!("note: collector secrets suite skipped, missing {missing:?} (Debian packages: busybox gawk mawk; .ci/run installs them)");
         return;
     }
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();

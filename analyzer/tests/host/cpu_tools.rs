@@ -75,7 +75,7 @@ fn cpupower_and_tuned_adm_parse() {
         Some((out, code)) => panic!("cpupower frequency-info exited {code}: {out}"),
         None if host_tests_required() => {
             panic!(
-                "RCA_HOST_TESTS=1 but `cpupower` is not installed (apt-get install linux-cpupower)"
+                "RCA_HOST_TESTS=1 but `cpupower` is not installed (Debian packages: linux-cpupower; .ci/run installs them)"
             )
         }
         None => eprintln!("note: cpupower not installed: not checked"),
@@ -90,7 +90,7 @@ fn cpupower_and_tuned_adm_parse() {
             assert!(t.active.is_some() || t.none_active_line.is_some(), "{out}");
         }
         None if host_tests_required() => {
-            panic!("RCA_HOST_TESTS=1 but `tuned-adm` is not installed (apt-get install tuned)")
+            panic!("RCA_HOST_TESTS=1 but `tuned-adm` is not installed (Debian packages: tuned; .ci/run installs them)")
         }
         None => eprintln!("note: tuned-adm not installed: not checked"),
     }

@@ -54,7 +54,7 @@ fn collect_then_analyze_this_machine() {
         for tool in ["iostat", "mpstat"] {
             assert!(
                 have(tool),
-                "RCA_HOST_TESTS=1 but `{tool}` is not installed (apt-get install sysstat)"
+                "RCA_HOST_TESTS=1 but `{tool}` is not installed (Debian packages: sysstat; .ci/run installs them)"
             );
         }
     }

@@ -41,7 +41,7 @@ fn chromium() -> Option<PathBuf> {
     }
     assert!(
         !host_tests_required(),
-        "RCA_HOST_TESTS=1 but {} is missing (apt-get install chromium)",
+        "RCA_HOST_TESTS=1 but {} is missing (Debian packages: chromium; .ci/run installs them)",
         p.display()
     );
     eprintln!("note: {} not found; browser tests skipped", p.display());

@@ -163,7 +163,7 @@ fn sos_report_of_this_machine_reads_as_the_machine() {
         .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
     assert!(
         root && have("sos"),
-        "RCA_HOST_TESTS=1 but not root or `sos` missing (apt-get install sosreport)"
+        "RCA_HOST_TESTS=1 but not root or `sos` missing (Debian packages: sosreport; .ci/run installs them)"
     );
     let _machine = crate::exclusive();
     let d = tempfile::tempdir().unwrap();
@@ -185,7 +185,7 @@ fn sos_report_of_this_machine_reads_as_the_machine() {
         .args(["-S", "XALL", "1", "6"])
         .arg(format!("/var/log/sysstat/sa{day}"))
         .status()
-        .expect("sysstat's sadc runs (apt-get install sysstat)");
+        .expect("sysstat's sadc runs (Debian packages: sysstat; .ci/run installs them)");
     assert!(sadc.success(), "sadc failed");
     let collected = collector.wait_with_output().unwrap();
     assert!(collected.status.success(), "collector.sh failed");

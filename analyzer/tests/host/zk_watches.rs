@@ -164,7 +164,7 @@ fn zk_watch_manager_end_to_end() {
         assert!(!required, "RCA_HOST_TESTS=1 but missing: {missing:?}");
         eprintln!(
             "note: ZooKeeper watch-manager test skipped, missing {missing:?} \
-             (run as root; apt-get install zookeeper python3-kazoo netcat-openbsd default-jdk-headless)"
+             (run as root; Debian packages: zookeeper python3-kazoo netcat-openbsd default-jdk-headless; .ci/run installs them)"
         );
         return;
     }
