@@ -445,18 +445,23 @@ fn three_archives(root: &Path) -> PathBuf {
     dir
 }
 
+/// `rca fleet DIR --bundle-timeout TIMEOUT --json JSON`.
+fn fleet_with_timeout(dir: &Path, timeout: &str, json: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_rca"))
+        .arg("fleet")
+        .arg(dir)
+        .args(["--bundle-timeout", timeout, "--json"])
+        .arg(json)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn a_zero_bundle_timeout_lists_every_bundle_as_not_compared() {
     let d = tempfile::tempdir().unwrap();
     let dir = three_archives(d.path());
     let json = d.path().join("f.json");
-    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
-        .arg("fleet")
-        .arg(&dir)
-        .args(["--bundle-timeout", "0s", "--json"])
-        .arg(&json)
-        .output()
-        .unwrap();
+    let o = fleet_with_timeout(&dir, "0s", &json);
     let stdout = String::from_utf8_lossy(&o.stdout);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{stdout}{stderr}");
@@ -486,13 +491,7 @@ fn a_bundle_timeout_that_is_not_reached_changes_nothing() {
     let d = tempfile::tempdir().unwrap();
     let dir = three_archives(d.path());
     let json = d.path().join("f.json");
-    let o = Command::new(env!("CARGO_BIN_EXE_rca"))
-        .arg("fleet")
-        .arg(&dir)
-        .args(["--bundle-timeout", "1h", "--json"])
-        .arg(&json)
-        .output()
-        .unwrap();
+    let o = fleet_with_timeout(&dir, "1h", &json);
     let stdout = String::from_utf8_lossy(&o.stdout);
     // Three identical hosts: nothing deviates.
     assert_eq!(o.status.code(), Some(0), "{stdout}");

@@ -441,19 +441,26 @@ fn gzip_member_of_size(data: &[u8], size: usize) -> Option<Vec<u8>> {
     (m.len() == size).then_some(m)
 }
 
-#[test]
-fn a_gzip_member_ending_at_a_read_buffer_boundary_is_followed_by_the_next() {
-    // The reader takes the file's first 512 bytes, then 256 KiB at a time: a first member
-    // ending one byte before such a boundary leaves one byte of the next member's magic in the
-    // buffer. Sizes around that, around the other buffers a decoder might use (8, 32, 64 KiB),
-    // and both sides of each.
-    let big: Vec<u8> = (0..100_000u32)
+/// A tar of `b/proc/softirqs` and `b/big.log`, `lines` lines of hardly compressible numbers:
+/// `(big.log's bytes, the tar)`.
+fn softirqs_and_big_log(lines: u32) -> (Vec<u8>, Vec<u8>) {
+    let big: Vec<u8> = (0..lines)
         .flat_map(|i| format!("{i} {}\n", i.wrapping_mul(2654435761)).into_bytes())
         .collect();
     let tar = tar_bytes(&[
         ("b/proc/softirqs", SOFTIRQS.as_bytes()),
         ("b/big.log", &big),
     ]);
+    (big, tar)
+}
+
+#[test]
+fn a_gzip_member_ending_at_a_read_buffer_boundary_is_followed_by_the_next() {
+    // The reader takes the file's first 512 bytes, then 256 KiB at a time: a first member
+    // ending one byte before such a boundary leaves one byte of the next member's magic in the
+    // buffer. Sizes around that, around the other buffers a decoder might use (8, 32, 64 KiB),
+    // and both sides of each.
+    let (big, tar) = softirqs_and_big_log(100_000);
     let d = tempfile::tempdir().unwrap();
     let mut boundaries = vec![8 << 10, 32 << 10, 64 << 10];
     boundaries.extend([1usize, 2, 3].map(|k| 512 + k * (256 << 10)));
@@ -532,13 +539,7 @@ fn a_compressed_tar_cut_at_a_member_boundary_is_partial_in_every_compression() {
 
 #[test]
 fn a_compressed_tar_cut_anywhere_is_partial_in_every_compression() {
-    let big: Vec<u8> = (0..60_000u32)
-        .flat_map(|i| format!("{i} {}\n", i.wrapping_mul(2654435761)).into_bytes())
-        .collect();
-    let tar = tar_bytes(&[
-        ("b/proc/softirqs", SOFTIRQS.as_bytes()),
-        ("b/big.log", &big),
-    ]);
+    let (_, tar) = softirqs_and_big_log(60_000);
     let d = tempfile::tempdir().unwrap();
     for c in ALL {
         let data = compress(c, &tar);

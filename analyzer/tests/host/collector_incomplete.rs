@@ -130,10 +130,7 @@ fn a_temp_folder_that_fills_up_gives_a_bundle_marked_incomplete_and_never_health
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let mut scene = Scene {
-        mounts: Vec::new(),
-        writer: None,
-    };
+    let mut scene = Scene::default();
     // 400 KiB: room for the collector's start (its 256 KiB reserve for the manifest, the first
     // outputs), far from enough for a collection (about a megabyte).
     let Some(tmp) = full_tmpdir(dir.path(), 400 << 10, &mut scene) else {
@@ -200,10 +197,7 @@ fn a_temp_folder_full_from_the_start_gives_no_tarball_and_says_why() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let mut scene = Scene {
-        mounts: Vec::new(),
-        writer: None,
-    };
+    let mut scene = Scene::default();
     let Some(tmp) = full_tmpdir(dir.path(), 0, &mut scene) else {
         return;
     };

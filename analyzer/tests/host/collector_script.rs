@@ -9,8 +9,6 @@
 //! the test.
 
 use super::have;
-use std::path::Path;
-use std::process::Command;
 
 #[test]
 fn collector_script_suite() {
@@ -28,24 +26,11 @@ fn collector_script_suite() {
         eprintln!("note: collector suite skipped, missing {missing:?} (Debian packages: shellcheck dash busybox; .ci/run installs them)");
         return;
     }
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let out = Command::new("bash")
-        .arg(repo.join("tests/collector/run.sh"))
-        .env("RCA_BIN", env!("CARGO_BIN_EXE_rca"))
-        .current_dir(repo)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let summary = stdout.lines().last().unwrap_or_default().to_string();
-    let failures: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.starts_with("FAIL") || l.starts_with("not ok"))
-        .collect();
-    assert!(
-        out.status.success(),
-        "collector suite failed ({summary}):\n{}\n{}",
-        failures.join("\n"),
-        String::from_utf8_lossy(&out.stderr)
+    let stdout = crate::run_suite(
+        "tests/collector/run.sh",
+        &[("RCA_BIN", env!("CARGO_BIN_EXE_rca"))],
+        &["FAIL", "not ok"],
     );
+    let summary = stdout.lines().last().unwrap_or_default();
     assert!(summary.ends_with("0 failed"), "{summary}");
 }

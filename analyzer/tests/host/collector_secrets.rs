@@ -8,8 +8,6 @@
 //! `RCA_HOST_TESTS=1` (set by CI, which installs them), where a missing tool fails the test.
 
 use super::have;
-use std::path::Path;
-use std::process::Command;
 
 #[test]
 fn collector_keeps_planted_secrets_out_of_the_bundle() {
@@ -29,24 +27,8 @@ fn collector_keeps_planted_secrets_out_of_the_bundle() {
         eprintln!("note: collector secrets suite skipped, missing {missing:?} (Debian packages: busybox gawk mawk; .ci/run installs them)");
         return;
     }
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let out = Command::new("bash")
-        .arg(repo.join("tests/collector/secrets.sh"))
-        .current_dir(repo)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let summary = stdout.lines().last().unwrap_or_default().to_string();
-    let failures: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.starts_with("FAIL") || l.starts_with("    "))
-        .collect();
-    assert!(
-        out.status.success(),
-        "collector secrets suite failed ({summary}):\n{}\n{}",
-        failures.join("\n"),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = crate::run_suite("tests/collector/secrets.sh", &[], &["FAIL", "    "]);
+    let summary = stdout.lines().last().unwrap_or_default();
     assert!(summary.ends_with(" passed, 0 failed"), "{summary}");
     // Every run reported its count, and each is zero.
     let leaks: Vec<&str> = stdout

@@ -21,6 +21,7 @@ fn run(cmd: &str, args: &[&str]) -> bool {
 }
 
 /// Unmounts what it mounted and stops the writer, whatever the test's outcome.
+#[derive(Default)]
 pub(crate) struct Scene {
     pub(crate) mounts: Vec<PathBuf>,
     pub(crate) writer: Option<Child>,
@@ -77,10 +78,7 @@ fn full_blocks_and_full_inodes_are_found_with_their_writer() {
     }
     let dir = tempfile::tempdir().unwrap();
     let (data, spool) = (dir.path().join("data"), dir.path().join("spool"));
-    let mut scene = Scene {
-        mounts: Vec::new(),
-        writer: None,
-    };
+    let mut scene = Scene::default();
     let made = ext4(&dir.path().join("data.img"), &data, &[], &mut scene)
         && ext4(
             &dir.path().join("spool.img"),

@@ -50,6 +50,32 @@ pub fn repo() -> PathBuf {
         .to_path_buf()
 }
 
+/// Runs one of the repository's shell test suites (`bash SCRIPT` from the root, with `envs`) and
+/// fails with its last line, its lines starting with one of `detail` and its stderr unless it
+/// exits 0. Returns its standard output, whose last line is the summary.
+pub fn run_suite(script: &str, envs: &[(&str, &str)], detail: &[&str]) -> String {
+    let root = repo();
+    let out = Command::new("bash")
+        .arg(root.join(script))
+        .envs(envs.iter().copied())
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let summary = stdout.lines().last().unwrap_or_default();
+    let failures: Vec<&str> = stdout
+        .lines()
+        .filter(|l| detail.iter().any(|d| l.starts_with(d)))
+        .collect();
+    assert!(
+        out.status.success(),
+        "{script} failed ({summary}):\n{}\n{}",
+        failures.join("\n"),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
 /// `rca analyze PATH --json F`: the exit status, the JSON document and rca's terminal summary.
 pub fn analyze(path: &Path) -> (Option<i32>, serde_json::Value, String) {
     let dir = tempfile::tempdir().unwrap();
