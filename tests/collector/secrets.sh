@@ -34,21 +34,8 @@ repo=$(cd "$here/../.." && pwd)
 collector=${RCA_COLLECTOR:-$repo/collector.sh} # override to test another copy
 strict=${RCA_HOST_TESTS:-0}
 
-passed=0
-failed=0
-ok() {
-    passed=$((passed + 1))
-    printf 'ok      %s\n' "$*"
-}
-not_ok() {
-    failed=$((failed + 1))
-    printf 'FAILED  %s\n' "$*"
-}
-check() {
-    local desc=$1
-    shift
-    if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
+# shellcheck source=tests/collector/checks.sh
+. "$here/checks.sh"
 
 missing=
 for tool in busybox gawk mawk dash tar gzip java javac; do
