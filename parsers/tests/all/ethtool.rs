@@ -1,6 +1,7 @@
 //! `ethtool` parsers against the corpus and captured outputs (see `fixtures/PROVENANCE.md`).
 
 use crate::common::{fixture, insert_line};
+use parsers::net::ethtool::stats::{meaning, Direction, Meaning, Queue};
 use parsers::net::ethtool::{self, EthtoolKind};
 
 #[track_caller]
@@ -269,11 +270,11 @@ fn stats_with_queues() {
     let q3: Vec<&str> = s.matching("rx_queue_3").map(|x| x.name.as_str()).collect();
     assert!(!q3.is_empty() && q3.iter().all(|n| n.starts_with("rx_queue_3_")));
     assert_eq!(
-        s.per_queue("rx", "packets"),
+        s.per_queue(Direction::Rx, "packets"),
         [(0, 912_398), (1, 0), (2, 0), (3, 0)]
     );
     assert_eq!(
-        s.per_queue("tx", "packets"),
+        s.per_queue(Direction::Tx, "packets"),
         [(0, 613), (1, 935_473), (2, 6), (3, 29_357)]
     );
 }
@@ -301,8 +302,180 @@ fn stats_e1000e_dotted_names_and_spaces() {
 fn stats_captured_virtio_per_queue() {
     let rel = "captured-b/ethtool-S-virtio-eth0.txt";
     let s = clean(rel, ethtool::stats::parse_stats(&fixture(rel)));
-    assert_eq!(s.per_queue("rx", "kicks"), [(0, 1273)]);
+    assert_eq!(s.per_queue(Direction::Rx, "kicks"), [(0, 1273)]);
     assert_eq!(s.get("tx_kicks"), Some(3043));
+}
+
+#[test]
+fn stats_captured_virtio_queue_and_device_drops() {
+    let rel = "captured-b/ethtool-S-virtio-eth0.txt";
+    let s = clean(rel, ethtool::stats::parse_stats(&fixture(rel)));
+    // `rx_drops` is the device's sum, `rx0_drops` queue 0's: both read, neither added twice.
+    let q0 = s.stats.iter().find(|x| x.name == "rx0_drops").unwrap();
+    assert_eq!(
+        q0.queue,
+        Some(Queue {
+            index: 0,
+            direction: Some(Direction::Rx)
+        })
+    );
+    assert_eq!(q0.counter, "drops");
+    assert!(s.stats.iter().find(|x| x.name == "rx_drops").unwrap().queue.is_none());
+    // XDP verdicts are not losses.
+    assert_eq!(meaning("xdp_drops"), Meaning::Other);
+    let d = s.device_totals(Direction::Rx);
+    assert_eq!(d.drops, Some(0));
+    assert_eq!(d.out_of_buffer, None);
+}
+
+#[test]
+fn stats_captured_ifb_rx_queue_names() {
+    let rel = "captured-b/ethtool-S-ifb0-rx-queue.txt";
+    let s = clean(rel, ethtool::stats::parse_stats(&fixture(rel)));
+    assert_eq!(s.stats.len(), 4);
+    assert!(s.stats.iter().all(|x| x.queue.map(|q| q.index) == Some(0)));
+    assert_eq!(s.per_queue(Direction::Tx, "bytes"), [(0, 0)]);
+    // No drop counter at all: no drops derived, rather than zero.
+    assert_eq!(s.device_totals(Direction::Rx).drops, None);
+}
+
+/// vmxnet3's sections: `Rx Queue#: 1` headers, indented counters, sub-counters under `drv
+/// dropped … total`, and the device's `tx timeout count` after the last queue.
+#[test]
+fn stats_vmxnet3_sections_keep_queues_apart() {
+    let rel = "ethtool/lctt__ethtool-S-vmxnet3-2tx-2rx.txt";
+    let s = clean(rel, ethtool::stats::parse_stats(&fixture(rel)));
+    let rx = |i| Queue {
+        index: i,
+        direction: Some(Direction::Rx),
+    };
+    assert_eq!(
+        s.sections.iter().map(|x| (x.queue, x.line)).collect::<Vec<_>>(),
+        [
+            (Queue { index: 0, direction: Some(Direction::Tx) }, 2),
+            (Queue { index: 1, direction: Some(Direction::Tx) }, 22),
+            (rx(0), 42),
+            (rx(1), 57),
+        ]
+    );
+    // The same name in two queues: two counters, each its own value.
+    assert_eq!(
+        s.per_queue(Direction::Rx, "ucast pkts rx"),
+        [(0, 5_084_776), (1, 6_346_769)]
+    );
+    assert_eq!(
+        s.per_queue(Direction::Tx, "ucast pkts tx"),
+        [(0, 4_028_081), (1, 3_711_838)]
+    );
+    // `giant hdr` twice in one queue: once under `drv dropped tx total`, once on its own.
+    let giant: Vec<_> = s
+        .stats
+        .iter()
+        .filter(|x| x.name == "giant hdr" && x.queue.map(|q| q.index) == Some(0))
+        .collect();
+    assert_eq!(giant.len(), 2);
+    assert_eq!(giant[0].parent.map(|p| s.stats[p].name.as_str()), Some("drv dropped tx total"));
+    assert_eq!(giant[1].parent, None);
+    let keys = s.keys();
+    let mut unique = keys.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), keys.len(), "every counter has its own key");
+    // `err` and `fcs` break down `drv dropped rx total`.
+    let err = s.stats.iter().find(|x| x.line == 54).unwrap();
+    assert_eq!((err.name.as_str(), err.queue), ("err", Some(rx(0))));
+    assert_eq!(err.parent.map(|p| s.stats[p].line), Some(53));
+    // After the last queue, back at the headers' indentation: the device's own counter.
+    let last = s.stats.last().unwrap();
+    assert_eq!((last.name.as_str(), last.queue, last.line), ("tx timeout count", None, 72));
+    // Derived per queue: packets are ucast + mcast + bcast, drops are OOB + driver drops.
+    let t = s.queue_totals();
+    assert_eq!(t.len(), 4);
+    let rx1 = t.iter().find(|q| q.queue == Some(rx(1))).unwrap();
+    assert_eq!(rx1.packets, Some(6_346_769 + 3464));
+    assert_eq!((rx1.drops, rx1.out_of_buffer, rx1.errors), (0, 0, 0));
+    assert_eq!(s.device_totals(Direction::Rx).out_of_buffer, Some(0));
+}
+
+/// Two snapshots subtract counter by counter, never across queues; sub-counters stay under
+/// their parent and out of the totals.
+#[test]
+fn stats_vmxnet3_growth_between_snapshots() {
+    let rel = "ethtool/lctt__ethtool-S-vmxnet3-2tx-2rx.txt";
+    let before = fixture(rel);
+    // Queue 1 runs out of buffers 900 times and its driver drops 7 (5 errors, 2 FCS).
+    let after: String = before
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            let l = match i + 1 {
+                66 => "       pkts rx OOB: 900".to_string(),
+                68 => "       drv dropped rx total: 7".to_string(),
+                69 => "          err: 5".to_string(),
+                70 => "          fcs: 2".to_string(),
+                60 => "       ucast pkts rx: 6356769".to_string(),
+                _ => l.to_string(),
+            };
+            l + "\n"
+        })
+        .collect();
+    let a = clean(rel, ethtool::stats::parse_stats(&before));
+    let b = clean(rel, ethtool::stats::parse_stats(&after));
+    let d = b.since(&a).unwrap();
+    let t = d.queue_totals();
+    let rx = |i| {
+        t.iter()
+            .find(|q| q.queue == Some(Queue { index: i, direction: Some(Direction::Rx) }))
+            .unwrap()
+    };
+    assert_eq!((rx(1).out_of_buffer, rx(1).drops, rx(1).packets), (900, 907, Some(10_000)));
+    assert_eq!((rx(0).drops, rx(0).packets), (0, Some(0)));
+    let dev = d.device_totals(Direction::Rx);
+    assert_eq!((dev.out_of_buffer, dev.drops), (Some(900), Some(907)));
+    assert!(dev.lines.contains(&66) && dev.lines.contains(&68));
+    assert!(!dev.lines.contains(&69), "sub-counters are not summed");
+    // A counter that went down: the driver was reloaded; the growth is refused with the name.
+    let err = a.since(&b).unwrap_err();
+    assert!(err.contains("went down"), "{err}");
+}
+
+#[test]
+fn stats_iavf_dotted_queue_names() {
+    let rel = "ethtool/dts__ethtool-S-iavf-dotted-queues.txt";
+    let s = clean(rel, ethtool::stats::parse_stats(&fixture(rel)));
+    assert_eq!(s.per_queue(Direction::Tx, "packets"), [(0, 2), (1, 6)]);
+    assert_eq!(s.per_queue(Direction::Tx, "bytes"), [(0, 140), (1, 1044)]);
+    assert_eq!(s.per_queue(Direction::Rx, "packets"), [(0, 0), (1, 0)]);
+    assert_eq!(s.get("tx_bytes"), Some(70));
+    let d = s.device_totals(Direction::Tx);
+    assert_eq!((d.drops, d.errors), (Some(0), Some(0)));
+}
+
+#[test]
+fn stats_bnxt_ring_blocks() {
+    let rel = "ethtool/netdev__ethtool-S-bnxt-ring-blocks.txt";
+    let s = clean(rel, ethtool::stats::parse_stats(&fixture(rel)));
+    assert_eq!(s.stats.len(), 9);
+    assert!(s.stats.iter().all(|x| x.queue.map(|q| q.index) == Some(0)));
+    let disc = s.stats.iter().find(|x| x.counter == "rx_discards").unwrap();
+    assert_eq!(disc.queue.unwrap().direction, Some(Direction::Rx));
+    assert_eq!(disc.name, "[0]: rx_discards");
+    let t = s.queue_totals();
+    let rx0 = t.iter().find(|q| q.queue.unwrap().direction == Some(Direction::Rx)).unwrap();
+    assert_eq!(rx0.packets, Some(1418 + 178));
+    assert_eq!((rx0.drops, rx0.errors), (0, 0));
+}
+
+/// Rows that cannot be placed are issues on their line; the rest is read.
+#[test]
+fn stats_unplaceable_rows() {
+    let text = "NIC statistics:\n     Rx Queue#: 99999999999\n       ucast pkts rx: 5\n     rx_packets: 5\n";
+    let p = ethtool::stats::parse_stats(text).unwrap();
+    assert_eq!(p.issues.len(), 1);
+    assert_eq!(p.issues[0].line, 2);
+    assert!(p.issues[0].message.contains("no queue number"), "{}", p.issues[0].message);
+    assert_eq!(p.value.stats[0].queue, None);
+    assert_eq!(p.value.get("rx_packets"), Some(5));
 }
 
 #[test]
