@@ -39,6 +39,110 @@ pub struct Nic {
     pub since_boot: Option<Cited<NicTotals>>,
     /// Interrupts of this NIC's queues.
     pub irqs: Vec<NicIrq>,
+    /// The driver's statistics (`ethtool -S`), with their growth over the window when the bundle
+    /// holds two snapshots of them.
+    pub ethtool_stats: Option<NicStats>,
+}
+
+/// A NIC's `ethtool -S` snapshots.
+#[derive(Debug, Clone, Serialize)]
+pub struct NicStats {
+    /// How many snapshots of this NIC the bundle holds.
+    pub snapshots: usize,
+    /// The latest snapshot's artifact.
+    pub latest: String,
+    /// Whether the latest snapshot has per-queue counters.
+    pub has_queues: bool,
+    /// The counters' growth between the earliest and the latest snapshot; `Err` says why there
+    /// is none (one snapshot, a driver reload between them, snapshots that cannot be ordered).
+    pub window: Result<StatsWindow, String>,
+}
+
+/// The growth of a NIC's `ethtool -S` counters between two snapshots.
+#[derive(Debug, Clone, Serialize)]
+pub struct StatsWindow {
+    /// Each counter's growth, on the later snapshot's lines
+    /// ([`parsers::net::ethtool::stats::Stats::since`]).
+    pub growth: parsers::net::ethtool::stats::Stats,
+    /// Seconds between the snapshots, when the manifest or both names give their times.
+    pub seconds: Option<f64>,
+    /// The earlier snapshot's artifact.
+    pub first: String,
+    /// The later snapshot's artifact.
+    pub last: String,
+    /// For each counter line of the later snapshot, the same counter's line in the earlier.
+    pub first_lines: BTreeMap<usize, usize>,
+}
+
+/// The NICs whose `ethtool -S` counters have a window's growth. Errors: why none has (no
+/// `ethtool -S` in the bundle, or each NIC's reason).
+pub fn stats_windows(nics: &[Nic]) -> Result<Vec<(&Nic, &StatsWindow)>, String> {
+    let with: Vec<(&Nic, &NicStats)> = nics
+        .iter()
+        .filter_map(|n| n.ethtool_stats.as_ref().map(|s| (n, s)))
+        .collect();
+    if with.is_empty() {
+        return Err("no `ethtool -S` output in the bundle".into());
+    }
+    let ok: Vec<(&Nic, &StatsWindow)> = with
+        .iter()
+        .filter_map(|(n, s)| s.window.as_ref().ok().map(|w| (*n, w)))
+        .collect();
+    if ok.is_empty() {
+        let why: Vec<&str> = with
+            .iter()
+            .filter_map(|(_, s)| s.window.as_ref().err().map(String::as_str))
+            .collect();
+        return Err(why.join("; "));
+    }
+    Ok(ok)
+}
+
+impl StatsWindow {
+    /// "in 30 s" or "between the two snapshots" (interval unknown).
+    pub fn during(&self) -> String {
+        match self.seconds {
+            Some(s) => format!("in {s:.0} s"),
+            None => "between the two `ethtool -S` snapshots (interval unknown)".into(),
+        }
+    }
+
+    /// Evidence for counters on these lines of the later snapshot: those lines (with the
+    /// `NIC statistics:` header and the queue headers above them) and the same counters in the
+    /// earlier snapshot.
+    pub fn evidence(&self, lines: &[usize], label: &str) -> Vec<crate::evidence::Evidence> {
+        let mut last: Vec<usize> = lines.to_vec();
+        last.push(self.growth.line);
+        for s in &self.growth.sections {
+            if lines.iter().any(|&l| {
+                l > s.line
+                    && self
+                        .growth
+                        .sections
+                        .iter()
+                        .filter(|x| x.line < l)
+                        .map(|x| x.line)
+                        .max()
+                        == Some(s.line)
+            }) {
+                last.push(s.line);
+            }
+        }
+        last.sort_unstable();
+        last.dedup();
+        let first: Vec<usize> = lines
+            .iter()
+            .filter_map(|l| self.first_lines.get(l).copied())
+            .collect();
+        let mut out = vec![Cited::lines((), &self.last, last)
+            .evidence(format!("{label} (later snapshot)"))];
+        if !first.is_empty() {
+            out.push(
+                Cited::lines((), &self.first, first).evidence(format!("{label} (earlier snapshot)")),
+            );
+        }
+        out
+    }
 }
 
 /// `ethtool -l`: current and maximum queue counts; `None` where printed `n/a` or absent.
@@ -466,9 +570,107 @@ pub fn build(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> (Vec<Ni
         }
     }
     attach_irqs(c, &mut nics);
+    for (name, st) in ethtool_stats(c) {
+        nic(&mut nics, &name).ethtool_stats = Some(st);
+    }
     let net = stack(c, sysctl);
     nics.remove("lo");
     (nics.into_values().collect(), net)
+}
+
+/// Each NIC's `ethtool -S` snapshots, paired: by the manifest's times when all carry one, else
+/// (two snapshots) by their counters, which only grow while the driver stays loaded
+/// ([`super::snapshots::earlier`]), with the interval from times in their names.
+fn ethtool_stats(c: &Collected) -> BTreeMap<String, NicStats> {
+    use parsers::net::ethtool::stats::Stats;
+    let mut by: BTreeMap<String, Vec<(&Artifact, &Stats)>> = BTreeMap::new();
+    for (a, x) in c.records_of::<Stats>(&kind::ETHTOOL_S) {
+        if let Some(name) = iface_of(a, x.interface.as_deref()) {
+            by.entry(name).or_default().push((a, x));
+        }
+    }
+    let start = |a: &Artifact| a.record.as_ref().and_then(|r| r.start);
+    by.into_iter()
+        .filter_map(|(name, mut snaps)| {
+            let timed = snaps.iter().all(|(a, _)| start(a).is_some());
+            let ordered: Result<(usize, usize, Option<f64>), String> = match snaps.len() {
+                0 => return None,
+                1 => Err(format!(
+                    "one `ethtool -S` snapshot of {name} ({}): growth during the window needs two",
+                    snaps[0].0.path
+                )),
+                _ if timed => {
+                    snaps.sort_by(|x, y| {
+                        start(x.0)
+                            .partial_cmp(&start(y.0))
+                            .unwrap_or(std::cmp::Ordering::Equal)
+                    });
+                    let secs = start(snaps[snaps.len() - 1].0)
+                        .zip(start(snaps[0].0))
+                        .map(|(b, a)| b - a)
+                        .filter(|s| *s > 0.0);
+                    Ok((0, snaps.len() - 1, secs))
+                }
+                2 => super::snapshots::earlier(snaps[0].1, snaps[1].1)
+                    .map(|first| if first { (0, 1) } else { (1, 0) })
+                    .map(|(i, j)| {
+                        let secs = super::snapshots::name_time(&snaps[j].0.path)
+                            .zip(super::snapshots::name_time(&snaps[i].0.path))
+                            .map(|(b, a)| b - a)
+                            .filter(|s| *s > 0.0);
+                        (i, j, secs)
+                    })
+                    .map_err(|why| {
+                        format!(
+                            "the `ethtool -S` snapshots of {name} ({} and {}) are not compared: {why}",
+                            snaps[0].0.path, snaps[1].0.path
+                        )
+                    }),
+                n => Err(format!(
+                    "{n} `ethtool -S` snapshots of {name} without collection times: only two can \
+                     be ordered by their counters"
+                )),
+            };
+            let latest = match &ordered {
+                Ok((_, j, _)) => snaps[*j],
+                Err(_) => *snaps.last()?,
+            };
+            let window = ordered.and_then(|(i, j, seconds)| {
+                let (fa, fx) = snaps[i];
+                let (la, lx) = snaps[j];
+                let growth = lx.since(fx).map_err(|why| {
+                    format!("`ethtool -S` of {name} between {} and {}: {why}", fa.path, la.path)
+                })?;
+                let before: std::collections::HashMap<_, usize> = fx
+                    .keys()
+                    .into_iter()
+                    .zip(fx.stats.iter().map(|s| s.line))
+                    .collect();
+                let first_lines = lx
+                    .keys()
+                    .into_iter()
+                    .zip(lx.stats.iter().map(|s| s.line))
+                    .filter_map(|(k, l)| before.get(&k).map(|f| (l, *f)))
+                    .collect();
+                Ok(StatsWindow {
+                    growth,
+                    seconds,
+                    first: fa.path.clone(),
+                    last: la.path.clone(),
+                    first_lines,
+                })
+            });
+            Some((
+                name,
+                NicStats {
+                    snapshots: snaps.len(),
+                    latest: latest.0.path.clone(),
+                    has_queues: latest.1.has_queues(),
+                    window,
+                },
+            ))
+        })
+        .collect()
 }
 
 /// Assigns interrupt lines to NICs: by the NIC's name or PCI address in the IRQ's device name;

@@ -266,6 +266,19 @@ impl Counters for parsers::proc::net_dev::NetDev {
     }
 }
 
+impl Counters for parsers::net::ethtool::stats::Stats {
+    fn counters(&self) -> Vec<(String, u64)> {
+        use parsers::net::ethtool::stats::{is_packets, meaning, Meaning};
+        // Packet, drop and error counters only: a driver's gauges may go either way.
+        self.keys()
+            .into_iter()
+            .zip(&self.stats)
+            .filter(|(_, s)| meaning(&s.counter) != Meaning::Other || is_packets(&s.counter))
+            .map(|(k, s)| (format!("{k:?}"), s.value))
+            .collect()
+    }
+}
+
 /// Which of two records was read first, by their counters: `Ok(true)` when `a` is the earlier
 /// (every counter of `a` at or below the same counter of `b`, one below), `Ok(false)` for the
 /// reverse. Errors: why they cannot be ordered (no shared counter, identical, or some counters

@@ -48,6 +48,8 @@ pub mod nic {
     pub mod mtu_mismatch;
     pub mod offloads;
     pub mod queues;
+    pub mod rx_out_of_buffer;
+    pub mod rx_queue_drops;
     pub mod rx_ring;
 }
 /// The network stack: drops, connection tracking, listen queues.
@@ -298,6 +300,8 @@ pub static RULES: &[Rule] = &[
     rule!(nic::emulated),
     rule!(nic::offloads),
     rule!(nic::rx_ring),
+    rule!(nic::rx_queue_drops),
+    rule!(nic::rx_out_of_buffer),
     rule!(nic::mtu_mismatch),
     rule!(nic::link_flap),
     rule!(net::rx_drops),

@@ -116,6 +116,37 @@ pub mod nic {
             ..Default::default()
         }
     }
+
+    /// `n` with two `ethtool -S` snapshots, `before` and `after` (texts as ethtool prints them),
+    /// `seconds` apart.
+    pub fn with_stats(mut n: Nic, before: &str, after: &str, seconds: Option<f64>) -> Nic {
+        use parsers::net::ethtool::stats::parse_stats;
+        let a = parse_stats(before).unwrap().value;
+        let b = parse_stats(after).unwrap().value;
+        let growth = b.since(&a).unwrap();
+        let first_lines = b
+            .keys()
+            .into_iter()
+            .zip(b.stats.iter().map(|s| s.line))
+            .filter_map(|(k, l)| {
+                let i = a.keys().iter().position(|x| *x == k)?;
+                Some((l, a.stats[i].line))
+            })
+            .collect();
+        n.ethtool_stats = Some(crate::facts::NicStats {
+            snapshots: 2,
+            latest: format!("net/ethtool/{}/ethtool-S.end", n.name),
+            has_queues: b.has_queues(),
+            window: Ok(crate::facts::StatsWindow {
+                growth,
+                seconds,
+                first: format!("net/ethtool/{}/ethtool-S.start", n.name),
+                last: format!("net/ethtool/{}/ethtool-S.end", n.name),
+                first_lines,
+            }),
+        });
+        n
+    }
 }
 
 /// Builders for the CPU profile rules' tests.

@@ -172,6 +172,9 @@ pub struct QueueTotals {
     pub drops: u64,
     /// [`Meaning::Error`] counters summed.
     pub errors: u64,
+    /// How many drop counters ([`Meaning::OutOfBuffer`], [`Meaning::Dropped`]) the queue has:
+    /// 0 means "not counted", not "no drop".
+    pub drop_counters: usize,
     /// Input lines of the counters summed into `drops`, `errors` and `packets`.
     pub lines: Vec<usize>,
 }
@@ -356,7 +359,7 @@ pub fn meaning(counter: &str) -> Meaning {
 
 /// Is this a packet counter (not bytes, not a drop or error)? `packets`, `rx_packets`,
 /// `ucast pkts rx`, `rx_ucast_packets`, `pktnum_rcd` (hns3).
-fn is_packets(counter: &str) -> bool {
+pub fn is_packets(counter: &str) -> bool {
     let c = counter.to_ascii_lowercase();
     let base = c
         .strip_prefix("rx_")
@@ -428,9 +431,11 @@ impl Stats {
 
     /// The growth of every counter from `earlier` (a snapshot of the same NIC) to this one:
     /// these counters with their values minus the earlier ones, on this snapshot's lines.
-    /// Counters absent from `earlier` are left out.
-    /// Errors: a counter that went down (the driver was reloaded or the NIC reset between the
-    /// snapshots), naming it; no counter in common.
+    /// Counters absent from `earlier` are left out, and so are values that went down but count
+    /// neither packets, drops nor errors (drivers print a few gauges: hns3's `queue_num`, veth's
+    /// `peer_ifindex`).
+    /// Errors: a packet, drop or error counter that went down (the driver was reloaded or the
+    /// NIC reset between the snapshots), naming it; no counter in common.
     pub fn since(&self, earlier: &Stats) -> Result<Stats, String> {
         let before: std::collections::HashMap<StatKey, u64> = earlier
             .keys()
@@ -448,6 +453,9 @@ impl Stats {
         for (i, (k, s)) in self.keys().into_iter().zip(&self.stats).enumerate() {
             let Some(&b) = before.get(&k) else { continue };
             let Some(value) = s.value.checked_sub(b) else {
+                if meaning(&s.counter) == Meaning::Other && !is_packets(&s.counter) {
+                    continue;
+                }
                 return Err(format!(
                     "`{}` went down from {b} to {} (line {}): the driver was reloaded or the \
                      NIC reset between the snapshots",
@@ -482,8 +490,12 @@ impl Stats {
                 Meaning::OutOfBuffer => {
                     t.out_of_buffer = t.out_of_buffer.saturating_add(s.value);
                     t.drops = t.drops.saturating_add(s.value);
+                    t.drop_counters += 1;
                 }
-                Meaning::Dropped => t.drops = t.drops.saturating_add(s.value),
+                Meaning::Dropped => {
+                    t.drops = t.drops.saturating_add(s.value);
+                    t.drop_counters += 1;
+                }
                 Meaning::Error => t.errors = t.errors.saturating_add(s.value),
                 Meaning::Other if is_packets(&s.counter) => {
                     t.packets = Some(t.packets.unwrap_or(0).saturating_add(s.value));
