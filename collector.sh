@@ -200,9 +200,11 @@
 #     ip-link            `ip -s link`; net/ip-s-link.txt
 #     ip-addr            `ip addr`; net/ip-addr.txt
 #     ethtool-i, ethtool-l, ethtool-k, ethtool-g, ethtool-c, ethtool-S
-#                        `ethtool -i|-l|-k|-g|-c|-S <nic>` for each interface with a device
+#                        `ethtool -i|-l|-k|-g|-c <nic>` for each interface with a device
 #                        behind it (/sys/class/net/<nic>/device; lo, bridges, veth are left
-#                        out); net/ethtool/<nic>/ethtool-<opt>.txt
+#                        out); net/ethtool/<nic>/ethtool-<opt>.txt; `ethtool -S <nic>` (driver
+#                        counters, per queue) at the window's start and end:
+#                        net/ethtool/<nic>/ethtool-S.start, .end (no .end after an interrupt)
 #     bonding            /proc/net/bonding/<bond>; net/bonding/<bond>
 #     irq-affinity       one line `N<TAB>smp_affinity_list<TAB>action name` per action of each
 #                        /proc/irq/N; net/irq-affinity.tsv
@@ -505,6 +507,7 @@ interrupted=0
 signal_status=0      # 128 + number of the first INT/TERM/HUP received
 exit_status=0
 closing=0            # 1 while taking the end-of-window snapshot, allowed after an interrupt
+eth_hung=            # NICs whose `ethtool` query timed out: asked nothing more
 timeout_impl=watchdog
 timeout_busybox_t=0
 json_why=
@@ -2538,6 +2541,41 @@ snapshot() {
     else
         run "net/netstat-tanp.$1" netstat-tanp "$budget_quick" netstat -tanp
     fi
+    # Last: a driver that hangs delays no other counter of the snapshot.
+    if [ "$1" = start ] || [ "$interrupted" = 0 ]; then
+        ethtool_stats "$1"
+    fi
+}
+
+# ethtool_stats SUFFIX: `ethtool -S` of each interface with a device behind it (as
+# collect_net chooses them). The drivers' per-queue drop counters mean something only as a
+# growth over the window, hence a snapshot at each end. A NIC whose query times out (not cut by
+# the deadline) is listed in eth_hung: it is asked nothing more, here or in collect_net.
+ethtool_stats() {
+    # The NIC is kept in $2: the window may close during a start snapshot's query (a hung
+    # driver), and the end snapshot then taken reuses this function's variables, not its
+    # positional parameters.
+    for es_d in "$root"/sys/class/net/*; do
+        [ -e "$es_d" ] || continue
+        set -- "$1" "${es_d##*/}"
+        if [ "$2" = lo ] || [ ! -e "$es_d/device" ]; then
+            continue
+        fi
+        case " $eth_hung " in
+            *" $2 "*)
+                window_tick
+                skip "net/ethtool/$2/ethtool-S.$1" ethtool-S \
+                    "skipped: ethtool -S $2 timed out (the driver does not answer)" \
+                    "ethtool -S $2"
+                continue
+                ;;
+        esac
+        run "net/ethtool/$2/ethtool-S.$1" ethtool-S "$budget_quick" ethtool -S "$2"
+        case $last_exit/$last_note in
+            124/*deadline*) ;;
+            124/*) eth_hung="$eth_hung $2" ;;
+        esac
+    done
 }
 
 window_open() {
@@ -2814,7 +2852,8 @@ collect_net() {
         # A driver that hangs one query hangs the others: after a timeout, the NIC's other
         # queries are skipped rather than each spending its budget.
         cn_hung=
-        for cn_o in i l k g c S; do
+        case " $eth_hung " in *" $cn_n "*) cn_hung="ethtool -S $cn_n" ;; esac
+        for cn_o in i l k g c; do
             if [ -n "$cn_hung" ]; then
                 window_tick
                 skip "net/ethtool/$cn_n/ethtool-$cn_o.txt" "ethtool-$cn_o" \
