@@ -25,6 +25,7 @@ mod incidents_jvm;
 mod incidents_klog;
 mod incidents_loose;
 mod incidents_netfd;
+mod incidents_nicq;
 mod incidents_snapdiff;
 mod incomplete;
 mod jvm_facts;

@@ -142,7 +142,7 @@ pub fn check(f: &HostFacts) -> Check {
             w.during(),
             queues
                 .iter()
-                .filter_map(|q| Some(format!("{} {}", q.queue?.index, q.drops)))
+                .filter_map(|q| Some(format!("queue {}: {}", q.queue?.index, q.drops)))
                 .collect::<Vec<_>>()
                 .join(", ")
         )];
@@ -166,8 +166,8 @@ pub fn check(f: &HostFacts) -> Check {
                     n.name, top.drops
                 ),
                 format!(
-                    "Of {total} receive drops counted per queue {}, queue {index} took {}; the \
-                     other {} queues {}.",
+                    "Of {total} receive drops counted per queue {}, queue {index} took {} and \
+                     the other {} queue(s) {}.",
                     w.during(),
                     top.drops,
                     queues.len() - 1,
