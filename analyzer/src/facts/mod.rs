@@ -41,11 +41,11 @@ pub use identity::Identity;
 pub use jvm::Jvm;
 pub use kernel::{Kernel, ModuleInfo};
 pub use memory::Memory;
-pub use net::{
-    Channels, CounterChange, ListenQueue, NetStack, Nic, NicIrq, NicRates, NicStats, NicTotals, Rings,
-    StatsWindow,
-};
 pub use net::stats_windows;
+pub use net::{
+    Channels, CounterChange, ListenQueue, NetStack, Nic, NicIrq, NicRates, NicStats, NicTotals,
+    Rings, StatsWindow,
+};
 pub use process::{ConnectionCount, ProcessInfo, Processes};
 pub use softirq::SoftirqFacts;
 pub use timesync::TimeSync;

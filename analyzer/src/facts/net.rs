@@ -134,11 +134,12 @@ impl StatsWindow {
             .iter()
             .filter_map(|l| self.first_lines.get(l).copied())
             .collect();
-        let mut out = vec![Cited::lines((), &self.last, last)
-            .evidence(format!("{label} (later snapshot)"))];
+        let mut out =
+            vec![Cited::lines((), &self.last, last).evidence(format!("{label} (later snapshot)"))];
         if !first.is_empty() {
             out.push(
-                Cited::lines((), &self.first, first).evidence(format!("{label} (earlier snapshot)")),
+                Cited::lines((), &self.first, first)
+                    .evidence(format!("{label} (earlier snapshot)")),
             );
         }
         out

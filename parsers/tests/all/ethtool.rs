@@ -320,7 +320,13 @@ fn stats_captured_virtio_queue_and_device_drops() {
         })
     );
     assert_eq!(q0.counter, "drops");
-    assert!(s.stats.iter().find(|x| x.name == "rx_drops").unwrap().queue.is_none());
+    assert!(s
+        .stats
+        .iter()
+        .find(|x| x.name == "rx_drops")
+        .unwrap()
+        .queue
+        .is_none());
     // XDP verdicts are not losses.
     assert_eq!(meaning("xdp_drops"), Meaning::Other);
     let d = s.device_totals(Direction::Rx);
@@ -350,10 +356,25 @@ fn stats_vmxnet3_sections_keep_queues_apart() {
         direction: Some(Direction::Rx),
     };
     assert_eq!(
-        s.sections.iter().map(|x| (x.queue, x.line)).collect::<Vec<_>>(),
+        s.sections
+            .iter()
+            .map(|x| (x.queue, x.line))
+            .collect::<Vec<_>>(),
         [
-            (Queue { index: 0, direction: Some(Direction::Tx) }, 2),
-            (Queue { index: 1, direction: Some(Direction::Tx) }, 22),
+            (
+                Queue {
+                    index: 0,
+                    direction: Some(Direction::Tx)
+                },
+                2
+            ),
+            (
+                Queue {
+                    index: 1,
+                    direction: Some(Direction::Tx)
+                },
+                22
+            ),
             (rx(0), 42),
             (rx(1), 57),
         ]
@@ -374,7 +395,10 @@ fn stats_vmxnet3_sections_keep_queues_apart() {
         .filter(|x| x.name == "giant hdr" && x.queue.map(|q| q.index) == Some(0))
         .collect();
     assert_eq!(giant.len(), 2);
-    assert_eq!(giant[0].parent.map(|p| s.stats[p].name.as_str()), Some("drv dropped tx total"));
+    assert_eq!(
+        giant[0].parent.map(|p| s.stats[p].name.as_str()),
+        Some("drv dropped tx total")
+    );
     assert_eq!(giant[1].parent, None);
     let keys = s.keys();
     let mut unique = keys.clone();
@@ -387,7 +411,10 @@ fn stats_vmxnet3_sections_keep_queues_apart() {
     assert_eq!(err.parent.map(|p| s.stats[p].line), Some(53));
     // After the last queue, back at the headers' indentation: the device's own counter.
     let last = s.stats.last().unwrap();
-    assert_eq!((last.name.as_str(), last.queue, last.line), ("tx timeout count", None, 72));
+    assert_eq!(
+        (last.name.as_str(), last.queue, last.line),
+        ("tx timeout count", None, 72)
+    );
     // Derived per queue: packets are ucast + mcast + bcast, drops are OOB + driver drops.
     let t = s.queue_totals();
     assert_eq!(t.len(), 4);
@@ -425,10 +452,19 @@ fn stats_vmxnet3_growth_between_snapshots() {
     let t = d.queue_totals();
     let rx = |i| {
         t.iter()
-            .find(|q| q.queue == Some(Queue { index: i, direction: Some(Direction::Rx) }))
+            .find(|q| {
+                q.queue
+                    == Some(Queue {
+                        index: i,
+                        direction: Some(Direction::Rx),
+                    })
+            })
             .unwrap()
     };
-    assert_eq!((rx(1).out_of_buffer, rx(1).drops, rx(1).packets), (900, 907, Some(10_000)));
+    assert_eq!(
+        (rx(1).out_of_buffer, rx(1).drops, rx(1).packets),
+        (900, 907, Some(10_000))
+    );
     assert_eq!((rx(0).drops, rx(0).packets), (0, Some(0)));
     let dev = d.device_totals(Direction::Rx);
     assert_eq!((dev.out_of_buffer, dev.drops), (Some(900), Some(907)));
@@ -461,7 +497,10 @@ fn stats_bnxt_ring_blocks() {
     assert_eq!(disc.queue.unwrap().direction, Some(Direction::Rx));
     assert_eq!(disc.name, "[0]: rx_discards");
     let t = s.queue_totals();
-    let rx0 = t.iter().find(|q| q.queue.unwrap().direction == Some(Direction::Rx)).unwrap();
+    let rx0 = t
+        .iter()
+        .find(|q| q.queue.unwrap().direction == Some(Direction::Rx))
+        .unwrap();
     assert_eq!(rx0.packets, Some(1418 + 178));
     assert_eq!((rx0.drops, rx0.errors), (0, 0));
 }
@@ -473,7 +512,11 @@ fn stats_unplaceable_rows() {
     let p = ethtool::stats::parse_stats(text).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 2);
-    assert!(p.issues[0].message.contains("no queue number"), "{}", p.issues[0].message);
+    assert!(
+        p.issues[0].message.contains("no queue number"),
+        "{}",
+        p.issues[0].message
+    );
     assert_eq!(p.value.stats[0].queue, None);
     assert_eq!(p.value.get("rx_packets"), Some(5));
 }

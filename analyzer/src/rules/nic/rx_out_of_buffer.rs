@@ -104,10 +104,7 @@ pub fn check(f: &HostFacts) -> Check {
                 s.parent.is_none()
                     && s.value > 0
                     && meaning(&s.counter) == Meaning::OutOfBuffer
-                    && s.queue
-                        .and_then(|q| q.direction)
-                        .unwrap_or(Direction::Rx)
-                        == Direction::Rx
+                    && s.queue.and_then(|q| q.direction).unwrap_or(Direction::Rx) == Direction::Rx
             })
             .collect();
         let lines: Vec<usize> = grown.iter().map(|s| s.line).collect();
@@ -139,7 +136,10 @@ pub fn check(f: &HostFacts) -> Check {
                 ev.push(r.evidence(format!("{} ring parameters", n.name)));
             }
         }
-        if n.rates.as_ref().is_some_and(|r| r.rx_drop_per_s + r.rx_fifo_per_s > 0.0) {
+        if n.rates
+            .as_ref()
+            .is_some_and(|r| r.rx_drop_per_s + r.rx_fifo_per_s > 0.0)
+        {
             details.push(format!(
                 "`/proc/net/dev` counts these among {}'s `drop`/`fifo` (`net.rx-drops`): the same \
                  packets, not more.",
@@ -205,26 +205,42 @@ mod tests {
 ";
 
     fn after(oob1: u64) -> String {
-        BEFORE.replace("pkts rx out of buf: 10", &format!("pkts rx out of buf: {oob1}"))
+        BEFORE.replace(
+            "pkts rx out of buf: 10",
+            &format!("pkts rx out of buf: {oob1}"),
+        )
     }
 
     #[test]
     fn fires_when_the_counter_grows_and_critical_from_a_hundred_per_second() {
-        let f = host(4, vec![with_stats(nic("ens192"), BEFORE, &after(610), Some(60.0))]);
+        let f = host(
+            4,
+            vec![with_stats(nic("ens192"), BEFORE, &after(610), Some(60.0))],
+        );
         let v = found(check(&f));
         assert_eq!(v[0].severity, Severity::Warning, "10/s");
         assert!(v[0].title.contains("600 times in 60 s"), "{}", v[0].title);
-        assert!(v[0].details[0].contains("queue 1: 600"), "{:?}", v[0].details);
+        assert!(
+            v[0].details[0].contains("queue 1: 600"),
+            "{:?}",
+            v[0].details
+        );
         // The later snapshot's counter line and the queue header above it, and the earlier's.
         assert_eq!(v[0].evidence[0].lines, vec![1, 7, 9]);
         assert_eq!(v[0].evidence[1].lines, vec![9]);
-        let f = host(4, vec![with_stats(nic("ens192"), BEFORE, &after(6010), Some(60.0))]);
+        let f = host(
+            4,
+            vec![with_stats(nic("ens192"), BEFORE, &after(6010), Some(60.0))],
+        );
         assert_eq!(found(check(&f))[0].severity, Severity::Critical);
     }
 
     #[test]
     fn clear_without_growth() {
-        let f = host(4, vec![with_stats(nic("ens192"), BEFORE, BEFORE, Some(60.0))]);
+        let f = host(
+            4,
+            vec![with_stats(nic("ens192"), BEFORE, BEFORE, Some(60.0))],
+        );
         assert!(is_clear(&check(&f)));
     }
 
@@ -235,7 +251,9 @@ mod tests {
             snapshots: 1,
             latest: "net/ethtool/ens192/ethtool-S.txt".into(),
             has_queues: true,
-            window: Err("one `ethtool -S` snapshot of ens192: growth during the window needs two".into()),
+            window: Err(
+                "one `ethtool -S` snapshot of ens192: growth during the window needs two".into(),
+            ),
         });
         match check(&host(4, vec![n])) {
             Check::NotEvaluated(why) => assert!(why.contains("needs two"), "{why}"),

@@ -105,7 +105,10 @@ pub fn check(f: &HostFacts) -> Check {
             continue;
         }
         judged.push(n.name.as_str());
-        let total = queues.iter().map(|q| q.drops).fold(0u64, u64::saturating_add);
+        let total = queues
+            .iter()
+            .map(|q| q.drops)
+            .fold(0u64, u64::saturating_add);
         let Some(top) = queues.iter().max_by_key(|q| q.drops) else {
             continue;
         };
@@ -154,7 +157,10 @@ pub fn check(f: &HostFacts) -> Check {
              a whole: this finding says where they fall, not that there are more.",
             n.name
         ));
-        let lines: Vec<usize> = queues.iter().flat_map(|q| q.lines.iter().copied()).collect();
+        let lines: Vec<usize> = queues
+            .iter()
+            .flat_map(|q| q.lines.iter().copied())
+            .collect();
         out.push(Finding {
             details,
             ..finding(
@@ -213,16 +219,34 @@ mod tests {
     fn fires_on_one_queue_and_tells_hot_from_slow() {
         let before = virtio(0, 0, 0, 0);
         // Queue 1 drops 950 of 1000 and receives 80 % of the packets: RSS favours it.
-        let n = with_stats(nic("eth0"), &before, &virtio(50, 950, 2000, 8000), Some(30.0));
+        let n = with_stats(
+            nic("eth0"),
+            &before,
+            &virtio(50, 950, 2000, 8000),
+            Some(30.0),
+        );
         let v = found(check(&host(4, vec![n])));
         assert!(v[0].title.contains("queue 1 holds 95 %"), "{}", v[0].title);
-        assert!(v[0].details[1].contains("80 % of the packets"), "{:?}", v[0].details);
+        assert!(
+            v[0].details[1].contains("80 % of the packets"),
+            "{:?}",
+            v[0].details
+        );
         // The device's `rx_drops` (their sum) is cited nowhere: it is not a queue's.
         assert!(!v[0].evidence[0].lines.contains(&2));
         // The same drops on a queue that gets 20 % of the packets: it falls behind.
-        let n = with_stats(nic("eth0"), &before, &virtio(50, 950, 8000, 2000), Some(30.0));
+        let n = with_stats(
+            nic("eth0"),
+            &before,
+            &virtio(50, 950, 8000, 2000),
+            Some(30.0),
+        );
         let v = found(check(&host(4, vec![n])));
-        assert!(v[0].details[1].contains("falls behind"), "{:?}", v[0].details);
+        assert!(
+            v[0].details[1].contains("falls behind"),
+            "{:?}",
+            v[0].details
+        );
     }
 
     #[test]

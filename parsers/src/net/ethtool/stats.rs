@@ -370,7 +370,11 @@ pub fn is_packets(counter: &str) -> bool {
         "packets" | "ucast_packets" | "mcast_packets" | "bcast_packets" | "pktnum_rcd"
     ) || matches!(
         c.as_str(),
-        "ucast pkts rx" | "mcast pkts rx" | "bcast pkts rx" | "ucast pkts tx" | "mcast pkts tx"
+        "ucast pkts rx"
+            | "mcast pkts rx"
+            | "bcast pkts rx"
+            | "ucast pkts tx"
+            | "mcast pkts tx"
             | "bcast pkts tx"
     )
 }
@@ -545,9 +549,8 @@ impl Stats {
         let has = |m: Meaning| {
             self.stats.iter().any(|s| {
                 s.parent.is_none()
-                    && s.queue.is_some_and(|q| {
-                        q.direction.unwrap_or(Direction::Rx) == direction
-                    })
+                    && s.queue
+                        .is_some_and(|q| q.direction.unwrap_or(Direction::Rx) == direction)
                     && meaning(&s.counter) == m
             })
         };
