@@ -114,3 +114,20 @@ fn one_snapshot_is_not_evaluated_and_says_why() {
         );
     }
 }
+
+/// A real collector run: `ethtool -S` at the window's start and end, paired by the manifest's
+/// times. virtio_net counts drops on its one receive queue and has no out-of-buffer counter,
+/// and the rules say so rather than asking for a second snapshot.
+#[test]
+fn the_collectors_two_snapshots_are_paired_by_the_manifest() {
+    let (_, doc) = analyze(&incident("nic-stats-collector"));
+    let why = |id: &str| rule_status(&doc, id)["reason"].as_str().unwrap().to_string();
+    assert_eq!(
+        why("nic.rx-out-of-buffer"),
+        "the `ethtool -S` of eth0 print no out-of-buffer counter"
+    );
+    assert_eq!(
+        why("nic.rx-queue-drops"),
+        "no per-queue receive drop counters on two or more queues in the `ethtool -S` of eth0"
+    );
+}

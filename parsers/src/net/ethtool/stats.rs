@@ -772,6 +772,36 @@ mod tests {
         }
     }
 
+    /// vmxnet3 drivers whose names carried no indentation print the counters at the header's
+    /// indentation (`vmxnet3_rq_dev_stats` of older kernels: `"ucast pkts rx"`, `"   err"`):
+    /// the section then runs to the next header or `tx timeout count`.
+    #[test]
+    fn flush_sections_run_to_the_next_header() {
+        let text = "NIC statistics:\n     Rx Queue#: 0\n     ucast pkts rx: 5\n     drv dropped rx total: 2\n        err: 2\n     Rx Queue#: 1\n     ucast pkts rx: 7\n     tx timeout count: 0\n";
+        let s = parse_stats(text).unwrap().value;
+        let q = |line: usize| s.stats.iter().find(|x| x.line == line).unwrap();
+        assert_eq!(q(3).queue.map(|x| x.index), Some(0));
+        assert_eq!(q(5).parent.map(|p| s.stats[p].line), Some(4));
+        assert_eq!(q(7).queue.map(|x| x.index), Some(1));
+        assert_eq!(q(8).queue, None);
+    }
+
+    /// A gauge that went down is left out of the growth; a packet counter that went down means
+    /// the driver was reloaded.
+    #[test]
+    fn gauges_may_shrink_counters_may_not() {
+        let a = parse_stats("NIC statistics:\n     queue_num: 16\n     rxq0_packets: 5\n")
+            .unwrap()
+            .value;
+        let b = parse_stats("NIC statistics:\n     queue_num: 8\n     rxq0_packets: 9\n")
+            .unwrap()
+            .value;
+        let d = b.since(&a).unwrap();
+        assert_eq!(d.stats.len(), 1);
+        assert_eq!((d.stats[0].name.as_str(), d.stats[0].value), ("rxq0_packets", 4));
+        assert!(a.since(&b).unwrap_err().contains("`rxq0_packets` went down"));
+    }
+
     #[test]
     fn meanings() {
         for (c, m) in [
