@@ -113,19 +113,12 @@ impl StatsWindow {
     pub fn evidence(&self, lines: &[usize], label: &str) -> Vec<crate::evidence::Evidence> {
         let mut last: Vec<usize> = lines.to_vec();
         last.push(self.growth.line);
-        for s in &self.growth.sections {
-            if lines.iter().any(|&l| {
-                l > s.line
-                    && self
-                        .growth
-                        .sections
-                        .iter()
-                        .filter(|x| x.line < l)
-                        .map(|x| x.line)
-                        .max()
-                        == Some(s.line)
-            }) {
-                last.push(s.line);
+        // The queue header each line sits under: the nearest above it (headers in input order).
+        let headers: Vec<usize> = self.growth.sections.iter().map(|s| s.line).collect();
+        for &l in lines {
+            let i = headers.partition_point(|&h| h < l);
+            if let Some(h) = i.checked_sub(1).and_then(|i| headers.get(i)) {
+                last.push(*h);
             }
         }
         last.sort_unstable();

@@ -13,6 +13,9 @@ use crate::rules::{
 };
 use parsers::net::ethtool::stats::{meaning, Direction, Meaning};
 
+/// Counters cited, and queues named, at most (the largest first).
+const MAX_CITED: usize = 8;
+
 /// Out-of-buffer events per second for critical.
 const OOB_CRIT_PER_S: f64 = 100.0;
 
@@ -107,7 +110,10 @@ pub fn check(f: &HostFacts) -> Check {
                     && s.queue.and_then(|q| q.direction).unwrap_or(Direction::Rx) == Direction::Rx
             })
             .collect();
-        let lines: Vec<usize> = grown.iter().map(|s| s.line).collect();
+        // The counters that grew most: a NIC may have hundreds of queues.
+        let mut top = grown.clone();
+        top.sort_by_key(|s| std::cmp::Reverse(s.value));
+        let lines: Vec<usize> = top.iter().take(MAX_CITED).map(|s| s.line).collect();
         let mut names: Vec<&str> = grown.iter().map(|s| s.counter.as_str()).collect();
         names.sort_unstable();
         names.dedup();
@@ -119,15 +125,27 @@ pub fn check(f: &HostFacts) -> Check {
         };
         let rate_words = rate.map_or(String::new(), |r| format!(" ({r:.1}/s)"));
         let mut details = Vec::new();
-        let queues: Vec<String> = w
+        let mut per_queue: Vec<(u32, u64)> = w
             .growth
             .queue_totals()
             .iter()
             .filter(|q| q.out_of_buffer > 0)
-            .filter_map(|q| Some(format!("queue {}: {}", q.queue?.index, q.out_of_buffer)))
+            .filter_map(|q| Some((q.queue?.index, q.out_of_buffer)))
             .collect();
-        if !queues.is_empty() {
-            details.push(format!("Per receive queue: {}.", queues.join(", ")));
+        if !per_queue.is_empty() {
+            per_queue.sort_by_key(|&(q, n)| (std::cmp::Reverse(n), q));
+            let more = per_queue.len().saturating_sub(MAX_CITED);
+            let shown: Vec<String> = per_queue
+                .iter()
+                .take(MAX_CITED)
+                .map(|(q, n)| format!("queue {q}: {n}"))
+                .collect();
+            let tail = if more > 0 {
+                format!(" and {more} more queue(s)")
+            } else {
+                String::new()
+            };
+            details.push(format!("Per receive queue: {}{tail}.", shown.join(", ")));
         }
         let mut ev = w.evidence(&lines, &format!("{} out-of-buffer counters", n.name));
         if let Some(r) = &n.rings {

@@ -16,6 +16,8 @@ use parsers::net::ethtool::stats::{Direction, QueueTotals};
 const ONE_QUEUE_PCT: u64 = 90;
 /// Fewest per-queue receive drops in the window to judge where they fall.
 const MIN_DROPS: u64 = 100;
+/// Queues named in a finding's details, at most (the most drops first).
+const MAX_NAMED: usize = 8;
 /// A dropping queue that received at least this share of the packets is the one RSS favours, %.
 const HOT_QUEUE_PCT: u64 = 50;
 
@@ -140,14 +142,24 @@ pub fn check(f: &HostFacts) -> Check {
             None => String::new(),
         };
         let share = top.drops * 100 / total.max(1);
+        // The queues by drops, most first, at most MAX_NAMED of them.
+        let mut by_drops: Vec<&QueueTotals> = queues.iter().collect();
+        by_drops.sort_by_key(|q| std::cmp::Reverse(q.drops));
+        let more = by_drops.len().saturating_sub(MAX_NAMED);
         let mut details = vec![format!(
-            "Receive drops per queue {}: {}.",
+            "Receive drops per queue {}: {}{}.",
             w.during(),
-            queues
+            by_drops
                 .iter()
+                .take(MAX_NAMED)
                 .filter_map(|q| Some(format!("queue {}: {}", q.queue?.index, q.drops)))
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", "),
+            if more > 0 {
+                format!(" and {more} more queue(s)")
+            } else {
+                String::new()
+            }
         )];
         if !reading.is_empty() {
             details.push(reading);
@@ -157,8 +169,13 @@ pub fn check(f: &HostFacts) -> Check {
              a whole: this finding says where they fall, not that there are more.",
             n.name
         ));
-        let lines: Vec<usize> = queues
+        // The dropping queue's counters, and the next queue's by drops to compare with.
+        let other = queues
             .iter()
+            .filter(|q| q.queue != top.queue)
+            .max_by_key(|q| q.drops);
+        let lines: Vec<usize> = std::iter::once(top)
+            .chain(other)
             .flat_map(|q| q.lines.iter().copied())
             .collect();
         out.push(Finding {

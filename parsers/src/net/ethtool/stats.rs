@@ -798,8 +798,14 @@ mod tests {
             .value;
         let d = b.since(&a).unwrap();
         assert_eq!(d.stats.len(), 1);
-        assert_eq!((d.stats[0].name.as_str(), d.stats[0].value), ("rxq0_packets", 4));
-        assert!(a.since(&b).unwrap_err().contains("`rxq0_packets` went down"));
+        assert_eq!(
+            (d.stats[0].name.as_str(), d.stats[0].value),
+            ("rxq0_packets", 4)
+        );
+        assert!(a
+            .since(&b)
+            .unwrap_err()
+            .contains("`rxq0_packets` went down"));
     }
 
     #[test]
