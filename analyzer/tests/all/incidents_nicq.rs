@@ -163,10 +163,10 @@ fn twenty_thousand_queues_finish_and_cite_a_bounded_excerpt() {
     assert!(started.elapsed().as_secs() < 120);
     assert_eq!(code, Some(1));
     let f = findings(&doc)
-        .into_iter()
+        .iter()
         .find(|f| f["rule_id"] == "nic.rx-out-of-buffer")
         .unwrap();
-    let cited = cited(&f);
+    let cited = cited(f);
     // Header, 8 counters and their 8 queue headers in the later snapshot; 8 in the earlier.
     assert!(cited.iter().filter(|(_, l, _)| *l > 0).count() <= 1 + 8 + 8 + 8);
     assert!(f["details"][0]
