@@ -164,7 +164,8 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
     (r"(^|/)ethtool_-k_[^/]+$", &kind::ETHTOOL_K),
     (r"(^|/)ethtool-c(\.txt)?$", &kind::ETHTOOL_C),
     (r"(^|/)ethtool_-c_[^/]+$", &kind::ETHTOOL_C),
-    (r"(^|/)ethtool-S(\.txt)?$", &kind::ETHTOOL_S),
+    // The collector's snapshots at the window's start and end: `ethtool-S.start`, `.end`.
+    (r"(^|/)ethtool-S(\.txt|\.start|\.end)?$", &kind::ETHTOOL_S),
     (r"(^|/)ethtool_-S_[^/]+$", &kind::ETHTOOL_S),
     (r"(^|/)lspci(-k|_-k|_-nnvv)?(\.txt)?$", &kind::LSPCI),
     (r"(^|/)ip-s-link(\.txt)?$", &kind::IP_LINK),
@@ -663,6 +664,10 @@ mod tests {
             "iostat"
         );
         assert_eq!(by_path("x/proc/softirqs.end").unwrap().name, "softirqs");
+        for snap in ["start", "end", "txt"] {
+            let path = format!("rca-h/net/ethtool/eth0/ethtool-S.{snap}");
+            assert_eq!(by_path(&path).unwrap().name, "ethtool-S", "{path}");
+        }
         assert_eq!(
             by_path("sosreport-h/proc/modules").unwrap().name,
             "proc-modules"
