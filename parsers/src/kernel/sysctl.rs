@@ -46,9 +46,11 @@ pub struct Entry {
     /// The value: its [`Entry::fields`] joined with one space (`4096 131072 6291456`); a
     /// single-field value as printed, trimmed (`#1 SMP PREEMPT_DYNAMIC Debian 6.1.123-1`).
     pub value: String,
-    /// The tab-separated fields of the value, each trimmed, empty ones dropped: one field for
-    /// most keys, several for the kernel's vectors (`net.ipv4.tcp_rmem`, `kernel.printk`,
-    /// `net.ipv4.ip_local_port_range`, `fs.file-nr`); none for an empty value.
+    /// The fields of a value the kernel writes as a tab-separated vector (`net.ipv4.tcp_rmem`,
+    /// `kernel.printk`, `net.ipv4.ip_local_port_range`, `fs.file-nr`), each trimmed, empty ones
+    /// dropped; empty when the value has a single field (most keys), which is then
+    /// [`Entry::value`] itself.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<String>,
     /// `sysctl.d` only: the key was prefixed with `-` (failures to set it are ignored).
     pub ignore_failure: bool,
@@ -249,10 +251,11 @@ fn fields(value: &str) -> Vec<String> {
 
 /// An entry of `key` with `raw` split into fields.
 fn entry(key: String, raw: &str, ignore_failure: bool, line: usize) -> Entry {
-    let fields = fields(raw);
+    let mut fields = fields(raw);
     let value = if fields.len() > 1 {
         fields.join(" ")
     } else {
+        fields.clear();
         raw.trim().to_string()
     };
     Entry {
@@ -509,7 +512,7 @@ mod tests {
         assert_eq!((e.value.as_str(), e.fields.len()), ("4 4 1 7", 4));
         let e = entry("kernel.version".into(), "#1 SMP  Debian ", false, 1);
         assert_eq!(e.value, "#1 SMP  Debian");
-        assert_eq!(e.fields, vec!["#1 SMP  Debian".to_string()]);
+        assert!(e.fields.is_empty());
         let e = entry("dev.cdrom.info".into(), "drive name:\t\tsr0", false, 1);
         assert_eq!(e.value, "drive name: sr0");
         assert!(entry("kernel.domainname".into(), "", false, 1).fields.is_empty());
