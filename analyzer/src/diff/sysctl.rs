@@ -282,7 +282,10 @@ fn unknown_gap(
     if keys.is_empty() {
         return;
     }
-    let denied = keys.iter().filter(|(_, e)| *e == SysctlError::Denied).count();
+    let denied = keys
+        .iter()
+        .filter(|(_, e)| *e == SysctlError::Denied)
+        .count();
     let shown: Vec<String> = keys.iter().take(6).map(|(k, _)| format!("`{k}`")).collect();
     out.gaps.push(super::Gap {
         area: "kernel",
@@ -299,7 +302,11 @@ fn unknown_gap(
                 "read errors"
             },
             shown.join(", "),
-            if keys.len() > shown.len() { ", …" } else { "" }
+            if keys.len() > shown.len() {
+                ", …"
+            } else {
+                ""
+            }
         ),
     });
 }

@@ -849,8 +849,9 @@ fn sysctl_keys_an_unprivileged_collection_could_not_read_are_unknown_not_unset()
         .expect("the unreadable keys are listed as not compared");
     // The root run has 9 of the 16 denied keys (procps 4 skips `stable_secret` even as root).
     assert!(
-        gap.what
-            .starts_with("sysctl: 9 keys unreadable on the suspect (9 permission denied, 0 read errors)"),
+        gap.what.starts_with(
+            "sysctl: 9 keys unreadable on the suspect (9 permission denied, 0 read errors)"
+        ),
         "{}",
         gap.what
     );

@@ -140,8 +140,11 @@ fn the_taint_of_sysctl_a_is_decoded_when_the_canonical_file_is_missing() {
     // 4097 (P + O); no `proc/sys/kernel/tainted`.
     let d = tempfile::tempdir().unwrap();
     let root = d.path().join("sosreport-vault-2024-01-01-abcdef");
-    let sysctl = fixture("captured-b/sysctl-a-unprivileged-user.txt")
-        .replacen("kernel.tainted = 0\n", "kernel.tainted = 4097\n", 1);
+    let sysctl = fixture("captured-b/sysctl-a-unprivileged-user.txt").replacen(
+        "kernel.tainted = 0\n",
+        "kernel.tainted = 4097\n",
+        1,
+    );
     let line = sysctl
         .lines()
         .position(|l| l == "kernel.tainted = 4097")

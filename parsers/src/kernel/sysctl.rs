@@ -211,7 +211,10 @@ fn error_line(line: &str, n: usize) -> Option<ErrorLine> {
     let rest = rest.strip_prefix("error: ").unwrap_or(rest);
     let found = |key: &str, error: Option<&str>| Unreadable {
         key: key.replace('/', "."),
-        error: error.map(str::trim).filter(|e| !e.is_empty()).map(str::to_string),
+        error: error
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
+            .map(str::to_string),
         line: n,
     };
     if let Some(after) = rest.strip_prefix("permission denied on key ") {
@@ -315,7 +318,9 @@ pub fn parse(text: &str) -> Result<Parsed<Sysctl>, ParseError> {
         }
         match error_line(line, n) {
             Some(ErrorLine::Denied(u)) => {
-                issues.push(n, || format!("permission denied on `{}`: value unknown", u.key));
+                issues.push(n, || {
+                    format!("permission denied on `{}`: value unknown", u.key)
+                });
                 out.denied.push(u);
                 continue;
             }
@@ -324,7 +329,10 @@ pub fn parse(text: &str) -> Result<Parsed<Sysctl>, ParseError> {
                     format!(
                         "sysctl could not read `{}`{}: value unknown",
                         u.key,
-                        u.error.as_deref().map(|e| format!(" ({e})")).unwrap_or_default()
+                        u.error
+                            .as_deref()
+                            .map(|e| format!(" ({e})"))
+                            .unwrap_or_default()
                     )
                 });
                 out.read_errors.push(u);
@@ -488,7 +496,11 @@ mod tests {
         );
         assert_eq!(
             key("error: \"Invalid argument\" reading key \"fs.binfmt_misc.register\""),
-            ("read", s("fs.binfmt_misc.register"), Some(s("Invalid argument")))
+            (
+                "read",
+                s("fs.binfmt_misc.register"),
+                Some(s("Invalid argument"))
+            )
         );
         assert_eq!(
             key("sysctl: error reading key 'net.ipv4.route.flush'"),
@@ -515,7 +527,9 @@ mod tests {
         assert!(e.fields.is_empty());
         let e = entry("dev.cdrom.info".into(), "drive name:\t\tsr0", false, 1);
         assert_eq!(e.value, "drive name: sr0");
-        assert!(entry("kernel.domainname".into(), "", false, 1).fields.is_empty());
+        assert!(entry("kernel.domainname".into(), "", false, 1)
+            .fields
+            .is_empty());
     }
 
     #[test]

@@ -163,7 +163,9 @@ pub(crate) fn repair(text: &str) -> Repaired<'_> {
                     }
                     _ => break,
                 };
-                line += b.get(i..end).map_or(0, |s| s.iter().filter(|&&x| x == b'\n').count());
+                line += b
+                    .get(i..end)
+                    .map_or(0, |s| s.iter().filter(|&&x| x == b'\n').count());
                 i = end;
             }
             (Expect::Colon, b':') => {
@@ -921,7 +923,10 @@ mod tests {
         assert_eq!(r, vec![(2, Repair::StrayComma)]);
         let (t, r) = fixed("{\"a\": \"d\"\n\"b\": {}\t\"c\": []}");
         assert_eq!(t, "{\"a\": \"d\"\n,\"b\": {}\t,\"c\": []}");
-        assert_eq!(r, vec![(2, Repair::MissingComma), (2, Repair::MissingComma)]);
+        assert_eq!(
+            r,
+            vec![(2, Repair::MissingComma), (2, Repair::MissingComma)]
+        );
         serde_json::from_str::<serde_json::Value>(&t).unwrap();
         // A trailing comma is no known defect: left for the parser to report.
         let (t, r) = fixed("{\"a\": [1,]}");
@@ -930,7 +935,15 @@ mod tests {
 
     #[test]
     fn repair_stops_at_what_it_does_not_know() {
-        for text in ["", "{", "{\"a", "{\"a\": 1,2", "]]]", "{\"a\": 1} 2,5", "{\"a\" 2,5}"] {
+        for text in [
+            "",
+            "{",
+            "{\"a",
+            "{\"a\": 1,2",
+            "]]]",
+            "{\"a\": 1} 2,5",
+            "{\"a\" 2,5}",
+        ] {
             let (t, r) = fixed(text);
             assert_eq!((t.as_str(), r.len()), (text, 0), "{text:?}");
         }

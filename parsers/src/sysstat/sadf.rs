@@ -42,9 +42,7 @@ use crate::common::{
     excerpt, first_non_blank, parse_date, parse_time_of_day, strip_bom, Issues, NumError,
     ParseError, Parsed, Sniff,
 };
-use crate::sysstat::json::{
-    finish_walk, repaired, Cursor, Fields, HostFields, JsonStop, Scalar,
-};
+use crate::sysstat::json::{finish_walk, repaired, Cursor, Fields, HostFields, JsonStop, Scalar};
 use crate::sysstat::sar::{Comment, Markers, Restart, Sar, SarRow, SarSample, SarTime, Table};
 use std::borrow::Cow;
 

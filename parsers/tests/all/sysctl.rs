@@ -74,7 +74,10 @@ fn captured_as_root_and_as_nobody() {
     // What the unprivileged run could not see is unknown there, not a difference.
     let diff = root.diff(&p.value);
     assert!(diff.iter().all(|(k, _, _)| *k != "kernel.cad_pid"));
-    assert!(diff.iter().all(|(_, a, b)| a.is_some() && b.is_some()), "{diff:?}");
+    assert!(
+        diff.iter().all(|(_, a, b)| a.is_some() && b.is_some()),
+        "{diff:?}"
+    );
 }
 
 #[test]
@@ -92,7 +95,10 @@ fn unprivileged_user_on_procps_4() {
     assert_eq!(s.get("kernel.printk"), Some("4 4 1 7"));
     assert_eq!(s.entry("kernel.printk").unwrap().fields.len(), 4);
     assert_eq!(s.get("net.ipv4.ip_local_port_range"), Some("32768 60999"));
-    assert_eq!(s.get_i64s("net.ipv4.tcp_rmem"), Some(vec![4096, 131072, 33554432]));
+    assert_eq!(
+        s.get_i64s("net.ipv4.tcp_rmem"),
+        Some(vec![4096, 131072, 33554432])
+    );
     assert_eq!(s.get("fs.file-nr").map(|v| v.split(' ').count()), Some(3));
     assert_eq!(s.get_u64("kernel.tainted"), Some(0));
     assert!(s.entries.iter().all(|e| !e.value.contains('\t')));
@@ -100,12 +106,18 @@ fn unprivileged_user_on_procps_4() {
     let text = fixture("captured-b/sysctl-a-unprivileged-user.txt");
     let mut lines: Vec<&str> = text.lines().collect();
     lines.insert(3, "sysctl: reading key \"net.ipv6.conf.all.stable_secret\"");
-    lines.insert(4, "error: \"Invalid argument\" reading key \"fs.binfmt_misc.register\"");
+    lines.insert(
+        4,
+        "error: \"Invalid argument\" reading key \"fs.binfmt_misc.register\"",
+    );
     lines.insert(5, "error: permission denied on key 'net.ipv4.route.flush'");
     let p = sysctl::parse(&lines.join("\n")).unwrap();
     assert_eq!((p.value.denied.len(), p.value.read_errors.len()), (17, 2));
     let r = &p.value.read_errors;
-    assert_eq!((r[0].key.as_str(), r[0].line), ("net.ipv6.conf.all.stable_secret", 4));
+    assert_eq!(
+        (r[0].key.as_str(), r[0].line),
+        ("net.ipv6.conf.all.stable_secret", 4)
+    );
     assert_eq!(r[1].key, "fs.binfmt_misc.register");
     assert_eq!(r[1].error.as_deref(), Some("Invalid argument"));
     assert_eq!(p.value.denied[0].key, "net.ipv4.route.flush");
@@ -124,7 +136,10 @@ fn procps3_reading_key_messages() {
     let p = sysctl::parse(&text).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 5);
-    assert_eq!(p.value.read_errors[0].key, "net.ipv6.conf.all.stable_secret");
+    assert_eq!(
+        p.value.read_errors[0].key,
+        "net.ipv6.conf.all.stable_secret"
+    );
     assert!(p.value.denied.is_empty());
     assert_eq!(p.value.entries.len(), 878);
 }

@@ -34,9 +34,14 @@ fn iostat_11_5_1_under_de_de_keeps_every_sample() {
     assert_eq!(vda.line, 16);
     assert_close(r[1].devices[2].r_per_s, 1.0);
     // Every line holding a number was repaired, and said so; nothing else was wrong.
-    assert_eq!(repaired_lines(&p.issues), vec![12, 14, 15, 16, 20, 22, 23, 24]);
+    assert_eq!(
+        repaired_lines(&p.issues),
+        vec![12, 14, 15, 16, 20, 22, 23, 24]
+    );
     assert_eq!(p.issues.len(), 8, "{:?}", p.issues);
-    assert!(p.issues[0].message.contains("6 numbers with a decimal comma"));
+    assert!(p.issues[0]
+        .message
+        .contains("6 numbers with a decimal comma"));
 }
 
 #[test]
@@ -44,13 +49,14 @@ fn iostat_y_stray_comma_in_11_5_1_and_12_1_4() {
     let p = iostat::parse(&fixture("captured-json/iostat-yx-json-11.5.1-de.json")).unwrap();
     assert_eq!(p.value.reports.len(), 2);
     assert_eq!(p.value.reports[0].line, 12);
-    assert_close(
-        p.value.reports[0].avg_cpu.as_ref().unwrap().nice_pct,
-        75.12,
-    );
+    assert_close(p.value.reports[0].avg_cpu.as_ref().unwrap().nice_pct, 75.12);
     let lines = repaired_lines(&p.issues);
     assert_eq!(lines[0], 11);
-    assert!(p.issues[0].message.contains("stray `,`"), "{:?}", p.issues[0]);
+    assert!(
+        p.issues[0].message.contains("stray `,`"),
+        "{:?}",
+        p.issues[0]
+    );
     assert_eq!(lines.len(), 9);
 
     let p = iostat::parse(&fixture("captured-json/iostat-yx-json-12.1.4.json")).unwrap();
@@ -70,12 +76,12 @@ fn current_sysstat_under_de_de_and_an_empty_disk_list_are_clean() {
     let p = iostat::parse(&fixture("captured-json/iostat-x-json-12.6.1-de.json")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     assert_eq!(p.value.reports.len(), 2);
-    assert_close(
-        p.value.reports[0].avg_cpu.as_ref().unwrap().user_pct,
-        21.39,
-    );
+    assert_close(p.value.reports[0].avg_cpu.as_ref().unwrap().user_pct, 21.39);
     // `iostat -d -x -o JSON sdz`: no such device, each sample an empty `disk` array.
-    let p = iostat::parse(&fixture("captured-json/iostat-dx-json-12.6.1-no-device.json")).unwrap();
+    let p = iostat::parse(&fixture(
+        "captured-json/iostat-dx-json-12.6.1-no-device.json",
+    ))
+    .unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
     assert_eq!(p.value.reports.len(), 2);
     assert!(p.value.reports.iter().all(|r| r.devices.is_empty()));
@@ -121,7 +127,10 @@ fn sadf_11_2_0_decimal_and_missing_commas() {
             .count(),
         3
     );
-    assert!(p.issues.iter().all(|i| i.message.starts_with("invalid JSON repaired")));
+    assert!(p
+        .issues
+        .iter()
+        .all(|i| i.message.starts_with("invalid JSON repaired")));
 }
 
 #[test]
@@ -134,7 +143,10 @@ fn sadf_11_5_1_under_de_de() {
     assert_close(s.queue.rows[0].ldavg_15, 7.85);
     assert!(s.memory.rows[0].memused_pct.is_some());
     assert!(!p.issues.is_empty());
-    assert!(p.issues.iter().all(|i| i.message.starts_with("invalid JSON repaired")));
+    assert!(p
+        .issues
+        .iter()
+        .all(|i| i.message.starts_with("invalid JSON repaired")));
 }
 
 #[test]
@@ -148,12 +160,35 @@ fn a_repaired_document_cut_short_keeps_its_complete_samples() {
     let last = p.issues.last().unwrap();
     assert!(last.message.contains("ends early"), "{last:?}");
     // A comma in a string is data: a `sysstat` JSON whose host name holds `2,5` stays so.
-    let text = fixture("captured-json/mpstat-P-ALL-json-11.5.1-de.json")
-        .replacen("\"vm\"", "\"vm 2,5, \\\"x\\\": 1,0}\"", 1);
+    let text = fixture("captured-json/mpstat-P-ALL-json-11.5.1-de.json").replacen(
+        "\"vm\"",
+        "\"vm 2,5, \\\"x\\\": 1,0}\"",
+        1,
+    );
     let p = mpstat::parse(&text).unwrap();
     assert_eq!(
         p.value.header.as_ref().unwrap().nodename,
         "vm 2,5, \"x\": 1,0}"
     );
     assert_eq!(p.value.intervals.len(), 2);
+}
+
+#[test]
+fn repair_is_one_pass_over_a_huge_hostile_document() {
+    // Recipe: the 11.5.1 mpstat capture with one CPU object of 300 000 members, each a number
+    // with a decimal comma, on one line (about 4 MB). The repair is a single pass; every member
+    // is repaired and the issues stay capped.
+    let members: String = (0..300_000).map(|i| format!(", \"m{i}\": {i},5")).collect();
+    let text = fixture("captured-json/mpstat-P-ALL-json-11.5.1-de.json").replacen(
+        "\"idle\": 0,00}",
+        &format!("\"idle\": 0,00{members}}}"),
+        1,
+    );
+    let p = mpstat::parse(&text).unwrap();
+    assert_eq!(p.value.intervals.len(), 2);
+    assert_eq!(p.value.intervals[0].rows.len(), 3);
+    // The CPU object's own 10 numbers and the 300 000 added.
+    let line = p.issues.iter().find(|i| i.line == 14).unwrap();
+    assert!(line.message.contains("300010 numbers"), "{}", line.message);
+    assert!(p.issues.len() <= 1001);
 }

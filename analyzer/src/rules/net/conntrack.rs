@@ -159,13 +159,16 @@ fn from_counters(f: &HostFacts, fill_cited: bool) -> Check {
         _ => None,
     };
     if fill.is_none() && counters.is_empty() {
-        let unread: Vec<String> = ["net.netfilter.nf_conntrack_count", "net.netfilter.nf_conntrack_max"]
-            .into_iter()
-            .filter_map(|k| {
-                let e = f.kernel.sysctl_unreadable.get(k)?;
-                Some(format!("`{k}` ({})", e.value.label()))
-            })
-            .collect();
+        let unread: Vec<String> = [
+            "net.netfilter.nf_conntrack_count",
+            "net.netfilter.nf_conntrack_max",
+        ]
+        .into_iter()
+        .filter_map(|k| {
+            let e = f.kernel.sysctl_unreadable.get(k)?;
+            Some(format!("`{k}` ({})", e.value.label()))
+        })
+        .collect();
         if !unread.is_empty() {
             return Check::NotEvaluated(format!(
                 "`sysctl -a` could not read {}, and no `conntrack -S` or \
@@ -362,5 +365,4 @@ mod tests {
         );
         assert!(!why.contains("not loaded"), "{why}");
     }
-
 }
