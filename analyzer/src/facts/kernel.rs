@@ -10,7 +10,9 @@ use std::collections::BTreeMap;
 /// Kernel-level state.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Kernel {
-    /// `/proc/sys/kernel/tainted`: the value and its letters (`P`, `O`, `E`, ...).
+    /// The kernel's taint, the value and its letters (`P`, `O`, `E`, ...): from
+    /// `/proc/sys/kernel/tainted`, else from `kernel.tainted` of `sysctl -a`, both decoded by
+    /// `parsers::kernel::taint`; when they disagree the former is taken and the conflict listed.
     pub taint: Option<Cited<(u64, String)>>,
     /// Modules carrying taint letters in `/proc/modules`, with `modinfo` details when collected.
     pub tainting_modules: Vec<Cited<ModuleInfo>>,
