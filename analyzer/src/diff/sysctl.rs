@@ -4,10 +4,13 @@
 //! one side only. Counters and identifiers are not compared ([`VOLATILE`]); keys compared
 //! elsewhere are skipped; per-interface and per-CPU keys of an interface or CPU that exists on
 //! one side only are noise. Keys known to matter ([`KNOWN`]) weigh more, and are linked when the
-//! suspect has a finding in the key's area.
+//! suspect has a finding in the key's area. A key `sysctl -a` could not read on a side (permission
+//! denied to an unprivileged collection, or a read error) is unknown there: it is not compared,
+//! and the keys so left out are listed as not compared, with the count of each cause.
 
 use super::score::SYSCTL;
 use super::{Difference, Out, Pair, Which};
+use crate::facts::kernel::SysctlError;
 use crate::rules::Area;
 use regex::Regex;
 use std::collections::{BTreeMap, BTreeSet};
@@ -158,10 +161,18 @@ pub fn compare(p: &Pair, out: &mut Out) {
             .collect()
     };
     let (eb, es) = (ents(b), ents(s));
+    let (ub, us) = (
+        &p.baseline.facts.kernel.sysctl_unreadable,
+        &p.suspect.facts.kernel.sysctl_unreadable,
+    );
+    for (side, unreadable, other) in [(Which::Baseline, ub, s), (Which::Suspect, us, b)] {
+        unknown_gap(side, unreadable, other, out);
+    }
     let keys: BTreeSet<&String> = b
         .keys()
         .chain(s.keys())
         .filter(|k| !matches(VOLATILE, k) && !COMPARED_ELSEWHERE.contains(&k.as_str()))
+        .filter(|k| !ub.contains_key(*k) && !us.contains_key(*k))
         .collect();
     // Subtrees present on one side only.
     let mut subtrees: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
@@ -253,6 +264,51 @@ pub fn compare(p: &Pair, out: &mut Out) {
         }
         out.push(d);
     }
+}
+
+/// Lists the keys `side` could not read that the other side has: not compared, with their count
+/// by cause.
+fn unknown_gap(
+    side: Which,
+    unreadable: &BTreeMap<String, crate::evidence::Cited<SysctlError>>,
+    other: &BTreeMap<String, crate::evidence::Cited<String>>,
+    out: &mut Out,
+) {
+    let keys: Vec<(&String, SysctlError)> = unreadable
+        .iter()
+        .filter(|(k, _)| other.contains_key(*k))
+        .map(|(k, c)| (k, c.value))
+        .collect();
+    if keys.is_empty() {
+        return;
+    }
+    let denied = keys
+        .iter()
+        .filter(|(_, e)| *e == SysctlError::Denied)
+        .count();
+    let shown: Vec<String> = keys.iter().take(6).map(|(k, _)| format!("`{k}`")).collect();
+    out.gaps.push(super::Gap {
+        area: "kernel",
+        what: format!(
+            "sysctl: {} {} unreadable on the {} ({denied} {}, {} {}), so not compared: {}{}",
+            keys.len(),
+            if keys.len() == 1 { "key" } else { "keys" },
+            side.label(),
+            SysctlError::Denied.label(),
+            keys.len() - denied,
+            if keys.len() - denied == 1 {
+                "read error"
+            } else {
+                "read errors"
+            },
+            shown.join(", "),
+            if keys.len() > shown.len() {
+                ", …"
+            } else {
+                ""
+            }
+        ),
+    });
 }
 
 #[cfg(test)]

@@ -10,14 +10,39 @@ use std::collections::BTreeMap;
 /// Kernel-level state.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Kernel {
-    /// `/proc/sys/kernel/tainted`: the value and its letters (`P`, `O`, `E`, ...).
+    /// The kernel's taint, the value and its letters (`P`, `O`, `E`, ...): from
+    /// `/proc/sys/kernel/tainted`, else from `kernel.tainted` of `sysctl -a`, both decoded by
+    /// `parsers::kernel::taint`; when they disagree the former is taken and the conflict listed.
     pub taint: Option<Cited<(u64, String)>>,
     /// Modules carrying taint letters in `/proc/modules`, with `modinfo` details when collected.
     pub tainting_modules: Vec<Cited<ModuleInfo>>,
     /// Virtualization platform (`vmware`, `kvm`, `microsoft`, `none`, ...).
     pub virt: Option<Cited<String>>,
-    /// `sysctl -a` values by key.
+    /// `sysctl -a` values by key (a vector's tab-separated fields joined with one space).
     pub sysctl: BTreeMap<String, Cited<String>>,
+    /// Keys `sysctl -a` printed an error for instead of a value, citing the error line: their
+    /// value is unknown on this host, which is not the same as absent.
+    pub sysctl_unreadable: BTreeMap<String, Cited<SysctlError>>,
+}
+
+/// Why `sysctl -a` gave no value for a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SysctlError {
+    /// `permission denied on key '…'`: collected without the privilege to read it.
+    Denied,
+    /// `reading key "…"` and the like: the read failed.
+    ReadError,
+}
+
+impl SysctlError {
+    /// As shown in reports.
+    pub fn label(self) -> &'static str {
+        match self {
+            SysctlError::Denied => "permission denied",
+            SysctlError::ReadError => "read error",
+        }
+    }
 }
 
 /// A module outside the distribution kernel.
@@ -40,6 +65,21 @@ pub struct ModuleInfo {
 }
 
 impl Kernel {
+    /// Whether `sysctl -a` could not read `key` (its value is unknown, not absent).
+    pub fn sysctl_unknown(&self, key: &str) -> bool {
+        self.sysctl_unreadable.contains_key(key)
+    }
+
+    /// How many keys `sysctl -a` could not read: (denied, read errors).
+    pub fn sysctl_unreadable_counts(&self) -> (usize, usize) {
+        let denied = self
+            .sysctl_unreadable
+            .values()
+            .filter(|c| c.value == SysctlError::Denied)
+            .count();
+        (denied, self.sysctl_unreadable.len() - denied)
+    }
+
     /// A numeric sysctl.
     pub fn sysctl_u64(&self, key: &str) -> Option<Cited<u64>> {
         let c = self.sysctl.get(key)?;
@@ -70,6 +110,15 @@ pub fn build(
         for e in &s.entries {
             k.sysctl
                 .insert(e.key.clone(), Cited::new(e.value.clone(), &a.path, e.line));
+        }
+        for (why, list) in [
+            (SysctlError::Denied, &s.denied),
+            (SysctlError::ReadError, &s.read_errors),
+        ] {
+            for u in list.iter().filter(|u| !k.sysctl.contains_key(&u.key)) {
+                k.sysctl_unreadable
+                    .insert(u.key.clone(), Cited::new(why, &a.path, u.line));
+            }
         }
     }
     let mut taints: Vec<(bool, Cited<TaintValue>)> = c

@@ -6,7 +6,8 @@
 //! (`cpu: mean %soft`, `module: resguard_linux`, `sysctl: net.core.somaxconn`). Names of the form
 //! `family: member` belong to a set family ([`SET_FAMILIES`]): a host that has evidence for the
 //! family but not the member has the value `absent` (a module not loaded), where any other
-//! missing feature is simply unknown.
+//! missing feature is simply unknown, and so is a member the host could not read
+//! ([`Features::unknown`]: a sysctl key refused to an unprivileged `sysctl -a`).
 
 use crate::diff::score::{self, Floor, Weight};
 use crate::diff::{kernel, process, sysctl};
@@ -66,6 +67,9 @@ pub struct Features {
     pub categorical: BTreeMap<String, Cat>,
     /// Set families this host has evidence for.
     pub families: BTreeSet<&'static str>,
+    /// Members of a set family whose value this host could not read (`sysctl: kernel.cad_pid`
+    /// denied to an unprivileged `sysctl -a`): unknown here, never `absent`.
+    pub unknown: BTreeSet<String>,
 }
 
 fn cite<T>(c: &Cited<T>) -> Option<(String, Vec<usize>)> {
@@ -250,6 +254,12 @@ fn kernel_and_modules(f: &HostFacts, x: &mut Features) {
     }
     if !f.kernel.sysctl.is_empty() {
         x.families.insert("sysctl");
+        x.unknown.extend(
+            f.kernel
+                .sysctl_unreadable
+                .keys()
+                .map(|k| format!("sysctl: {k}")),
+        );
         for (k, c) in &f.kernel.sysctl {
             if sysctl::VOLATILE
                 .iter()

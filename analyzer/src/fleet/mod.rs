@@ -678,7 +678,9 @@ pub fn compare(hosts: Vec<Host>, failed: Vec<Failed>) -> FleetReport {
                     }
                     vals.push((i, c.value.clone()));
                 }
-                None if family.is_some_and(|fam| f.families.contains(fam)) => {
+                None if family.is_some_and(|fam| f.families.contains(fam))
+                    && !f.unknown.contains(*name) =>
+                {
                     vals.push((i, ABSENT.to_string()));
                 }
                 None => {}

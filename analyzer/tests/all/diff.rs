@@ -818,3 +818,46 @@ fn a_sosreport_and_a_collector_bundle_are_compared_across_layouts() {
     // The two kernels differ, and the comparison says so from each side's own files.
     assert!(subjects.contains(&"kernel release"), "{subjects:?}");
 }
+
+#[test]
+fn sysctl_keys_an_unprivileged_collection_could_not_read_are_unknown_not_unset() {
+    // Both captured on one machine a moment apart: as root, and as `nobody` (16 keys denied).
+    // The suspect also has a wider `tcp_rmem`, a tab-separated vector in the file.
+    let d = tempfile::tempdir().unwrap();
+    let b = write_bundle(d.path(), "b", &base("b"));
+    let mut s_entries = base("b");
+    let nobody = fixture("captured-b/sysctl-a-nobody.txt").replace(
+        "net.ipv4.tcp_rmem = 4096\t131072\t33554432",
+        "net.ipv4.tcp_rmem = 4096\t131072\t16777216",
+    );
+    set(&mut s_entries, "kernel/sysctl-a.txt", "sysctl", nobody);
+    let s = write_bundle(d.path(), "s", &s_entries);
+    let r = run_diff(&b, &s);
+    let sysctl: Vec<&Difference> = r
+        .differences
+        .iter()
+        .filter(|d| d.subject.starts_with("sysctl"))
+        .collect();
+    let subjects: Vec<&str> = sysctl.iter().map(|d| d.subject.as_str()).collect();
+    assert_eq!(subjects, ["sysctl net.ipv4.tcp_rmem"], "{}", show(&r));
+    assert_eq!(sysctl[0].baseline.as_deref(), Some("4096 131072 33554432"));
+    assert_eq!(sysctl[0].suspect.as_deref(), Some("4096 131072 16777216"));
+    let gap = r
+        .not_compared
+        .iter()
+        .find(|g| g.what.contains("unreadable on the suspect"))
+        .expect("the unreadable keys are listed as not compared");
+    // The root run has 9 of the 16 denied keys (procps 4 skips `stable_secret` even as root).
+    assert!(
+        gap.what.starts_with(
+            "sysctl: 9 keys unreadable on the suspect (9 permission denied, 0 read errors)"
+        ),
+        "{}",
+        gap.what
+    );
+    assert!(gap.what.contains("`kernel.cad_pid`"), "{}", gap.what);
+    assert!(r.differences.iter().all(|d| {
+        !d.baseline.as_deref().unwrap_or("").contains('\t')
+            && !d.suspect.as_deref().unwrap_or("").contains('\t')
+    }));
+}

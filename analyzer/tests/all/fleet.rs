@@ -501,3 +501,37 @@ fn a_bundle_timeout_that_is_not_reached_changes_nothing() {
     assert_eq!(doc["hosts"].as_array().unwrap().len(), 3);
     assert_eq!(doc["failed"].as_array().unwrap().len(), 0);
 }
+
+#[test]
+fn sysctl_keys_one_host_could_not_read_are_unknown_there_not_absent() {
+    // node-3's `sysctl -a` ran unprivileged: three keys printed as procps-ng prints a refusal.
+    let d = tempfile::tempdir().unwrap();
+    let paths = fleet_of_five(d.path(), |top| {
+        rewrite(top, "kernel/sysctl-a.txt", |t| {
+            t.lines()
+                .map(|l| {
+                    let key = l.split(" = ").next().unwrap_or("");
+                    if matches!(
+                        key,
+                        "kernel.cad_pid" | "net.core.bpf_jit_harden" | "net.ipv4.tcp_fastopen_key"
+                    ) {
+                        format!("sysctl: permission denied on key '{key}'\n")
+                    } else {
+                        format!("{l}\n")
+                    }
+                })
+                .collect()
+        })
+    });
+    let r = run(&paths);
+    let reasons: Vec<&str> = r
+        .hosts
+        .iter()
+        .flat_map(|h| h.reasons.iter().map(|x| x.fact.as_str()))
+        .collect();
+    assert!(
+        reasons.iter().all(|f| !f.starts_with("sysctl: ")),
+        "{}",
+        show(&r)
+    );
+}

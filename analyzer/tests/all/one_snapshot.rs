@@ -133,3 +133,45 @@ fn a_sosreport_shaped_tree_reports_since_boot_counters_canonical_sources_and_con
         "{err}"
     );
 }
+
+#[test]
+fn the_taint_of_sysctl_a_is_decoded_when_the_canonical_file_is_missing() {
+    // `sysctl -a` run as an unprivileged user (real capture), its `kernel.tainted = 0` edited to
+    // 4097 (P + O); no `proc/sys/kernel/tainted`.
+    let d = tempfile::tempdir().unwrap();
+    let root = d.path().join("sosreport-vault-2024-01-01-abcdef");
+    let sysctl = fixture("captured-b/sysctl-a-unprivileged-user.txt").replacen(
+        "kernel.tainted = 0\n",
+        "kernel.tainted = 4097\n",
+        1,
+    );
+    let line = sysctl
+        .lines()
+        .position(|l| l == "kernel.tainted = 4097")
+        .unwrap()
+        + 1;
+    write(&root, "sos_commands/kernel/sysctl_-a", &sysctl);
+    write(
+        &root,
+        "sos_commands/host/uptime",
+        &fixture("uptime/hotsos__openstack-sos_commands-host-uptime.txt"),
+    );
+    let json = d.path().join("r.json");
+    Command::new(env!("CARGO_BIN_EXE_rca"))
+        .args(["analyze", "-q", "--json"])
+        .arg(&json)
+        .arg(&root)
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let taint = &r["platform"]["taint"];
+    assert_eq!(taint["value"][0], 4097);
+    assert_eq!(taint["value"][1], "PO");
+    assert!(taint["artifact"].as_str().unwrap().ends_with("sysctl_-a"));
+    assert_eq!(taint["lines"][0], line);
+    assert!(r["conflicts"]
+        .as_array()
+        .is_none_or(|c| c.iter().all(|c| c["fact"] != "kernel taint")));
+}

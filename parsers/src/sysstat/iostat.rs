@@ -12,7 +12,10 @@
 //!   or ISO `2020-06-01T12:53:20+0000` with `S_TIME_FORMAT=ISO`).
 //! - `-o JSON` (sysstat ≥ 11.5.1): `sysstat.hosts[0].statistics[]`, where the keys `rrqm`/`wrqm`
 //!   mean `%rrqm`/`%wrqm` (in 11.5.1–11.5.6, which wrote `r`, `w`, `rkB`, `wkB`, they meant
-//!   `rrqm/s`/`wrqm/s`); a document cut short by a timeout keeps every complete sample.
+//!   `rrqm/s`/`wrqm/s`); a document cut short by a timeout keeps every complete sample. The
+//!   invalid JSON of released versions is repaired, with an issue on each repaired line: numbers
+//!   with a decimal comma (11.5.1 under `de_DE` and the like) and the stray `,` after
+//!   `"statistics": [` of `iostat -y` (11.5.1–11.6.0, 12.0.4, 12.1.4); see `sysstat::json`.
 //! - Basic report (no `-x`): `tps kB_read/s kB_wrtn/s [kB_dscd/s] kB_read kB_wrtn [kB_dscd]`
 //!   (`Blk_*` sectors or `MB_*` with `-m`); totals go to [`DeviceStats::extra`].
 //! - `--pretty` (device name in the last column), and old sysstat's long device names printed
@@ -42,7 +45,7 @@ use crate::common::{
     SysstatHeader, Timestamp,
 };
 use crate::sysstat::json::{
-    finish_walk, sniff_json, walk_sysstat, Cursor, Fields, HostFields, Scalar,
+    finish_walk, repaired, sniff_json, walk_sysstat, Cursor, Fields, HostFields, Scalar,
 };
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -188,11 +191,12 @@ impl DeviceStats {
 /// Text or JSON `iostat` output? See the module doc for the formats.
 ///
 /// `Yes` on an `avg-cpu:` header, a `Device` header with iostat columns (`r/s`, `tps`,
-/// `%util`, …) or a sysstat JSON document with `disk_device` / `avg-cpu` members; `Unsure` on a
+/// `%util`, …) or a sysstat JSON document with `disk_device` / `avg-cpu` / `disk` members (an
+/// empty `"disk": [ ]` when no device matched); `Unsure` on a
 /// bare sysstat banner (every sysstat tool prints one); `No` otherwise.
 pub fn sniff(head: &str) -> Sniff {
     if first_non_blank(head) == Some(b'{') {
-        return sniff_json(head, &["\"disk_device\"", "\"avg-cpu\""]);
+        return sniff_json(head, &["\"disk_device\"", "\"avg-cpu\"", "\"disk\": ["]);
     }
     let mut banner = false;
     let mut other = false;
@@ -772,10 +776,11 @@ fn device_from_json(f: &Fields<'_>, line: usize, issues: &mut Issues) -> Option<
 }
 
 fn parse_json(text: &str) -> Result<Parsed<Iostat>, ParseError> {
-    let mut cur = Cursor::new(crate::common::strip_bom(text));
+    let mut issues = Issues::default();
+    let text = repaired(crate::common::strip_bom(text), &mut issues);
+    let mut cur = Cursor::new(&text);
     let mut host = HostFields::default();
     let mut reports: Vec<IostatReport> = Vec::new();
-    let mut issues = Issues::default();
     let walked = walk_sysstat(&mut cur, &mut host, |cur, host| {
         let date = host.date;
         cur.array(|cur, _| {

@@ -1,4 +1,5 @@
-//! A small streaming reader for sysstat `-o JSON` documents.
+//! A small streaming reader for sysstat `-o JSON` documents, and the repair of the invalid JSON
+//! some sysstat releases write.
 //!
 //! sysstat writes `{"sysstat": {"hosts": [{…, "statistics": [sample, sample, …]}]}}` as it goes,
 //! so a run killed by a timeout leaves a document cut in the middle of a sample. Instead of
@@ -7,11 +8,313 @@
 //! complete; everything read before the cut is kept. Scalars and flat objects are read with
 //! `serde_json`'s [`StreamDeserializer`](serde_json::StreamDeserializer), which also reports the
 //! byte offset where each value ends, so input line numbers can be given for every object.
+//!
+//! Before the walk, [`repair`] mends the defects released versions are known to print (sysstat
+//! `CHANGES`, and the reports cited with each [`Repair`]): numbers with the locale's decimal comma,
+//! a stray comma opening the `statistics` array, a comma missing between two members. It rewrites
+//! a byte only where JSON's grammar admits no other reading, never inside a string, and never
+//! adds or removes a newline, so line numbers stay those of the input; the JSON itself is still
+//! read by `serde_json`. Defects not seen in any release (a trailing comma before `]` or `}`) are
+//! not repaired: the walk stops there and keeps the samples before it.
 
 use crate::common::{Issues, ParseError, Sniff};
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::fmt;
+
+/// A defect of released sysstat JSON that [`repair`] mends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Repair {
+    /// `"user": 2,51` → `2.51`: a member's number printed with the locale's decimal comma
+    /// (`de_DE`, `fr_FR`, `ru_RU` …). `sadf -j` 10.0.3–11.5.1 (also 11.2.0–11.2.7 and
+    /// 11.4.0–11.4.1) and `iostat`/`mpstat -o JSON` 11.5.1 printed numbers with `printf` under
+    /// the user's `LC_NUMERIC`; 11.5.2 set it to `C` (sysstat issue #128, commits 921a4acc,
+    /// a12a567b). A comma followed by digits where a member name or `}` must follow can only be
+    /// a decimal separator; in an array (`[1,5]`) a comma is a separator and is left alone.
+    DecimalSeparator,
+    /// `"statistics": [` followed by `,` on its own line: `iostat -y -o JSON` printed the
+    /// separator of the report it skipped (sysstat 11.5.1–11.6.0, fixed in 11.6.1, issue #163;
+    /// again in 12.0.4 and 12.1.4, fixed in 12.0.5 and 12.1.5, issue #222). Nothing may stand
+    /// between `[` and the first element, so the comma is dropped.
+    StrayComma,
+    /// `"file-date": "2014-02-18"` and `"file-utc-time": …` on the next line without a comma
+    /// between them (`sadf -j` 10.2.1, sysstat issue #12; `"fchosts"` after the previous
+    /// activity in 11.1.5–11.2.x, issues #90 and #128). After a member's value only `,` or `}`
+    /// may follow, so a member name there means a missing comma.
+    MissingComma,
+}
+
+impl Repair {
+    fn describe(self, n: usize) -> String {
+        match self {
+            Repair::DecimalSeparator => format!(
+                "{n} {} with a decimal comma (`2,51`: sysstat before 11.5.2 under a locale such \
+                 as de_DE) read as decimals",
+                if n == 1 { "number" } else { "numbers" }
+            ),
+            Repair::StrayComma => "a stray `,` before the first element of an array \
+                (`iostat -y -o JSON` of sysstat 11.5.1–11.6.0, 12.0.4, 12.1.4) ignored"
+                .to_string(),
+            Repair::MissingComma => format!(
+                "{n} missing `,` between members (`sadf -j` of sysstat 10.2.1, 11.1.5–11.2.x) \
+                 assumed"
+            ),
+        }
+    }
+}
+
+/// A JSON text with the defects of [`Repair`] mended.
+pub(crate) struct Repaired<'a> {
+    /// The text to parse: the input itself when nothing was repaired.
+    pub(crate) text: Cow<'a, str>,
+    /// What was repaired, by input line (1-based), in input order.
+    pub(crate) repairs: Vec<(usize, Repair)>,
+}
+
+impl Repaired<'_> {
+    /// One issue per repaired line, naming what was repaired there.
+    pub(crate) fn report(&self, issues: &mut Issues) {
+        let mut rest = self.repairs.as_slice();
+        while let Some(&(line, _)) = rest.first() {
+            let n = rest.iter().take_while(|(l, _)| *l == line).count();
+            let (here, after) = rest.split_at(n);
+            issues.push(line, || {
+                let mut parts: Vec<String> = Vec::new();
+                for kind in [
+                    Repair::StrayComma,
+                    Repair::MissingComma,
+                    Repair::DecimalSeparator,
+                ] {
+                    let k = here.iter().filter(|(_, r)| *r == kind).count();
+                    if k > 0 {
+                        parts.push(kind.describe(k));
+                    }
+                }
+                format!("invalid JSON repaired: {}", parts.join("; "))
+            });
+            rest = after;
+        }
+    }
+}
+
+/// What the grammar allows next while [`repair`] scans.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Expect {
+    /// A value (top level, after `:` or after `,` in an array).
+    Value,
+    /// A value or `]` (after `[`).
+    ValueOrEnd,
+    /// A member name or `}` (after `{`).
+    KeyOrEnd,
+    /// A member name (after `,` in an object).
+    Key,
+    /// `:` after a member name.
+    Colon,
+    /// `,` or the container's end, after a value.
+    After,
+}
+
+/// One edit of [`repair`], at a byte offset of the input.
+#[derive(Debug, Clone, Copy)]
+enum Edit {
+    /// The byte becomes `.`.
+    Point,
+    /// The byte becomes a space.
+    Blank,
+    /// A `,` goes before the byte.
+    InsertComma,
+}
+
+/// Mends the defects of [`Repair`] in a sysstat JSON text, in one pass over its bytes.
+///
+/// The scan follows JSON's punctuation (strings are skipped whole, escapes included) only to
+/// know what may come next; at the first byte that is neither valid JSON nor a known defect it
+/// stops and leaves the rest as it is, for `serde_json` to report.
+pub(crate) fn repair(text: &str) -> Repaired<'_> {
+    let b = text.as_bytes();
+    let mut edits: Vec<(usize, Edit)> = Vec::new();
+    let mut repairs: Vec<(usize, Repair)> = Vec::new();
+    // `true` for an object, `false` for an array.
+    let mut stack: Vec<bool> = Vec::new();
+    let mut expect = Expect::Value;
+    let mut line = 1usize;
+    let mut i = 0usize;
+    loop {
+        while let Some(&c) = b.get(i) {
+            match c {
+                b'\n' => line += 1,
+                b' ' | b'\t' | b'\r' => {}
+                _ => break,
+            }
+            i += 1;
+        }
+        let Some(&c) = b.get(i) else { break };
+        let in_object = stack.last().copied();
+        match (expect, c) {
+            (_, b'"') => {
+                let Some(end) = string_end(b, i) else { break };
+                expect = match expect {
+                    Expect::KeyOrEnd | Expect::Key => Expect::Colon,
+                    Expect::Value | Expect::ValueOrEnd => Expect::After,
+                    Expect::After if in_object == Some(true) => {
+                        edits.push((i, Edit::InsertComma));
+                        repairs.push((line, Repair::MissingComma));
+                        Expect::Colon
+                    }
+                    _ => break,
+                };
+                line += b
+                    .get(i..end)
+                    .map_or(0, |s| s.iter().filter(|&&x| x == b'\n').count());
+                i = end;
+            }
+            (Expect::Colon, b':') => {
+                expect = Expect::Value;
+                i += 1;
+            }
+            (Expect::Value | Expect::ValueOrEnd, b'{') => {
+                stack.push(true);
+                expect = Expect::KeyOrEnd;
+                i += 1;
+            }
+            (Expect::Value | Expect::ValueOrEnd, b'[') => {
+                stack.push(false);
+                expect = Expect::ValueOrEnd;
+                i += 1;
+            }
+            (Expect::KeyOrEnd | Expect::After, b'}') if in_object == Some(true) => {
+                stack.pop();
+                expect = Expect::After;
+                i += 1;
+            }
+            (Expect::ValueOrEnd | Expect::After, b']') if in_object == Some(false) => {
+                stack.pop();
+                expect = Expect::After;
+                i += 1;
+            }
+            (Expect::After, b',') if in_object.is_some() => {
+                expect = if in_object == Some(true) {
+                    Expect::Key
+                } else {
+                    Expect::Value
+                };
+                i += 1;
+            }
+            (Expect::ValueOrEnd, b',') => {
+                edits.push((i, Edit::Blank));
+                repairs.push((line, Repair::StrayComma));
+                i += 1;
+            }
+            (Expect::Value | Expect::ValueOrEnd, b'-' | b'0'..=b'9') => {
+                let end = i + b
+                    .get(i..)
+                    .unwrap_or_default()
+                    .iter()
+                    .take_while(|&&x| matches!(x, b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'))
+                    .count();
+                expect = Expect::After;
+                if in_object == Some(true) {
+                    if let Some(after) = decimal_comma(b, i, end) {
+                        edits.push((end, Edit::Point));
+                        repairs.push((line, Repair::DecimalSeparator));
+                        i = after;
+                        continue;
+                    }
+                }
+                i = end;
+            }
+            (Expect::Value | Expect::ValueOrEnd, b't' | b'f' | b'n') => {
+                i += b
+                    .get(i..)
+                    .unwrap_or_default()
+                    .iter()
+                    .take_while(|x| x.is_ascii_lowercase())
+                    .count();
+                expect = Expect::After;
+            }
+            _ => break,
+        }
+        if stack.is_empty() && expect == Expect::After {
+            break;
+        }
+    }
+    if edits.is_empty() {
+        return Repaired {
+            text: Cow::Borrowed(text),
+            repairs,
+        };
+    }
+    let mut out = String::with_capacity(text.len() + edits.len());
+    let mut copied = 0usize;
+    for (at, edit) in edits {
+        out.push_str(text.get(copied..at).unwrap_or_default());
+        match edit {
+            Edit::Point => {
+                out.push('.');
+                copied = at + 1;
+            }
+            Edit::Blank => {
+                out.push(' ');
+                copied = at + 1;
+            }
+            Edit::InsertComma => {
+                out.push(',');
+                copied = at;
+            }
+        }
+    }
+    out.push_str(text.get(copied..).unwrap_or_default());
+    Repaired {
+        text: Cow::Owned(out),
+        repairs,
+    }
+}
+
+/// Repairs `text` ([`repair`]) and reports each repaired line in `issues`.
+pub(crate) fn repaired<'a>(text: &'a str, issues: &mut Issues) -> Cow<'a, str> {
+    let r = repair(text);
+    r.report(issues);
+    r.text
+}
+
+/// The offset just past the closing quote of the string opening at `start`; `None` when the
+/// text ends first.
+fn string_end(b: &[u8], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    loop {
+        match b.get(i)? {
+            b'"' => return Some(i + 1),
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
+}
+
+/// When the number `b[start..end]` is a bare integer (`2`, `-0`) followed by `,digits` and then
+/// by `,` or `}` (what must follow a member's value), the offset after those digits: the comma
+/// is the number's decimal separator.
+fn decimal_comma(b: &[u8], start: usize, end: usize) -> Option<usize> {
+    let int = b.get(start..end)?;
+    let digits = int.strip_prefix(b"-").unwrap_or(int);
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) || b.get(end) != Some(&b',') {
+        return None;
+    }
+    let frac = b
+        .get(end + 1..)?
+        .iter()
+        .take_while(|x| x.is_ascii_digit())
+        .count();
+    if frac == 0 {
+        return None;
+    }
+    let after = end + 1 + frac;
+    let next = b
+        .get(after..)?
+        .iter()
+        .find(|&&x| !matches!(x, b' ' | b'\t' | b'\r' | b'\n'))
+        .copied();
+    matches!(next, Some(b',' | b'}')).then_some(after)
+}
 
 /// Why the walk stopped.
 #[derive(Debug)]
@@ -580,5 +883,69 @@ mod tests {
         assert_eq!(f.get("key").and_then(Scalar::as_str), Some("v"));
         assert_eq!(f.get("n"), Some(&Scalar::Other));
         assert_eq!(f.get("s").and_then(Scalar::as_f64), Some(12.5));
+    }
+
+    fn fixed(text: &str) -> (String, Vec<(usize, Repair)>) {
+        let r = repair(text);
+        (r.text.into_owned(), r.repairs)
+    }
+
+    #[test]
+    fn decimal_commas_of_member_values_only() {
+        let (t, r) = fixed("{\"a\": 2,51, \"b\": -0,50,\n\"c\": 7,00\n}");
+        assert_eq!(t, "{\"a\": 2.51, \"b\": -0.50,\n\"c\": 7.00\n}");
+        assert_eq!(
+            r,
+            vec![
+                (1, Repair::DecimalSeparator),
+                (1, Repair::DecimalSeparator),
+                (2, Repair::DecimalSeparator)
+            ]
+        );
+        // Arrays separate with commas; strings are data; a comma followed by a name is a
+        // separator; a number that already has a point is not touched.
+        for ok in [
+            "{\"a\": [1,5]}",
+            "{\"s\": \"2,51,\\\"x\\\": 3,4}\", \"n\": 1}",
+            "{\"a\": 1,\"b\": 2}",
+            "{\"a\": 1.5,2}",
+            "{\"a\": 1,2 3}",
+        ] {
+            let (t, r) = fixed(ok);
+            assert_eq!((t.as_str(), r.len()), (ok, 0), "{ok}");
+        }
+    }
+
+    #[test]
+    fn leading_and_missing_commas() {
+        let (t, r) = fixed("{\"s\": [\n,\n{\"x\": 1}]}");
+        assert_eq!(t, "{\"s\": [\n \n{\"x\": 1}]}");
+        assert_eq!(r, vec![(2, Repair::StrayComma)]);
+        let (t, r) = fixed("{\"a\": \"d\"\n\"b\": {}\t\"c\": []}");
+        assert_eq!(t, "{\"a\": \"d\"\n,\"b\": {}\t,\"c\": []}");
+        assert_eq!(
+            r,
+            vec![(2, Repair::MissingComma), (2, Repair::MissingComma)]
+        );
+        serde_json::from_str::<serde_json::Value>(&t).unwrap();
+        // A trailing comma is no known defect: left for the parser to report.
+        let (t, r) = fixed("{\"a\": [1,]}");
+        assert_eq!((t.as_str(), r.len()), ("{\"a\": [1,]}", 0));
+    }
+
+    #[test]
+    fn repair_stops_at_what_it_does_not_know() {
+        for text in [
+            "",
+            "{",
+            "{\"a",
+            "{\"a\": 1,2",
+            "]]]",
+            "{\"a\": 1} 2,5",
+            "{\"a\" 2,5}",
+        ] {
+            let (t, r) = fixed(text);
+            assert_eq!((t.as_str(), r.len()), (text, 0), "{text:?}");
+        }
     }
 }

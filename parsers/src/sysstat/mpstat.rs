@@ -8,7 +8,9 @@
 //! %gnice %idle`); 24-hour (`12:53:21`) and 12-hour (`03:15:06 PM`) clocks; decimal commas;
 //! offline CPUs (rows missing or all-zero); `-o JSON` (`sysstat.hosts[0].statistics[].cpu-load[]`
 //! with keys `cpu`, `usr`, `nice`, `sys`, `iowait`, `irq`, `soft`, `steal`, `guest`, `gnice`,
-//! `idle`), including a document cut short by a timeout (complete samples kept); `-T` topology
+//! `idle`), including a document cut short by a timeout (complete samples kept) and the JSON of
+//! 11.5.1 under a locale with a decimal comma (`"usr": 16,00`: repaired, with an issue on each
+//! repaired line; see `sysstat::json`); `-T` topology
 //! columns (`CORE SOCK NODE`, blank on the `all` row); `-U` epoch-second timestamps; runs that
 //! cross midnight (see [`MpstatInterval::time`]).
 //!
@@ -26,7 +28,9 @@ use crate::common::{
     parse_time_of_day, read_num, strip_bom, Ceiling, Date, Issues, LineIssue, NumError, ParseError,
     Parsed, Sniff, SysstatHeader,
 };
-use crate::sysstat::json::{finish_walk, walk_sysstat, Cursor, Fields, HostFields, Scalar};
+use crate::sysstat::json::{
+    finish_walk, repaired, walk_sysstat, Cursor, Fields, HostFields, Scalar,
+};
 use crate::{
     common::{parse_timestamp_str, Timestamp},
     sysstat::json::sniff_json,
@@ -588,10 +592,11 @@ fn row_from_json(f: &Fields<'_>, line: usize, issues: &mut Issues) -> Option<Cpu
 }
 
 fn parse_json(text: &str) -> Result<Parsed<Mpstat>, ParseError> {
-    let mut cur = Cursor::new(strip_bom(text));
+    let mut issues = Issues::default();
+    let text = repaired(strip_bom(text), &mut issues);
+    let mut cur = Cursor::new(&text);
     let mut host = HostFields::default();
     let mut intervals: Vec<MpstatInterval> = Vec::new();
-    let mut issues = Issues::default();
     let walked = walk_sysstat(&mut cur, &mut host, |cur, host| {
         let mut clock = Clock::new(host.date);
         cur.array(|cur, _| {

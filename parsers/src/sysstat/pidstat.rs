@@ -35,7 +35,9 @@ use crate::common::{
     strip_bom, Ceiling, Issues, NumError, ParseError, Parsed, Sniff, SysstatHeader,
 };
 use crate::sysstat::json::sniff_json;
-use crate::sysstat::json::{finish_walk, walk_sysstat, Cursor, Fields, HostFields, Scalar};
+use crate::sysstat::json::{
+    finish_walk, repaired, walk_sysstat, Cursor, Fields, HostFields, Scalar,
+};
 use crate::sysstat::sar::{split_prefix, Clock, Prefix, SarTime};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -553,11 +555,12 @@ fn task_from_json(
 }
 
 fn parse_json(text: &str) -> Result<Parsed<Pidstat>, ParseError> {
-    let mut cur = Cursor::new(strip_bom(text));
+    let mut issues = Issues::default();
+    let text = repaired(strip_bom(text), &mut issues);
+    let mut cur = Cursor::new(&text);
     let mut host = HostFields::default();
     let mut rows: Vec<TaskRow> = Vec::new();
     let mut samples = 0usize;
-    let mut issues = Issues::default();
     let walked = walk_sysstat(&mut cur, &mut host, |cur, host| {
         let mut clock = Clock::new(host.date);
         cur.array(|cur, _| {

@@ -14,6 +14,12 @@
 //! There are no `Average:` rows in JSON.
 //!
 //! A document cut short (sadf killed by a timeout) keeps every complete sample, with one issue.
+//! The invalid JSON of released versions is repaired, with an issue on each repaired line (see
+//! `sysstat::json`): numbers with the locale's decimal comma (sadf 10.0.3–11.5.1 under `de_DE`,
+//! `fr_FR`, `ru_RU` …: `"user": 31,50`) and the comma missing before a member (10.2.1 before
+//! `"file-utc-time"`; 11.1.5–11.2.x before `"fchosts"`). 11.1.5–11.2.x with a network activity
+//! also leave the `network` object unclosed, which no repair can place: such a document stops at
+//! the end of its first sample.
 //!
 //! Sample input (sysstat 12.6.1 `sadf -j sa -- -u -q`):
 //! ```text
@@ -36,7 +42,7 @@ use crate::common::{
     excerpt, first_non_blank, parse_date, parse_time_of_day, strip_bom, Issues, NumError,
     ParseError, Parsed, Sniff,
 };
-use crate::sysstat::json::{finish_walk, Cursor, Fields, HostFields, JsonStop, Scalar};
+use crate::sysstat::json::{finish_walk, repaired, Cursor, Fields, HostFields, JsonStop, Scalar};
 use crate::sysstat::sar::{Comment, Markers, Restart, Sar, SarRow, SarSample, SarTime, Table};
 use std::borrow::Cow;
 
@@ -69,10 +75,11 @@ pub fn parse(text: &str) -> Result<Parsed<Sar>, ParseError> {
     if first_non_blank(text).is_none() {
         return Err(ParseError::unusable(None, "input is empty"));
     }
-    let mut cur = Cursor::new(text);
+    let mut issues = Issues::default();
+    let text = repaired(text, &mut issues);
+    let mut cur = Cursor::new(&text);
     let mut host = HostFields::default();
     let mut out = Sar::default();
-    let mut issues = Issues::default();
     let mut samples = 0usize;
     let walked = walk(&mut cur, &mut host, &mut out, &mut issues, &mut samples);
     finish_walk(

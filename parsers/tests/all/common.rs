@@ -363,6 +363,9 @@ pub const FIXTURE_KINDS: &[FixtureKind] = &[
     kind!("captured-a/sadf-j.txt", SADF_JSON),
     kind!("pidstat", PIDSTAT),
     kind!("captured-a/pidstat-*", PIDSTAT),
+    kind!("captured-json/iostat-*", IOSTAT),
+    kind!("captured-json/mpstat-*", MPSTAT),
+    kind!("captured-json/sadf-j-*", SADF_JSON),
     // /proc
     kind!("proc-softirqs", SOFTIRQS),
     kind!("captured/softirqs-*", SOFTIRQS),

@@ -48,6 +48,7 @@ mod snmp;
 mod softirqs;
 mod swaps;
 mod sysctl;
+mod sysstat_json;
 mod threads;
 mod timesync;
 mod virt;

@@ -219,8 +219,11 @@ fn damaged_documents() {
 
 #[test]
 fn sniffs_its_own_fixtures_and_no_other() {
-    let own =
-        |rel: &str| rel.starts_with("sar/sysstat-tests__sadf") || rel == "captured-a/sadf-j.txt";
+    let own = |rel: &str| {
+        rel.starts_with("sar/sysstat-tests__sadf")
+            || rel.starts_with("captured-json/sadf-j-")
+            || rel == "captured-a/sadf-j.txt"
+    };
     let mut owned = 0;
     let mut failures = Vec::new();
     for rel in all_fixtures() {
@@ -240,7 +243,7 @@ fn sniffs_its_own_fixtures_and_no_other() {
             }
         }
     }
-    assert_eq!(owned, 3);
+    assert_eq!(owned, 5);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(
         sadf::sniff("{\"sysstat\": {\n\t\"hosts\": [\n"),

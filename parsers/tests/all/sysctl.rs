@@ -19,8 +19,13 @@ fn centos7() {
     assert_eq!(s.get_i64("vm.swappiness"), Some(30));
     assert_eq!(s.entry("vm.swappiness").unwrap().line, 915);
     assert_eq!(s.get_i64("net.core.somaxconn"), Some(128));
-    // Tab-separated values.
-    assert_eq!(s.get("net.ipv4.tcp_rmem"), Some("4096\t87380\t6291456"));
+    // Tab-separated values: split into fields, joined with one space.
+    assert_eq!(s.get("net.ipv4.tcp_rmem"), Some("4096 87380 6291456"));
+    assert_eq!(
+        s.entry("net.ipv4.tcp_rmem").unwrap().fields,
+        ["4096", "87380", "6291456"]
+    );
+    assert!(s.entries.iter().all(|e| !e.value.contains('\t')));
     assert_eq!(
         s.get_i64s("net.ipv4.tcp_rmem"),
         Some(vec![4096, 87380, 6291456])
@@ -58,22 +63,65 @@ fn captured_as_root_and_as_nobody() {
     assert_eq!(root.get_i64("vm.swappiness"), Some(60));
     let p = sysctl::parse(&fixture("captured-b/sysctl-a-nobody.txt")).unwrap();
     assert_eq!(p.value.entries.len(), 1295);
-    assert_eq!(p.value.unreadable.len(), 16);
+    assert_eq!(p.value.denied.len(), 16);
+    assert!(p.value.read_errors.is_empty());
     assert_eq!(p.issues.len(), 16);
-    let first = &p.value.unreadable[0];
+    let first = &p.value.denied[0];
     assert_eq!((first.key.as_str(), first.line), ("kernel.cad_pid", 70));
     assert_eq!(p.issues[0].line, 70);
     assert!(p.issues[0].message.contains("permission denied"));
-    assert!(p
-        .value
-        .unreadable
-        .iter()
-        .any(|u| u.key == "net.ipv6.conf.all.stable_secret"));
-    // What the unprivileged run could not see differs from the root run.
+    assert!(p.value.is_unreadable("net.ipv6.conf.all.stable_secret"));
+    // What the unprivileged run could not see is unknown there, not a difference.
     let diff = root.diff(&p.value);
-    assert!(diff
-        .iter()
-        .any(|(k, _, b)| *k == "kernel.cad_pid" && b.is_none()));
+    assert!(diff.iter().all(|(k, _, _)| *k != "kernel.cad_pid"));
+    assert!(
+        diff.iter().all(|(_, a, b)| a.is_some() && b.is_some()),
+        "{diff:?}"
+    );
+}
+
+#[test]
+fn unprivileged_user_on_procps_4() {
+    let p = sysctl::parse(&fixture("captured-b/sysctl-a-unprivileged-user.txt")).unwrap();
+    let s = &p.value;
+    assert_eq!(s.entries.len(), 1295);
+    assert_eq!(s.denied.len(), 16);
+    assert!(s.read_errors.is_empty());
+    assert_eq!(p.issues.len(), 16);
+    assert_eq!(s.denied[0].key, "kernel.cad_pid");
+    assert_eq!(s.denied[15].key, "vm.stat_refresh");
+    assert!(s.get("kernel.cad_pid").is_none() && s.is_unreadable("kernel.cad_pid"));
+    // The kernel's vectors, tab-separated in the file.
+    assert_eq!(s.get("kernel.printk"), Some("4 4 1 7"));
+    assert_eq!(s.entry("kernel.printk").unwrap().fields.len(), 4);
+    assert_eq!(s.get("net.ipv4.ip_local_port_range"), Some("32768 60999"));
+    assert_eq!(
+        s.get_i64s("net.ipv4.tcp_rmem"),
+        Some(vec![4096, 131072, 33554432])
+    );
+    assert_eq!(s.get("fs.file-nr").map(|v| v.split(' ').count()), Some(3));
+    assert_eq!(s.get_u64("kernel.tainted"), Some(0));
+    assert!(s.entries.iter().all(|e| !e.value.contains('\t')));
+    // Derived: the read errors of other procps versions, inserted into the real capture.
+    let text = fixture("captured-b/sysctl-a-unprivileged-user.txt");
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines.insert(3, "sysctl: reading key \"net.ipv6.conf.all.stable_secret\"");
+    lines.insert(
+        4,
+        "error: \"Invalid argument\" reading key \"fs.binfmt_misc.register\"",
+    );
+    lines.insert(5, "error: permission denied on key 'net.ipv4.route.flush'");
+    let p = sysctl::parse(&lines.join("\n")).unwrap();
+    assert_eq!((p.value.denied.len(), p.value.read_errors.len()), (17, 2));
+    let r = &p.value.read_errors;
+    assert_eq!(
+        (r[0].key.as_str(), r[0].line),
+        ("net.ipv6.conf.all.stable_secret", 4)
+    );
+    assert_eq!(r[1].key, "fs.binfmt_misc.register");
+    assert_eq!(r[1].error.as_deref(), Some("Invalid argument"));
+    assert_eq!(p.value.denied[0].key, "net.ipv4.route.flush");
+    assert_eq!(p.value.entries.len(), 1295);
 }
 
 #[test]
@@ -88,7 +136,11 @@ fn procps3_reading_key_messages() {
     let p = sysctl::parse(&text).unwrap();
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 5);
-    assert_eq!(p.value.unreadable[0].key, "net.ipv6.conf.all.stable_secret");
+    assert_eq!(
+        p.value.read_errors[0].key,
+        "net.ipv6.conf.all.stable_secret"
+    );
+    assert!(p.value.denied.is_empty());
     assert_eq!(p.value.entries.len(), 878);
 }
 

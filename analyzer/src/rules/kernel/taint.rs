@@ -1,7 +1,8 @@
 //! `kernel.taint`: third-party or out-of-tree kernel modules loaded.
 //!
-//! Reads the kernel's taint (`/proc/sys/kernel/tainted`, decoded into its letters) and the modules
-//! whose `/proc/modules` line carries a taint marker, with their `modinfo` details.
+//! Reads the kernel's taint (`/proc/sys/kernel/tainted`, else `kernel.tainted` of `sysctl -a`,
+//! decoded into its letters by the same decoder) and the modules whose `/proc/modules` line
+//! carries a taint marker, with their `modinfo` details.
 
 use crate::facts::{Fact, HostFacts};
 use crate::rules::{
@@ -42,7 +43,9 @@ pub static META: RuleMeta = RuleMeta {
     groups: &[SymptomGroup::KernelCpu],
     explains: &[],
     fires_when: "out-of-tree, unsigned or proprietary modules (warning when in the network path)",
-    checks: "`/proc/sys/kernel/tainted` decoded into the kernel's taint letters, and the modules \
+    checks: "`/proc/sys/kernel/tainted` (else `kernel.tainted` of `sysctl -a`; when both disagree \
+             the former is taken and the disagreement listed) decoded into the kernel's taint \
+             letters, and the modules \
              whose `/proc/modules` line carries a taint marker: O (out-of-tree), E (unsigned), P \
              (proprietary), with `modinfo` details when collected. Modules whose name, description \
              or dependencies point at the network stack (netfilter, sockets, TCP) are raised to a \
@@ -76,7 +79,9 @@ pub fn check(f: &HostFacts) -> Check {
     let k = &f.kernel;
     if k.taint.is_none() && f.modules.get().is_none_or(|m| m.is_empty()) {
         return Check::NotEvaluated(
-            "no `/proc/sys/kernel/tainted` or `/proc/modules` in the bundle".into(),
+            "no `/proc/sys/kernel/tainted`, `kernel.tainted` in `sysctl -a` or `/proc/modules` in \
+             the bundle"
+                .into(),
         );
     }
     let third_party: Vec<_> = k

@@ -159,6 +159,23 @@ fn from_counters(f: &HostFacts, fill_cited: bool) -> Check {
         _ => None,
     };
     if fill.is_none() && counters.is_empty() {
+        let unread: Vec<String> = [
+            "net.netfilter.nf_conntrack_count",
+            "net.netfilter.nf_conntrack_max",
+        ]
+        .into_iter()
+        .filter_map(|k| {
+            let e = f.kernel.sysctl_unreadable.get(k)?;
+            Some(format!("`{k}` ({})", e.value.label()))
+        })
+        .collect();
+        if !unread.is_empty() {
+            return Check::NotEvaluated(format!(
+                "`sysctl -a` could not read {}, and no `conntrack -S` or \
+                 `/proc/net/stat/nf_conntrack`: the table's fill is unknown",
+                unread.join(" and ")
+            ));
+        }
         return Check::NotEvaluated(
             "nf_conntrack_count/max not in `sysctl -a` and no `conntrack -S` or \
              `/proc/net/stat/nf_conntrack` (module not loaded, or not collected)"
@@ -329,5 +346,23 @@ mod tests {
         f.net.conntrack_count = Some(c(1000));
         assert!(is_clear(&check(&f)));
         assert!(is_not_evaluated(&check(&HostFacts::default())));
+    }
+
+    #[test]
+    fn unknown_rather_than_absent_when_sysctl_could_not_read_the_table() {
+        use crate::facts::kernel::SysctlError;
+        let mut f = HostFacts::default();
+        f.kernel.sysctl_unreadable.insert(
+            "net.netfilter.nf_conntrack_max".into(),
+            c(SysctlError::Denied),
+        );
+        let Check::NotEvaluated(why) = check(&f) else {
+            panic!("expected not evaluated");
+        };
+        assert!(
+            why.contains("could not read `net.netfilter.nf_conntrack_max` (permission denied)"),
+            "{why}"
+        );
+        assert!(!why.contains("not loaded"), "{why}");
     }
 }
