@@ -315,7 +315,7 @@ fn a_gc_log_named_as_a_histogram_gives_both_its_pauses_and_its_classes() {
     let j = &r.jvms[0];
     let gc = j.gc_log.as_ref().unwrap();
     let max = gc.max_pause_ms.as_ref().unwrap();
-    assert_eq!((max.value, max.lines.as_slice()), (24_572.7654, &[1][..]));
+    assert_eq!((max.value, max.lines.as_slice()), (24572.7654, &[1][..]));
     // The classes come from the last histogram, the live set after the full GC.
     assert_eq!(j.top_classes[0].value.class_name, "[C");
     assert_eq!(j.top_classes[0].value.bytes, 2_015_033_608);
