@@ -528,7 +528,7 @@ fn place_in_layout(artifacts: &mut [Artifact], d: &layout::Detected) {
             redone
         };
         match layout::place(d, &a.path) {
-            layout::Place::Kind(spec) if !a.is(spec) => {
+            layout::Place::Kind(spec) if !a.is(kind::refine(spec, &a.text)) => {
                 if a.kept_lines.is_some()
                     || read_failed(a)
                     || matches!(a.outcome, Outcome::TooLarge { .. })
@@ -1067,6 +1067,14 @@ fn parse_with(
     text: Text,
     bytes: u64,
 ) -> Artifact {
+    // A file named as one kind may hold another that carries it (a GC log with histograms).
+    let named = spec;
+    let spec = kind::refine(named, &text);
+    let source = if std::ptr::eq(spec, named) {
+        source
+    } else {
+        KindSource::Content
+    };
     let mut a = Artifact {
         path: path.to_string(),
         kind: Some(spec),

@@ -211,6 +211,30 @@ pub fn sniff(text: &str) -> Sniffed {
     }
 }
 
+/// Kinds one file can hold together, `(inner, holder)`: a file its place names `inner` whose
+/// content the `holder` kind's sniffer claims is read as `holder`, whose record carries the
+/// `inner` records too. A GC log holds class histograms (JDK 6–8
+/// `-XX:+PrintClassHistogramBeforeFullGC`/`AfterFullGC`, JDK 9+ `-Xlog:gc+classhisto=trace`, a
+/// `jcmd GC.class_histogram` appended to it): `histo.log` holding such a log is a GC log, its
+/// histograms in [`GcLog::histograms`](crate::jvm::gclog::GcLog::histograms).
+pub static HOLDERS: &[(&KindSpec, &KindSpec)] = &[(&CLASS_HISTOGRAM, &GC_LOG)];
+
+/// The kind to read `text` as when its place (the manifest, the layout's path table) names it
+/// `named`: the holder of `named` in [`HOLDERS`] whose sniffer claims the first
+/// [`SNIFF_HEAD_BYTES`] of `text`, else `named`.
+pub fn refine(named: &'static KindSpec, text: &str) -> &'static KindSpec {
+    let mut end = text.len().min(SNIFF_HEAD_BYTES);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let head = text.get(..end).unwrap_or("");
+    HOLDERS
+        .iter()
+        .filter(|(inner, _)| std::ptr::eq(*inner, named))
+        .find(|(_, holder)| holder.sniff.is_some_and(|f| f(head) == Sniff::Yes))
+        .map_or(named, |(_, holder)| *holder)
+}
+
 /// Declares the record types and kinds: generates [`Data`], the [`Record`] impls, one `static`
 /// per kind and [`KINDS`] in declaration order.
 macro_rules! kinds {
@@ -898,6 +922,16 @@ kinds! {
             .sniff(crate::jvm::jstat::sniff)
             .parse(|t| read(crate::jvm::jstat::parse(t)));
     }
+    /// A JVM GC log, with the class histograms printed into it. Sniffed before the class
+    /// histogram: a JDK 8 log's `-XX:+PrintClassHistogramBeforeFullGC` block has its header.
+    GcLog(crate::jvm::gclog::GcLog) {
+        /// JVM GC log (JDK 8 `-XX:+PrintGCDetails` or `-Xlog:gc*`).
+        GC_LOG = KindSpec::new("gc-log", "JVM GC log (JDK 8 `-XX:+PrintGCDetails` or `-Xlog:gc*`)")
+            .collected()
+            .scope(Scope::Jvm)
+            .sniff(crate::jvm::gclog::sniff)
+            .parse(|t| read(crate::jvm::gclog::parse(t)));
+    }
     /// A class histogram.
     Histogram(crate::jvm::histogram::Histogram) {
         /// `jcmd GC.class_histogram` / `jmap -histo`.
@@ -934,15 +968,6 @@ kinds! {
             .scope(Scope::Process)
             .sniff(crate::jvm::thread_counts::sniff)
             .parse(|t| read(crate::jvm::thread_counts::parse(t)));
-    }
-    /// A JVM GC log.
-    GcLog(crate::jvm::gclog::GcLog) {
-        /// JVM GC log (JDK 8 `-XX:+PrintGCDetails` or `-Xlog:gc*`).
-        GC_LOG = KindSpec::new("gc-log", "JVM GC log (JDK 8 `-XX:+PrintGCDetails` or `-Xlog:gc*`)")
-            .collected()
-            .scope(Scope::Jvm)
-            .sniff(crate::jvm::gclog::sniff)
-            .parse(|t| read(crate::jvm::gclog::parse(t)));
     }
     /// `perf report --stdio` / `perf top` text.
     PerfReport(crate::perf::report::PerfReport) {

@@ -1,7 +1,8 @@
 //! JVM facts: one [`Jvm`] per Java process whose evidence is in the bundle.
 //!
 //! In: the per-JVM artifacts (`jstat`, class histogram, `java -version`, `jcmd VM.version`,
-//! `VM.flags`, `VM.command_line`, `VM.system_properties`, thread dumps, GC log) and `ps` for the
+//! `VM.flags`, `VM.command_line`, `VM.system_properties`, thread dumps, GC log — with the class
+//! histograms printed into it, which count as histograms of the JVM) and `ps` for the
 //! command line of JVMs that could not be attached. Out: [`Jvm`]s with identity, heap settings,
 //! collector, a GC series over the window, the top classes by bytes and thread counts by pool.
 //!
@@ -152,13 +153,15 @@ pub struct LockInDump {
     pub locked_at: Option<String>,
 }
 
-/// Two class histograms of one JVM compared (first and last, in path order: `histo_1.txt`
-/// before `histo_2.txt`).
+/// Two class histograms of one JVM compared (first and last: those printed into a GC log, in log
+/// order, then histogram files in path order, `histo_1.txt` before `histo_2.txt`). Histograms
+/// printed before a full GC (garbage included) are compared only with each other, the others
+/// (the live set after a full GC, `jcmd GC.class_histogram`) likewise.
 #[derive(Debug, Clone, Serialize)]
 pub struct HistogramGrowth {
-    /// Bundle path of the first histogram.
+    /// Bundle path of the first histogram (`path:line` of its header for one in a GC log).
     pub first: String,
-    /// Bundle path of the last histogram.
+    /// Bundle path of the last histogram, likewise.
     pub last: String,
     /// `Total` bytes of the first and of the last, each cited on its `Total` line.
     pub total_bytes: (Cited<u64>, Cited<u64>),
@@ -408,6 +411,7 @@ fn content_pid(d: &Data) -> Option<u32> {
         Data::SystemProperties(v) => v.pid,
         Data::ThreadDump(t) => t.pid.and_then(|p| u32::try_from(p).ok()),
         Data::HeapInfo(h) => h.pid,
+        Data::GcLog(g) => g.histograms.iter().find_map(|h| h.histogram.pid),
         _ => None,
     }
 }
@@ -628,7 +632,7 @@ fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
     let mut jstats: Vec<(&Artifact, &Jstat)> = Vec::new();
     let mut dumps: Vec<(&Artifact, &parsers::jvm::thread_dump::ThreadDump)> = Vec::new();
     let mut heap_infos: Vec<(&Artifact, &parsers::jvm::heap_info::HeapInfo)> = Vec::new();
-    let mut histograms: Vec<(&Artifact, &parsers::jvm::histogram::Histogram)> = Vec::new();
+    let mut histograms: Vec<Histo> = Vec::new();
     let mut thread_counts: Option<(&Artifact, &parsers::jvm::thread_counts::JvmThreads)> = None;
     for (a, d) in arts {
         match d {
@@ -717,11 +721,27 @@ fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
                 }
                 j.properties_source = Some(a.path.clone());
             }
-            Data::Histogram(h) => histograms.push((a, h)),
+            Data::Histogram(h) => histograms.push(Histo {
+                name: a.path.clone(),
+                artifact: a,
+                histogram: h,
+                in_gc_log: false,
+                before_full_gc: false,
+            }),
             Data::Jstat(s) => jstats.push((a, s)),
             Data::ThreadDump(t) => dumps.push((a, t)),
             Data::HeapInfo(h) => heap_infos.push((a, h)),
-            Data::GcLog(g) => fill_gc_log(j, a, g),
+            Data::GcLog(g) => {
+                fill_gc_log(j, a, g);
+                histograms.extend(g.histograms.iter().map(|h| Histo {
+                    name: format!("{}:{}", a.path, h.line),
+                    artifact: a,
+                    histogram: &h.histogram,
+                    in_gc_log: true,
+                    before_full_gc: h.phase
+                        == Some(parsers::jvm::gclog::HistogramPhase::BeforeFullGc),
+                }));
+            }
             Data::ProcStatus(st) => {
                 let line = |k: &str| st.get(k).map(|f| f.line).unwrap_or(0);
                 j.rss_kib = st
@@ -765,12 +785,17 @@ fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
     j.gc = jstats
         .first()
         .and_then(|(a, s)| gc_series(&a.path, s, interval_s));
-    histograms.sort_by(|x, y| x.0.path.cmp(&y.0.path));
-    if let Some((a, h)) = histograms.last() {
-        fill_histogram(j, a, h);
-    }
-    if let (Some(first), Some(last)) = (histograms.first(), histograms.last()) {
-        if histograms.len() >= 2 {
+    // Those of GC logs first (a histogram file the collector took is the newest), each log's in
+    // its order (the sort is stable), then by path.
+    histograms
+        .sort_by(|x, y| (!x.in_gc_log, &x.artifact.path).cmp(&(!y.in_gc_log, &y.artifact.path)));
+    if let Some(h) = histograms.last() {
+        fill_histogram(j, h.artifact, h.histogram);
+        let alike: Vec<&Histo> = histograms
+            .iter()
+            .filter(|o| o.before_full_gc == h.before_full_gc)
+            .collect();
+        if let (Some(first), [_, .., last]) = (alike.first(), alike.as_slice()) {
             j.histogram_growth = histogram_growth(first, last);
         }
     }
@@ -901,12 +926,26 @@ fn vendor_from_properties(j: &Jvm) -> Option<Cited<String>> {
     ))
 }
 
+/// A class histogram of a JVM: a histogram file, or one printed into its GC log.
+struct Histo<'a> {
+    /// The file's path; for one in a GC log, `path:line` of its header.
+    name: String,
+    artifact: &'a Artifact,
+    histogram: &'a parsers::jvm::histogram::Histogram,
+    in_gc_log: bool,
+    /// Printed before a full GC: its counts include garbage.
+    before_full_gc: bool,
+}
+
 /// Compares two histograms; `None` when either lacks its `Total` line (a cut output: the totals
 /// cannot be compared).
-fn histogram_growth(
-    (fa, fh): &(&Artifact, &parsers::jvm::histogram::Histogram),
-    (la, lh): &(&Artifact, &parsers::jvm::histogram::Histogram),
-) -> Option<HistogramGrowth> {
+fn histogram_growth(first: &Histo, last: &Histo) -> Option<HistogramGrowth> {
+    let (fa, fh, la, lh) = (
+        first.artifact,
+        first.histogram,
+        last.artifact,
+        last.histogram,
+    );
     let (ft, lt) = (fh.total?, lh.total?);
     let before: BTreeMap<&str, &parsers::jvm::histogram::ClassRow> =
         fh.rows.iter().map(|r| (r.class_name.as_str(), r)).collect();
@@ -933,8 +972,8 @@ fn histogram_growth(
     grown.sort_by_key(|g| std::cmp::Reverse(g.value.bytes.1 - g.value.bytes.0));
     grown.truncate(TOP_CLASSES);
     Some(HistogramGrowth {
-        first: fa.path.clone(),
-        last: la.path.clone(),
+        first: first.name.clone(),
+        last: last.name.clone(),
         total_bytes: (
             Cited::new(ft.bytes, &fa.path, ft.line),
             Cited::new(lt.bytes, &la.path, lt.line),

@@ -301,3 +301,65 @@ fn a_reentrantlock_deadlock_is_one_cycle_with_parked_waiters_and_their_owners() 
         .iter()
         .any(|f| f.rule_id == "jvm.monitor-contention"));
 }
+
+#[test]
+fn a_gc_log_named_as_a_histogram_gives_both_its_pauses_and_its_classes() {
+    // JDK 8 G1 with `-XX:+PrintClassHistogramBefore/AfterFullGC` (garbagecat), saved under a
+    // name the path table gives to class histograms.
+    let log = fixture("gc-logs-classhisto/garbagecat__dataset221-jdk8-g1-before-after-full-gc.txt");
+    let r = analyze(&[("incident-7/histo.log".into(), log)]);
+    let a = &r.artifacts[0];
+    assert_eq!(a.kind_name(), Some("gc-log"));
+    assert_eq!(a.outcome.label(), "parsed", "{:?}", a.outcome);
+    assert_eq!(r.jvms.len(), 1, "{:#?}", r.jvms);
+    let j = &r.jvms[0];
+    let gc = j.gc_log.as_ref().unwrap();
+    let max = gc.max_pause_ms.as_ref().unwrap();
+    assert_eq!((max.value, max.lines.as_slice()), (24572.7654, &[1][..]));
+    // The classes come from the last histogram, the live set after the full GC.
+    assert_eq!(j.top_classes[0].value.class_name, "[C");
+    assert_eq!(j.top_classes[0].value.bytes, 2_015_033_608);
+    assert_eq!(j.top_classes[0].artifact, "incident-7/histo.log");
+    assert_eq!(j.top_classes[0].lines, [15]);
+    let total = j.histogram_total_bytes.as_ref().unwrap();
+    assert_eq!(
+        (total.value, total.lines.as_slice()),
+        (7_986_275_072, &[19][..])
+    );
+    // Before-full-GC counts (garbage included) are not compared with the live set.
+    assert!(j.histogram_growth.is_none());
+    // The GC rule sees the 24.6 s pause.
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.rule_id == "jvm.gc-overhead")
+        .expect("the long pause is found");
+    assert!(f
+        .evidence
+        .iter()
+        .any(|e| e.artifact == "incident-7/histo.log"));
+}
+
+#[test]
+fn a_unified_log_with_classhisto_blocks_beside_a_jcmd_histogram() {
+    // JDK 17 `-Xlog:gc*,gc+classhisto=trace` and, in the same folder, a jcmd histogram: the
+    // histogram file the collector takes stays the newest for the top classes.
+    let log = fixture("captured-gc/classhisto/jdk17-unified-g1-gc-classhisto-trace.log");
+    let r = analyze(&[("jvm-a/gc.log".into(), log.clone())]);
+    assert_eq!(r.jvms.len(), 1, "{:#?}", r.jvms);
+    let j = &r.jvms[0];
+    assert_eq!(j.top_classes[0].value.class_name, "[B");
+    assert_eq!(j.top_classes[0].value.bytes, 3_532_512);
+    assert_eq!(j.top_classes[0].lines, [262]);
+    assert_eq!(j.gc_log.as_ref().unwrap().collector.as_deref(), Some("G1"));
+    let jcmd = fixture("captured-jvm/jcmd-GC.class_histogram-jdk17-head60.txt");
+    let r = analyze(&[
+        ("jvm-a/gc.log".into(), log),
+        ("jvm-a/class-histogram.txt".into(), jcmd),
+    ]);
+    assert_eq!(r.jvms.len(), 1, "{:#?}", r.jvms);
+    assert_eq!(
+        r.jvms[0].top_classes[0].artifact,
+        "jvm-a/class-histogram.txt"
+    );
+}

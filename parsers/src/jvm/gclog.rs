@@ -6,13 +6,26 @@
 //! Parallel, Serial, ZGC and Shenandoah.
 //!
 //! One [`GcEvent`] per collection line: JDK 8 `[GC …]`, `[Full GC …]`, `[GC pause …]`,
-//! `[GC remark …]`, `[GC cleanup …]` and the concurrent-phase lines (`[CMS-concurrent-mark-start]`,
+//! `[GC remark …]`, `[GC cleanup …]` (JDK 6/7 `[GC 12.3: [ParNew: …` without a cause too) and the concurrent-phase lines (`[CMS-concurrent-mark-start]`,
 //! `[GC concurrent-mark-end, …]`); unified `Pause …`, ZGC `Garbage Collection (…)` and the G1
 //! `Concurrent Cycle` / `Concurrent Mark Cycle` / `Concurrent Undo Cycle` summary lines (the
 //! `gc,start` lines without a duration are skipped). A JDK 8 event may span lines: it ends when
 //! its outer `[` closes; the G1 `[Eden: … Heap: a(b)->c(d)]` summary that follows a pause fills
 //! its heap sizes. ZGC `Allocation Stall` lines are counted. Numbers with a decimal comma
 //! (`3,456ms`) are read too.
+//!
+//! Class histograms printed into the log become [`GcHistogram`]s, their rows read by
+//! [`crate::jvm::histogram`] with this log's line numbers (a histogram is also a kind of its own;
+//! this record carries those of the log, so one file yields both): JDK 6–8
+//! `-XX:+PrintClassHistogramBeforeFullGC` / `-XX:+PrintClassHistogramAfterFullGC` blocks, whose
+//! title (`…: 12.345: [Class Histogram (before full gc):`, JDK 6/7 `[Class Histogram:` before and
+//! `[Class Histogram` after) opens a bracket inside the full GC's event, the rows (`[B`,
+//! `[Ljava.lang.Object;`) following outside any bracket count; JDK 9+ `-Xlog:gc+classhisto=trace`
+//! (`-Xlog:gc*,classhisto*=trace`) blocks, one decorated line per row, closed by
+//! `Class Histogram (before full gc) 5.615ms` (JDK 25 also opens them with a `gc,classhisto,start`
+//! line); and a histogram printed on request — `jcmd PID GC.class_histogram` output appended
+//! to the log, or `-XX:+PrintClassHistogram` on SIGQUIT in a console log — dated by the
+//! `Heap Inspection Initiated GC` event just above it.
 //!
 //! Units: `uptime_s` seconds since JVM start; `pause_ms` milliseconds of stop-the-world pause
 //! (`None` for concurrent work); heap sizes KiB (`K`/`M`/`G`/`B` suffixes converted).
@@ -27,6 +40,25 @@
 //! [0.027s][info][gc,start    ] GC(0) Pause Young (Normal) (G1 Evacuation Pause)
 //! [0.028s][info][gc          ] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 6M->1M(64M) 1.070ms
 //! ```
+//! With `-Xlog:gc*,gc+classhisto=trace` (OpenJDK 17.0.15; OpenJDK 25.0.3 prints the same):
+//! ```text
+//! [0.121s][info][gc,start    ] GC(2) Pause Full (System.gc())
+//! [0.125s][trace][gc,classhisto] GC(2)  num     #instances         #bytes  class name (module)
+//! [0.125s][trace][gc,classhisto] GC(2) -------------------------------------------------------
+//! [0.125s][trace][gc,classhisto] GC(2)    1:        122020        7680928  [B (java.base@17.0.15)
+//! [0.126s][trace][gc,classhisto] GC(2) Total        253289       14008392
+//! [0.126s][trace][gc,classhisto] GC(2) Class Histogram (before full gc) 5.615ms
+//! ```
+//! JDK 8 with `-XX:+PrintClassHistogramBeforeFullGC` (garbagecat test data):
+//! ```text
+//! 2021-10-07T10:05:34.135+0100: 69302.241: [Full GC (Heap Dump Initiated GC) 2021-10-07T10:05:34.135+0100: 69302.241: [Class Histogram (before full gc):
+//!  num     #instances         #bytes  class name
+//! ----------------------------------------------
+//!    1:      13269691     2158610984  [C
+//! Total     170072935     8583124392
+//! , 4.7148918 secs]
+//!  8185M->7616M(31G), 24.5727654 secs]
+//! ```
 //! JDK 8 (`-XX:+PrintGCDetails -XX:+PrintGCDateStamps -XX:+PrintGCID`):
 //! ```text
 //! 2022-08-01T17:16:33.170+0000: 0.169: #0: [GC (Allocation Failure) 2022-08-01T17:16:33.171+0000: 0.170: #0: [ParNew: 8678K->1081K(9792K), 0.0088699 secs] 8678K->8064K(31680K), 0.0106548 secs] [Times: user=0.02 sys=0.00, real=0.01 secs]
@@ -36,6 +68,7 @@ use crate::common::{
     excerpt, head_lines, numbered_lines, parse_num, split_last, strip_bom, Issues, U64_MAX_F64,
 };
 use crate::common::{ParseError, Parsed, Sniff};
+use crate::jvm::histogram::{Block, Fed, Histogram};
 use serde::Serialize;
 
 /// Which logging system wrote the file.
@@ -94,6 +127,39 @@ pub struct GcEvent {
     pub to_space_exhausted: bool,
 }
 
+/// When the JVM printed a class histogram into its GC log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum HistogramPhase {
+    /// Before a full collection: JDK 8 `[Class Histogram (before full gc):`, JDK 6/7
+    /// `[Class Histogram:`, unified `Class Histogram (before full gc)`. Counts include garbage.
+    BeforeFullGc,
+    /// After a full collection: JDK 8 `[Class Histogram (after full gc):`, JDK 6/7
+    /// `[Class Histogram` (no colon), unified `Class Histogram (after full gc)`. The live set.
+    AfterFullGc,
+}
+
+/// A class histogram found in a GC log: a JDK 6–8 `-XX:+PrintClassHistogramBeforeFullGC` /
+/// `-XX:+PrintClassHistogramAfterFullGC` block, a JDK 9+ `-Xlog:gc+classhisto=trace` block, or
+/// a `jcmd PID GC.class_histogram` (or `jmap -histo`) output appended to the log. Its rows are
+/// read by [`crate::jvm::histogram`], with this log's input line numbers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GcHistogram {
+    /// 1-based input line of the histogram's column header (of jcmd's PID line before it, when
+    /// printed).
+    pub line: usize,
+    /// Seconds since JVM start, from its title (JDK 8) or its lines' decorators (unified).
+    pub uptime_s: Option<f64>,
+    /// Wall-clock time stamp as printed, likewise.
+    pub timestamp: Option<String>,
+    /// GC id of the collection it belongs to (unified `GC(12)`).
+    pub gc_id: Option<u64>,
+    /// Before or after a full collection, when its title says; `None` for a histogram taken on
+    /// request (appended `jcmd` output).
+    pub phase: Option<HistogramPhase>,
+    /// The histogram.
+    pub histogram: Histogram,
+}
+
 /// A parsed GC log.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct GcLog {
@@ -105,6 +171,8 @@ pub struct GcLog {
     pub events: Vec<GcEvent>,
     /// Number of ZGC `Allocation Stall` lines.
     pub allocation_stalls: usize,
+    /// Class histograms printed into the log, in input order.
+    pub histograms: Vec<GcHistogram>,
 }
 
 impl GcLog {
@@ -167,6 +235,7 @@ pub fn parse(text: &str) -> Result<Parsed<GcLog>, ParseError> {
     let mut gc_lines = 0usize;
     // GC id of a unified `To-space exhausted` line, whose pause summary follows.
     let mut to_space_gc: Option<u64> = None;
+    let mut histos = Histos::default();
     for (n, line) in numbered_lines(strip_bom(text)) {
         if let Some(d) = unified(line) {
             if !d.tags.is_none_or(|t| t.starts_with("gc")) {
@@ -174,7 +243,13 @@ pub fn parse(text: &str) -> Result<Parsed<GcLog>, ParseError> {
             }
             gc_lines += 1;
             format.get_or_insert(GcLogFormat::Unified);
+            if histos.unified(n, &d, &mut issues) {
+                continue;
+            }
             unified_line(n, line, d, &mut log, &mut issues, &mut to_space_gc);
+            continue;
+        }
+        if histos.raw(n, line, &mut issues) {
             continue;
         }
         if let Some(p) = pending.as_mut() {
@@ -249,7 +324,13 @@ pub fn parse(text: &str) -> Result<Parsed<GcLog>, ParseError> {
         });
     }
     log.format = format.unwrap_or_default();
-    if log.events.is_empty() && log.allocation_stalls == 0 && gc_lines == 0 {
+    log.histograms = histos.finish();
+    date_on_request(&mut log);
+    if log.events.is_empty()
+        && log.allocation_stalls == 0
+        && gc_lines == 0
+        && log.histograms.is_empty()
+    {
         return Err(ParseError::unusable(None, "no GC log lines"));
     }
     if log.collector.is_none() {
@@ -635,6 +716,8 @@ fn jdk8_header(line: &str) -> Option<(Prefix<'_>, &str)> {
     let body = rest.strip_prefix('[')?;
     let ok = [
         "GC (",
+        // JDK 6/7 print no cause: `[GC 466904.473: [ParNew: …`.
+        "GC [",
         "GC pause",
         "GC remark",
         "GC cleanup",
@@ -643,6 +726,9 @@ fn jdk8_header(line: &str) -> Option<(Prefix<'_>, &str)> {
     ]
     .iter()
     .any(|k| body.starts_with(k))
+        || body
+            .strip_prefix("GC ")
+            .is_some_and(|r| r.bytes().next().is_some_and(|b| b.is_ascii_digit()))
         || body.starts_with("CMS-concurrent-")
         || body.starts_with("GC--");
     ok.then_some((p, rest))
@@ -698,7 +784,9 @@ fn finish(p: Pending, log: &mut GcLog, issues: &mut Issues, awaiting: &mut Optio
     let (mut kind, cause) = if concurrent {
         (GcKind::Concurrent, None)
     } else if let Some(r) = o.strip_prefix("Full GC") {
-        (GcKind::Full, paren_groups(r).first().map(|s| s.to_string()))
+        // JDK 6/7 print no cause: `[Full GC 11G->2270M(12G), …]` has only the capacity.
+        let cause = paren_groups(r).into_iter().find(|g| size_kib(g).is_none());
+        (GcKind::Full, cause.map(str::to_string))
     } else if let Some(r) = o.strip_prefix("GC pause") {
         let g = paren_groups(r.split(',').next().unwrap_or(r));
         let kind = if g.contains(&"mixed") {
@@ -723,8 +811,9 @@ fn finish(p: Pending, log: &mut GcLog, issues: &mut Issues, awaiting: &mut Optio
             .or_else(|| o.strip_prefix("GC"))
             .unwrap_or(o);
         let cause = paren_groups(r.split(" [").next().unwrap_or(r))
-            .first()
-            .map(|s| s.to_string());
+            .into_iter()
+            .find(|g| size_kib(g).is_none())
+            .map(str::to_string);
         let kind = match cause.as_deref() {
             Some("CMS Final Remark") => GcKind::Remark,
             Some("CMS Initial Mark") => GcKind::Other,
@@ -795,4 +884,250 @@ fn finish(p: Pending, log: &mut GcLog, issues: &mut Issues, awaiting: &mut Optio
         heap_total_kib: total,
         to_space_exhausted: p.to_space,
     });
+}
+
+/// Dates a histogram taken on request (`jcmd GC.class_histogram`, `-XX:+PrintClassHistogram` on
+/// SIGQUIT) by the `Heap Inspection Initiated GC` the JVM runs just before printing it, when that
+/// event is the line right above (above jcmd's PID line).
+fn date_on_request(log: &mut GcLog) {
+    for h in log
+        .histograms
+        .iter_mut()
+        .filter(|h| h.phase.is_none() && h.uptime_s.is_none())
+    {
+        let Some(above) = h.line.checked_sub(1) else {
+            continue;
+        };
+        if let Some(e) = log
+            .events
+            .iter()
+            .rev()
+            .find(|e| e.line == above)
+            .filter(|e| e.cause.as_deref() == Some("Heap Inspection Initiated GC"))
+        {
+            h.uptime_s = e.uptime_s;
+            h.timestamp = e.timestamp.clone();
+            h.gc_id = h.gc_id.or(e.gc_id);
+        }
+    }
+}
+
+/// The class histograms of a GC log, read as its lines go by.
+#[derive(Debug, Default)]
+struct Histos {
+    /// The histogram being read and what is known of it.
+    open: Option<(GcHistogram, Block)>,
+    /// A title seen before its histogram's header: JDK 8 `…: 12.345: [Class Histogram (before
+    /// full gc):`, JDK 9+ `[gc,classhisto,start] Class Histogram (before full gc)`.
+    title: Option<Title>,
+    /// jcmd's `PID:` line just read, with its input line.
+    pid: Option<(usize, u32)>,
+    done: Vec<GcHistogram>,
+}
+
+/// A histogram's title: when it was printed and whether before or after a full collection.
+#[derive(Debug, Default)]
+struct Title {
+    phase: Option<HistogramPhase>,
+    uptime_s: Option<f64>,
+    timestamp: Option<String>,
+}
+
+impl Histos {
+    /// Reads a unified-logging line; true when it belongs to a histogram (its title, header,
+    /// rows, `Total` or the closing `Class Histogram (…) 3.6ms` line).
+    fn unified(&mut self, n: usize, d: &Deco<'_>, issues: &mut Issues) -> bool {
+        let (gc_id, msg) = split_gc_id(d.msg);
+        if let Some(rest) = msg.strip_prefix("Class Histogram") {
+            let phase = phase_of(rest);
+            if duration_ms(rest.rsplit(' ').next().unwrap_or("")).is_some() {
+                // The closing line, after the `Total`: names the phase of the one just read.
+                self.close();
+                if let Some(h) = self.done.last_mut().filter(|h| h.gc_id == gc_id) {
+                    h.phase = h.phase.or(phase);
+                }
+            } else {
+                self.close();
+                self.title = Some(Title {
+                    phase,
+                    uptime_s: d.uptime_s,
+                    timestamp: d.timestamp.map(str::to_string),
+                });
+            }
+            return true;
+        }
+        if self.feed(n, msg, issues) {
+            return true;
+        }
+        if !Block::starts(msg) {
+            return false;
+        }
+        let title = self.title.take().unwrap_or(Title {
+            phase: None,
+            uptime_s: d.uptime_s,
+            timestamp: d.timestamp.map(str::to_string),
+        });
+        self.open(n, msg, title, gc_id, issues);
+        true
+    }
+
+    /// Reads a line that is not unified logging; true when it belongs to a histogram (header,
+    /// rule, rows, `Total`). A title line is noted and left to the event it sits in.
+    fn raw(&mut self, n: usize, line: &str, issues: &mut Issues) -> bool {
+        if self.feed(n, line, issues) {
+            return true;
+        }
+        let pid = self.pid.take();
+        if Block::starts(line) {
+            let title = self.title.take().unwrap_or_default();
+            match pid {
+                Some((pid_line, pid)) => {
+                    let mut block = Block::with_pid(Some(pid));
+                    block.feed(n, line, issues);
+                    let h = histogram_of(pid_line, title, None);
+                    self.open = Some((h, block));
+                }
+                None => self.open(n, line, title, None, issues),
+            }
+            return true;
+        }
+        if let Some((before, after)) = line.split_once("[Class Histogram") {
+            let (timestamp, uptime_s) = trailing_stamps(before);
+            self.title = Some(Title {
+                phase: phase_of(after).or_else(|| {
+                    // JDK 6/7: `Class Histogram: ` before, `Class Histogram` after.
+                    Some(if after.trim_start().starts_with(':') {
+                        HistogramPhase::BeforeFullGc
+                    } else {
+                        HistogramPhase::AfterFullGc
+                    })
+                }),
+                uptime_s,
+                timestamp: timestamp.map(str::to_string),
+            });
+        } else if let Some(pid) = Block::pid(line) {
+            self.pid = Some((n, pid));
+        }
+        false
+    }
+
+    /// Feeds the open histogram; true when `text` belonged to it.
+    fn feed(&mut self, n: usize, text: &str, issues: &mut Issues) -> bool {
+        let Some((_, block)) = self.open.as_mut() else {
+            return false;
+        };
+        match block.feed(n, text, issues) {
+            Fed::Taken => true,
+            Fed::Complete => {
+                self.close();
+                true
+            }
+            Fed::Foreign => {
+                self.close();
+                false
+            }
+        }
+    }
+
+    fn open(
+        &mut self,
+        n: usize,
+        header: &str,
+        title: Title,
+        gc_id: Option<u64>,
+        issues: &mut Issues,
+    ) {
+        let mut block = Block::default();
+        block.feed(n, header, issues);
+        self.open = Some((histogram_of(n, title, gc_id), block));
+    }
+
+    fn close(&mut self) {
+        if let Some((mut h, block)) = self.open.take() {
+            h.histogram = block.finish();
+            self.done.push(h);
+        }
+    }
+
+    fn finish(mut self) -> Vec<GcHistogram> {
+        self.close();
+        self.done
+    }
+}
+
+fn histogram_of(line: usize, t: Title, gc_id: Option<u64>) -> GcHistogram {
+    GcHistogram {
+        line,
+        uptime_s: t.uptime_s,
+        timestamp: t.timestamp,
+        gc_id,
+        phase: t.phase,
+        histogram: Histogram::default(),
+    }
+}
+
+/// `GC(12) rest` → (`Some(12)`, `rest`).
+fn split_gc_id(msg: &str) -> (Option<u64>, &str) {
+    if let Some(r) = msg.strip_prefix("GC(") {
+        if let Some((id, after)) = r.split_once(')') {
+            if let Ok(id) = id.parse::<u64>() {
+                return (Some(id), after.trim());
+            }
+        }
+    }
+    (None, msg)
+}
+
+/// ` (before full gc)…` / ` (after full gc)…` → the phase.
+fn phase_of(rest: &str) -> Option<HistogramPhase> {
+    let r = rest.trim_start();
+    if r.starts_with("(before full gc)") {
+        Some(HistogramPhase::BeforeFullGc)
+    } else if r.starts_with("(after full gc)") {
+        Some(HistogramPhase::AfterFullGc)
+    } else {
+        None
+    }
+}
+
+/// The JDK 8 stamps that end `before` (the text before a `[Class Histogram` title):
+/// `…secs]2017-05-03T15:08:41.855-0400: 3086.514: ` → (time stamp, uptime).
+fn trailing_stamps(before: &str) -> (Option<&str>, Option<f64>) {
+    let Some(s) = before.trim_end().strip_suffix(':') else {
+        return (None, None);
+    };
+    let (head, up) = s.rsplit_once([' ', ']', '[']).unwrap_or(("", s));
+    let Some(uptime) = parse_num(up).filter(|_| {
+        up.bytes()
+            .all(|b| b.is_ascii_digit() || b == b'.' || b == b',')
+    }) else {
+        // No uptime: `…: [Class Histogram` with only a time stamp.
+        return (date_stamp(s), None);
+    };
+    (
+        head.trim_end().strip_suffix(':').and_then(date_stamp),
+        Some(uptime),
+    )
+}
+
+/// The `yyyy-mm-ddThh:mm:ss.mmm+zzzz` time stamp that ends `s` (glued to what precedes it, as
+/// in `[Full GC2016-10-31T14:09:15.030-0700`).
+fn date_stamp(s: &str) -> Option<&str> {
+    // Only the characters a time stamp is made of, and at most 40 of them: keeps a long line's
+    // scan linear.
+    let b = s.as_bytes();
+    let tail = b
+        .iter()
+        .rev()
+        .take(40)
+        .take_while(|c| c.is_ascii_digit() || b"-+:.T".contains(c))
+        .count();
+    let from = b.len() - tail;
+    let start = (from..b.len()).find(|&i| {
+        b.len() - i >= 19
+            && b[i..i + 4].iter().all(u8::is_ascii_digit)
+            && b[i + 4] == b'-'
+            && b[i + 10] == b'T'
+    })?;
+    s.get(start..)
 }

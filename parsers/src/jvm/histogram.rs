@@ -8,6 +8,10 @@
 //! `[Ljava.lang.Object;`, inner classes `java.util.HashMap$Node`, hidden classes
 //! `…$$Lambda$14/0x0000000800c0c400`.
 //!
+//! The same rows printed into a GC log (JDK 8 `-XX:+PrintClassHistogramBeforeFullGC`, JDK 9+
+//! `-Xlog:gc+classhisto=trace`) are read line by line by this module's `Block` on behalf of
+//! [`crate::jvm::gclog`], which carries them in its record.
+//!
 //! Units: `instances` objects; `bytes` bytes of shallow size (the objects themselves, not what
 //! they reference).
 //!
@@ -171,41 +175,21 @@ pub fn parse(text: &str) -> Result<Parsed<Histogram>, ParseError> {
             out.has_module_column = t.contains("(module)");
             continue;
         }
-        if t.bytes().all(|b| b == b'-') {
-            continue;
-        }
         if out.header_line.is_none() && out.rows.is_empty() && out.pid.is_none() {
-            if let Some(pid) = t.strip_suffix(':').and_then(|p| p.parse::<u32>().ok()) {
+            if let Some(pid) = pid_line(t) {
                 out.pid = Some(pid);
                 continue;
             }
         }
-        if let Some(rest) = t.strip_prefix("Total") {
-            let mut it = rest.split_ascii_whitespace();
-            match (
-                it.next().and_then(whole),
-                it.next().and_then(whole),
-                it.next(),
-            ) {
-                (Some(instances), Some(bytes), None) => {
-                    out.total = Some(HistogramTotal {
-                        instances,
-                        bytes,
-                        line: n,
-                    })
-                }
-                _ => issues.push(n, || {
-                    format!(
-                        "expected `Total <instances> <bytes>`, found `{}`",
-                        excerpt(line)
-                    )
-                }),
+        match part(line, n) {
+            Some(Part::Rule) => {}
+            Some(Part::Total(Ok(total))) => out.total = Some(total),
+            Some(Part::Row(Ok(r))) => out.rows.push(r),
+            Some(Part::Total(Err(e)) | Part::Row(Err(e))) => issues.push(n, || e),
+            None => {
+                let e = parse_row(line, n).err().unwrap_or_default();
+                issues.push(n, || format!("{e}: `{}`", excerpt(line)));
             }
-            continue;
-        }
-        match parse_row(line, n) {
-            Ok(r) => out.rows.push(r),
-            Err(e) => issues.push(n, || format!("{e}: `{}`", excerpt(line))),
         }
     }
     if out.header_line.is_none() && out.rows.is_empty() {
@@ -218,4 +202,140 @@ pub fn parse(text: &str) -> Result<Parsed<Histogram>, ParseError> {
         value: out,
         issues: issues.into_vec(),
     })
+}
+
+/// jcmd's first line: the target's PID alone, `24267:`.
+fn pid_line(t: &str) -> Option<u32> {
+    t.strip_suffix(':').and_then(|p| p.parse::<u32>().ok())
+}
+
+/// A line of a histogram after its header.
+enum Part {
+    /// The `-----` rule under the header.
+    Rule,
+    /// The `Total` line, or why it could not be read.
+    Total(Result<HistogramTotal, String>),
+    /// A class row, or why a line shaped like one (`  12:` first) could not be read.
+    Row(Result<ClassRow, String>),
+}
+
+/// What `line` (input line `n`) is in a histogram; `None` when it is no part of one.
+fn part(line: &str, n: usize) -> Option<Part> {
+    let t = line.trim();
+    if !t.is_empty() && t.bytes().all(|b| b == b'-') {
+        return Some(Part::Rule);
+    }
+    if let Some(rest) = t.strip_prefix("Total") {
+        let mut it = rest.split_ascii_whitespace();
+        return Some(Part::Total(
+            match (
+                it.next().and_then(whole),
+                it.next().and_then(whole),
+                it.next(),
+            ) {
+                (Some(instances), Some(bytes), None) => Ok(HistogramTotal {
+                    instances,
+                    bytes,
+                    line: n,
+                }),
+                _ => Err(format!(
+                    "expected `Total <instances> <bytes>`, found `{}`",
+                    excerpt(line)
+                )),
+            },
+        ));
+    }
+    match parse_row(line, n) {
+        Ok(r) => Some(Part::Row(Ok(r))),
+        Err(e) => {
+            let rank = token(t)
+                .and_then(|(r, _)| r.strip_suffix(':'))
+                .and_then(whole);
+            rank.map(|_| Part::Row(Err(format!("{e}: `{}`", excerpt(line)))))
+        }
+    }
+}
+
+/// A histogram read line by line, for one embedded in another artifact: a JDK 8 GC log's
+/// `-XX:+PrintClassHistogramBeforeFullGC` block, a JDK 9+ `-Xlog:gc+classhisto=trace` block
+/// (given the message text after the decorators), or a `jcmd GC.class_histogram` output
+/// appended to a log.
+///
+/// The block starts at its column header ([`Block::starts`]) or at jcmd's PID line just before
+/// it, and ends after its `Total` line or before the first line that is no part of a histogram
+/// (the caller reads that line itself). Row numbers are the host artifact's input lines.
+#[derive(Debug, Default)]
+pub(crate) struct Block {
+    value: Histogram,
+}
+
+/// What [`Block::feed`] did with a line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fed {
+    /// The line belongs to the histogram; more may follow.
+    Taken,
+    /// The line was the `Total` line: the histogram is complete.
+    Complete,
+    /// The line is no part of the histogram: it ended before it.
+    Foreign,
+}
+
+impl Block {
+    /// Whether `line` is a histogram's column header (` num #instances #bytes class name`).
+    pub(crate) fn starts(line: &str) -> bool {
+        is_header(line)
+    }
+
+    /// Whether `line` is jcmd's PID line (`24267:`), which precedes its histogram's header.
+    pub(crate) fn pid(line: &str) -> Option<u32> {
+        pid_line(line.trim())
+    }
+
+    /// A block whose header is preceded by jcmd's PID line.
+    pub(crate) fn with_pid(pid: Option<u32>) -> Block {
+        Block {
+            value: Histogram {
+                pid,
+                ..Histogram::default()
+            },
+        }
+    }
+
+    /// Reads input line `n`; a line shaped like a row that does not read (a cut line) is an
+    /// issue and still belongs to the histogram.
+    pub(crate) fn feed(&mut self, n: usize, line: &str, issues: &mut Issues) -> Fed {
+        let h = &mut self.value;
+        if is_header(line) {
+            if h.header_line.is_some() || !h.rows.is_empty() {
+                return Fed::Foreign;
+            }
+            h.header_line = Some(n);
+            h.has_module_column = line.contains("(module)");
+            return Fed::Taken;
+        }
+        match part(line, n) {
+            Some(Part::Rule) => Fed::Taken,
+            Some(Part::Row(Ok(r))) => {
+                h.rows.push(r);
+                Fed::Taken
+            }
+            Some(Part::Row(Err(e))) => {
+                issues.push(n, || e);
+                Fed::Taken
+            }
+            Some(Part::Total(t)) => {
+                match t {
+                    Ok(t) => h.total = Some(t),
+                    Err(e) => issues.push(n, || e),
+                }
+                Fed::Complete
+            }
+            None => Fed::Foreign,
+        }
+    }
+
+    /// The histogram read so far.
+    pub(crate) fn finish(self) -> Histogram {
+        self.value
+    }
 }

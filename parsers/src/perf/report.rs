@@ -37,9 +37,24 @@
 //! everything it calls) and `Self`; `--no-children` prints one, `Overhead` (self). The sample
 //! count is rounded down to thousands or millions above 1000 (`3K`); `Symbol` values start with
 //! the level `[k]` (kernel), `[.]` (user), `[g]` (guest kernel), `[u]` (guest user), `[H]`
-//! (hypervisor), and are a raw address (`[.] 0x0000000000163d47`) when unresolved. Columns are
-//! found from the dotted rule, so names with spaces (`worker thread 1`, `[JIT] tid 21563`,
-//! `long Busy.work(java.util.HashMap, int)`) stay whole.
+//! (hypervisor), and are a raw address (`[.] 0x0000000000163d47`) when unresolved. The column
+//! names are read from the header over the dotted rule; the rows are then split by the header's
+//! field structure, not at the rule's offsets, which perf does not keep: a number wider than its
+//! column (`-w`, or a `Period` of ten digits under `......`) shifts the rest of the row. Numbers
+//! are whitespace-delimited tokens, text values end at a run of two spaces (so `worker thread 1`
+//! and `[JIT] tid 21563` stay whole), the symbol starts at its level marker and, last, runs to the
+//! end of the line (C++ names such as `Aggregator<std::__cxx11::basic_string<char, …> >::reduce`
+//! stay whole). Any `--sort` order, `-n`/`--show-nr-samples` (`Samples`), `--show-total-period`
+//! (`Period`) and `--children` (`Children`, `Self`) are read by name; a row that does not fit the
+//! header (an overhead that is no percentage, values left over) is a line issue and the rest is
+//! read. perf 6.1 with `-w 1,1,1,7,13,60` (rule narrower than the `Period` values):
+//! ```text
+//! # Overhead  Samples  Period  Command  Shared Object  Symbol
+//! # ........  .......  ......  .......  .............  ............................................................
+//! #
+//!    70.09%    24455    6113750000  tmpl     tmpl           [.] analytics::pipeline::Aggregator<std::__cxx11::basic_stri
+//!    1.01%     351      87750000  tmpl     [kernel.kalls  [k] finish_task_switch.isra.0
+//! ```
 //!
 //! `perf top --stdio` (and `-E N`) repeats, after an ANSI clear-screen, a header and rows without
 //! column names (`Overhead  Shared Object  Symbol` by default), cut to 80 columns when the output
@@ -292,14 +307,11 @@ impl Key {
     }
 }
 
-/// A column of the header: its name, key and byte span in entry lines.
+/// A column of the header: its name and what it holds.
 #[derive(Debug, Clone)]
 struct Column {
     name: String,
     key: Key,
-    start: usize,
-    /// Exclusive end; `None` for the last column (to the end of the line).
-    end: Option<usize>,
 }
 
 /// Is this `perf report --stdio` or `perf top --stdio` text?
@@ -471,7 +483,9 @@ fn slice(line: &str, start: usize, end: Option<usize>) -> &str {
     line.get(s..e).unwrap_or("")
 }
 
-/// Columns from a header line and its dotted rule (both with their `#`).
+/// Columns from a header line and its dotted rule (both with their `#`): the names are read
+/// where the rule's dot runs are, since names hold spaces (`Shared Object`); entry rows are not
+/// cut at these spans (see [`entry_by_header`]).
 fn columns(header: &str, dots: &str) -> Vec<Column> {
     let mut spans = Vec::new();
     let b = dots.as_bytes();
@@ -500,8 +514,6 @@ fn columns(header: &str, dots: &str) -> Vec<Column> {
             Column {
                 key: Key::of(&name),
                 name,
-                start: s,
-                end,
             }
         })
         .collect()
@@ -537,10 +549,19 @@ fn set_column(e: &mut ReportEntry, key: Key, name: &str, v: &str) -> Result<(), 
     Ok(())
 }
 
-/// An entry line read through the header's columns, with the problems met in columns other
-/// than the overheads (the entry is kept without those values). `Err` when an overhead column
-/// cannot be read, as when the row is not aligned with the header.
-fn entry_by_columns(
+/// An entry line read by the header's field structure, with the problems met in columns other
+/// than the overheads (the entry is kept without those values). `Err` when the row does not fit
+/// the header: an overhead column that does not hold a percentage, or values left over.
+///
+/// The ruler's column widths are not trusted: a number wider than its column (`-w`, a
+/// `Period` of ten digits under a six-dot rule) pushes the rest of the row right. Number columns
+/// (`Children`, `Self`/`Overhead`, `Samples`, `Period`, `CPU`) are whitespace-delimited tokens;
+/// text columns (`Command`, `Shared Object`, `Pid:Command`…) end at the next run of two spaces
+/// (perf separates columns by two, and values such as `worker thread 1` or `[JIT] tid 21563` hold
+/// single ones); the `Symbol` column starts at its level marker (`[.]`, `[k]`, after `-v`'s
+/// address and binding letter) and, as the last column, is the rest of the line, so a long C++
+/// name stays whole; the last text column is the rest of the line.
+fn entry_by_header(
     line: &str,
     cols: &[Column],
     n: usize,
@@ -550,36 +571,52 @@ fn entry_by_columns(
         ..ReportEntry::default()
     };
     let mut problems = Vec::new();
-    for c in cols {
-        // Entry lines have no `#`: columns are aligned with the header's text after it.
-        if let Err(msg) = set_column(&mut e, c.key, &c.name, slice(line, c.start, c.end)) {
+    let mut rest = line.trim();
+    for (k, c) in cols.iter().enumerate() {
+        let last = k + 1 == cols.len();
+        rest = rest.trim_start();
+        let end = match c.key {
+            Key::Children | Key::SelfPct | Key::Samples | Key::Period | Key::Cpu => rest
+                .find(|ch: char| ch.is_ascii_whitespace())
+                .unwrap_or(rest.len()),
+            _ if last => rest.len(),
+            Key::Symbol => {
+                let from = marker(rest).map_or(0, |(_, after)| after);
+                rest.get(from..)
+                    .and_then(|r| r.find("  "))
+                    .map_or(rest.len(), |i| from + i)
+            }
+            _ => rest.find("  ").unwrap_or(rest.len()),
+        };
+        let (value, after) = rest.split_at_checked(end).unwrap_or((rest, ""));
+        rest = after;
+        if value.is_empty() {
+            let msg = format!("no value for the `{}` column", c.name);
+            if matches!(c.key, Key::Children | Key::SelfPct) {
+                return Err(msg);
+            }
+            problems.push(msg);
+            continue;
+        }
+        if let Err(msg) = set_column(&mut e, c.key, &c.name, value) {
             if matches!(c.key, Key::Children | Key::SelfPct) {
                 return Err(msg);
             }
             problems.push(msg);
         }
     }
+    let left = rest.trim();
+    if !left.is_empty() {
+        return Err(format!(
+            "`{}` left over after the {} columns of the header",
+            excerpt(left),
+            cols.len()
+        ));
+    }
     if e.self_pct.is_none() && e.children_pct.is_none() {
         return Err("no overhead column".to_string());
     }
     Ok((e, problems))
-}
-
-/// A row that does not line up with its header, read by its fields separated by two or more
-/// spaces, one per column; `None` when their number differs from the columns'.
-fn entry_by_column_fields(line: &str, cols: &[Column], n: usize) -> Option<ReportEntry> {
-    let fields = split_fields(line.trim());
-    if fields.len() != cols.len() {
-        return None;
-    }
-    let mut e = ReportEntry {
-        line: n,
-        ..ReportEntry::default()
-    };
-    for (c, v) in cols.iter().zip(fields) {
-        set_column(&mut e, c.key, &c.name, v).ok()?;
-    }
-    Some(e)
 }
 
 /// An entry line without a column header (perf top, `perf report -q`).
@@ -894,28 +931,17 @@ pub fn parse(text: &str) -> Result<Parsed<PerfReport>, ParseError> {
         }
         let (pcts, _) = leading_pcts(t);
         if pcts > 0 {
-            // A row that does not fit the header's columns (re-indented, a bad value) is
-            // reported, and kept as read by its fields when that works.
+            // A row that does not fit the header's structure (a bad overhead, values left
+            // over) is reported and left out; the rows around it are read.
             let entry = if cols.is_empty() {
                 entry_by_fields(line, n)
             } else {
-                match entry_by_columns(line, &cols, n) {
-                    Ok((e, problems)) => {
-                        for msg in problems {
-                            issues.push(n, || format!("{msg} in `{}`", excerpt(line)));
-                        }
-                        Ok(e)
+                entry_by_header(line, &cols, n).map(|(e, problems)| {
+                    for msg in problems {
+                        issues.push(n, || format!("{msg} in `{}`", excerpt(line)));
                     }
-                    Err(msg) => match entry_by_column_fields(line, &cols, n) {
-                        Some(e) => {
-                            issues.push(n, || {
-                                format!("{msg} in `{}`; read by its fields instead", excerpt(line))
-                            });
-                            Ok(e)
-                        }
-                        None => Err(msg),
-                    },
-                }
+                    e
+                })
             };
             match entry {
                 Ok(e) => {

@@ -479,6 +479,7 @@ pub const FIXTURE_KINDS: &[FixtureKind] = &[
     kind!("captured-proc/threads-*", JVM_THREADS),
     kind!("gc-logs", GC_LOG),
     kind!("captured-gc", GC_LOG),
+    kind!("gc-logs-classhisto", GC_LOG),
     kind!("captured-proc/jps-*", JPS),
     kind!("captured-proc/collector-jps-*", JPS),
     // time

@@ -381,7 +381,7 @@ fn sniff_own_fixtures_yes_others_no() {
     let mut checked = 0;
     for dir in dirs {
         let name = dir.file_name().unwrap().to_string_lossy().to_string();
-        let own = name == "gc-logs" || name == "captured-gc";
+        let own = name == "gc-logs" || name == "captured-gc" || name == "gc-logs-classhisto";
         for f in std::fs::read_dir(&dir).unwrap() {
             let p = f.unwrap().path();
             if !p.is_file() {

@@ -166,6 +166,11 @@ fn sniffs_its_own_fixtures_and_no_other() {
     let mut owned = 0;
     let mut failures = Vec::new();
     for rel in all_fixtures() {
+        // GC logs holding histogram blocks: the kind table's order makes them GC logs
+        // (`gclog::a_gc_log_with_histograms_is_a_gc_log_whatever_its_name`).
+        if rel.starts_with("gc-logs-classhisto/") || rel.starts_with("captured-gc/classhisto/") {
+            continue;
+        }
         let Ok(text) = std::fs::read_to_string(fixture_path(&rel)) else {
             continue;
         };

@@ -12,6 +12,7 @@ mod diskstats;
 mod ethtool;
 mod free;
 mod gclog;
+mod gclog_histograms;
 mod hadoop;
 mod histogram;
 mod identity;

@@ -709,7 +709,7 @@ fn perf_report_fixtures() -> Vec<String> {
         .filter(|f| f.contains("-report-") || f.contains("-top-"))
         .collect();
     out.sort();
-    assert_eq!(out.len(), 11);
+    assert_eq!(out.len(), 16);
     out
 }
 
