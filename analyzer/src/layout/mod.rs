@@ -218,6 +218,7 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
     (r"(^|/)vmware-timesync(\.txt)?$", &kind::VMWARE_TIMESYNC),
     (r"(^|/)dmidecode[^/]*$", &kind::DMIDECODE),
     (r"(^|/)(systemd-)?detect-virt(\.txt)?$", &kind::DETECT_VIRT),
+    (r"(^|/)systemctl[-_]status[^/]*$", &kind::SYSTEMCTL_STATUS),
     (r"(^|/)lscpu(\.txt)?$", &kind::LSCPU),
     (r"(^|/)system/ps\.txt$", &kind::PS),
     (r"(^|/)ps(_[a-z-]+)?(\.txt)?$", &kind::PS),
@@ -672,6 +673,8 @@ mod tests {
         for (path, kind) in [
             ("rca-h/kernel/journalctl-k.txt", "syslog"),
             ("rca-h/kernel/dmesg-T.txt", "dmesg"),
+            ("rca-h/system/systemctl-status.txt", "systemctl-status"),
+            ("systemctl_status_--all", "systemctl-status"),
             ("host/var/log/messages-20261129", "syslog"),
             ("host/var/log/kern.log.1", "syslog"),
             ("kern.log", "syslog"),
