@@ -291,6 +291,8 @@
 #                        and after it (.2); jvm/<pid>/thread-dump.1.txt, thread-dump.2.txt
 #     gc-heap-info       `jcmd PID GC.heap_info` (JDK 9+: heap and metaspace, used and
 #                        committed) beside each thread dump; jvm/<pid>/gc-heap-info.1.txt, .2.txt
+#     jmap-heap          `jmap -heap PID` where GC.heap_info is missing (JDK 8: "Unknown diagnostic
+#                        command"), once after the window; jvm/<pid>/jmap-heap.txt
 #     class-histogram    `jcmd PID GC.class_histogram -all` (else `jmap -histo PID`): all
 #                        objects, no GC; live objects (a full GC) only with --live-histogram;
 #                        jvm/<pid>/class-histogram.txt
@@ -2353,6 +2355,14 @@ jvm_thread_dump() {
             jattach "$jv_dir/thread-dump.$1.txt" thread-dump "$budget_jvm" "$jv_jstack" "$tdp"
         fi
         jattach "$jv_dir/gc-heap-info.$1.txt" gc-heap-info "$budget_jvm" "$jv_jcmd" "$tdp" GC.heap_info
+        # JDK 8 has no GC.heap_info (jcmd: "Unknown diagnostic command"): its heap summary is
+        # `jmap -heap`, which JDK 9 dropped. It attaches with the serviceability agent, which
+        # holds the JVM stopped while it reads (about a second), so it runs once, after the
+        # window.
+        if [ "$1" = 2 ] && [ "$last_exit" != 0 ] && [ -n "$jv_jmap" ] &&
+            aux /dev/null /dev/null grep -q 'Unknown diagnostic command' "$top/$jv_dir/gc-heap-info.$1.txt"; then
+            jrun run "$jv_dir/jmap-heap.txt" jmap-heap "$budget_jvm" "$jv_jmap" -heap "$tdp"
+        fi
     done
 }
 

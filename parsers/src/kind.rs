@@ -926,6 +926,13 @@ kinds! {
             .scope(Scope::Jvm)
             .sniff(crate::jvm::heap_info::sniff)
             .parse(|t| read(crate::jvm::heap_info::parse(t)));
+        /// `jmap -heap` (JDK 8) or `jhsdb jmap --heap` (JDK 9+): the serviceability agent's heap
+        /// summary, read into the same record.
+        JMAP_HEAP = KindSpec::new("jmap-heap", "`jmap -heap` (JDK 8) / `jhsdb jmap --heap`")
+            .collected()
+            .scope(Scope::Jvm)
+            .sniff(crate::jvm::heap_summary::sniff)
+            .parse(|t| read(crate::jvm::heap_summary::parse(t)));
     }
     /// A thread dump.
     ThreadDump(crate::jvm::thread_dump::ThreadDump) {

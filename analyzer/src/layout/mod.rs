@@ -287,6 +287,7 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
         &kind::CLASS_HISTOGRAM,
     ),
     (r"(^|/)gc-heap-info[^/]*(\.txt)?$", &kind::GC_HEAP_INFO),
+    (r"(^|/)jmap-heap[^/]*(\.txt)?$", &kind::JMAP_HEAP),
     (r"(^|/)thread-dump[^/]*(\.txt)?$", &kind::THREAD_DUMP),
     (r"(^|/)jstack[^/]*(\.txt)?$", &kind::THREAD_DUMP),
     (r"(^|/)threads\.tsv$", &kind::JVM_THREADS),
@@ -696,6 +697,10 @@ mod tests {
         assert_eq!(
             by_path("rca-h/jvm/4242/gc-heap-info.2.txt").unwrap().name,
             "gc-heap-info"
+        );
+        assert_eq!(
+            by_path("rca-h/jvm/4242/jmap-heap.2.txt").unwrap().name,
+            "jmap-heap"
         );
         assert_eq!(
             by_path("rca-h/jvm/4242/jstat-gcutil.txt").unwrap().name,
