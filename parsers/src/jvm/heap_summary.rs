@@ -73,9 +73,9 @@ fn collector(line: &str) -> Option<&'static str> {
 /// A heap summary of the serviceability agent?
 ///
 /// `Yes` on `Attaching to process ID N, please wait...` followed, within the head, by `Heap
-/// Configuration:` or `Debugger attached successfully.` (`jmap -heap`, `jhsdb jmap --heap`; the
+/// Configuration:` (`jmap -heap`, `jhsdb jmap --heap`; the
 /// other SA tools, `jinfo` and `jstack -F`, print `Java System Properties:` or threads, never a
-/// `Heap Configuration:`); `Unsure` when the head ends before the second line.
+/// `Heap Configuration:`); `Unsure` when the head is cut inside those lines.
 pub fn sniff(head: &str) -> Sniff {
     let mut lines = head_lines(head).filter(|(l, _)| !l.trim().is_empty());
     let Some((first, complete)) = lines.next() else {
@@ -101,7 +101,9 @@ pub fn sniff(head: &str) -> Sniff {
             return Sniff::No;
         }
     }
-    Sniff::Unsure
+    // The configuration follows the attach within a dozen lines: another SA tool's output
+    // (`jstack -F`: `Deadlock Detection:` and threads) never prints it.
+    Sniff::No
 }
 
 /// Parses `jmap -heap` / `jhsdb jmap --heap` output into a [`HeapInfo`].
