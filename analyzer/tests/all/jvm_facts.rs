@@ -331,4 +331,12 @@ fn a_jmap_heap_summary_joins_its_jvm() {
         Some((67_108_864 + 11_010_048 + 179_306_496) / 1024)
     );
     assert_eq!(r.jvms[0].collector.as_ref().unwrap().value, "Parallel");
+    // The old generation: `PS Old Generation` used 52437792 of 179306496 bytes.
+    assert_eq!(h.value.old_kib, Some((51_208, 175_104)));
+    let page = rca::report::html::render(&r).unwrap();
+    assert!(page.contains("used 65 of 2"), "heap summary not shown");
+    assert!(
+        page.contains("MiB committed; old gen 29 %"),
+        "old generation not shown"
+    );
 }
