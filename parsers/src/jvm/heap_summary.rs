@@ -45,7 +45,7 @@ struct Block {
 
 /// `= 268435456 (256.0MB)` → 268435456.
 fn bytes_after_eq(v: &str) -> Option<u64> {
-    v.trim().split_whitespace().next()?.parse().ok()
+    v.split_whitespace().next()?.parse().ok()
 }
 
 fn collector(line: &str) -> Option<&'static str> {
