@@ -139,6 +139,11 @@
 #     uname              `uname -a`; system/uname.txt
 #     os-release         /etc/os-release; system/os-release
 #     detect-virt        `systemd-detect-virt` (exit 1 and "none" on bare metal); system/detect-virt.txt
+#     systemctl-status   `systemctl status --no-pager --full --lines=20 --state=failed,activating
+#                        --type=service`: the failed and restarting services with their last
+#                        journal lines (no output, exit 0: none); system/systemctl-status.txt.
+#                        And `systemctl status UNIT` of the service whose cgroup holds a JVM;
+#                        jvm/<pid>/systemctl-status.txt. Command lines in them are masked
 #     dmidecode          `dmidecode -t system` (needs root); system/dmidecode-t-system.txt
 #     lspci              `lspci -k` (devices and their kernel drivers); system/lspci-k.txt
 #     ps                 `ps -eo pid,ppid,user,nlwp,pcpu,pmem,rss,vsz,etimes,stat,comm,args`,
@@ -288,6 +293,8 @@
 #                        and after it (.2); jvm/<pid>/thread-dump.1.txt, thread-dump.2.txt
 #     gc-heap-info       `jcmd PID GC.heap_info` (JDK 9+: heap and metaspace, used and
 #                        committed) beside each thread dump; jvm/<pid>/gc-heap-info.1.txt, .2.txt
+#     jmap-heap          `jmap -heap PID` where GC.heap_info is missing (JDK 8: "Unknown diagnostic
+#                        command"), once after the window; jvm/<pid>/jmap-heap.txt
 #     class-histogram    `jcmd PID GC.class_histogram -all` (else `jmap -histo PID`): all
 #                        objects, no GC; live objects (a full GC) only with --live-histogram;
 #                        jvm/<pid>/class-histogram.txt
@@ -2351,6 +2358,14 @@ jvm_thread_dump() {
             jattach "$jv_dir/thread-dump.$1.txt" thread-dump "$budget_jvm" "$jv_jstack" "$tdp"
         fi
         jattach "$jv_dir/gc-heap-info.$1.txt" gc-heap-info "$budget_jvm" "$jv_jcmd" "$tdp" GC.heap_info
+        # JDK 8 has no GC.heap_info (jcmd: "Unknown diagnostic command"): its heap summary is
+        # `jmap -heap`, which JDK 9 dropped. It attaches with the serviceability agent, which
+        # holds the JVM stopped while it reads (about a second), so it runs once, after the
+        # window.
+        if [ "$1" = 2 ] && [ "$last_exit" != 0 ] && [ -n "$jv_jmap" ] &&
+            aux /dev/null /dev/null grep -q 'Unknown diagnostic command' "$top/$jv_dir/gc-heap-info.$1.txt"; then
+            jrun run "$jv_dir/jmap-heap.txt" jmap-heap "$budget_jvm" "$jv_jmap" -heap "$tdp"
+        fi
     done
 }
 
@@ -2782,6 +2797,12 @@ collect_cpu() {
     run cpu/cpupower-frequency-info.txt cpupower-frequency-info "$budget_quick" cpupower frequency-info
     run cpu/tuned-adm-active.txt tuned-adm "$budget_quick" tuned-adm active
     run system/detect-virt.txt detect-virt "$budget_quick" systemd-detect-virt
+    # Services systemd gave up on or keeps restarting. `--state` selects them in one call (with
+    # unit names given, systemctl would show those whatever their state); their `Process:` and
+    # `CGroup:` lines show command lines, masked as ps's are.
+    o_mask=1
+    run system/systemctl-status.txt systemctl-status "$budget_quick" \
+        systemctl status --no-pager --full --lines=20 --state=failed,activating --type=service
     run system/dmidecode-t-system.txt dmidecode "$budget_quick" dmidecode -t system
     run system/lspci-k.txt lspci "$budget_quick" lspci -k
 }
@@ -2965,6 +2986,12 @@ collect_jvm() {
             "skipped: permission denied: $root/proc/$1/exe (process of uid ${jv_uid:-?}; collector uid $uid)" \
             "$root/proc/$1/exe -version"
     fi
+    jvm_unit "$1"
+    if [ -n "$ju_unit" ]; then
+        o_mask=1
+        run "$jv_dir/systemctl-status.txt" systemctl-status "$budget_quick" \
+            systemctl status --no-pager --full --lines=20 -- "$ju_unit"
+    fi
     jattach "$jv_dir/vm-flags.txt" jcmd-vm-flags "$budget_jvm" "$jv_jcmd" "$1" VM.flags
     o_mask=1
     o_msrc=$jv_dir/vm-command-line.txt
@@ -2975,6 +3002,30 @@ collect_jvm() {
     jattach "$jv_dir/vm-system-properties.txt" jcmd-vm-system-properties "$budget_jvm" \
         "$jv_jcmd" "$1" VM.system_properties
     jvm_service_configs "$1"
+}
+
+# jvm_unit PID: set ju_unit to the systemd service whose cgroup holds the process (the first
+# `.service` of its path in the systemd hierarchy: `0::` on cgroup v2, `name=systemd` on v1),
+# empty when none does.
+jvm_unit() {
+    ju_unit=
+    [ -r "$root/proc/$1/cgroup" ] || return 0
+    while IFS= read -r ju_l; do
+        case $ju_l in
+            0::* | *:name=systemd:*) ;;
+            *) continue ;;
+        esac
+        ju_p=${ju_l#*:}
+        ju_p=${ju_p#*:}
+        case $ju_p in
+            *.service*)
+                ju_u=${ju_p%%.service*}
+                ju_u=${ju_u##*/}
+                [ -n "$ju_u" ] && ju_unit=$ju_u.service
+                return 0
+                ;;
+        esac
+    done <"$root/proc/$1/cgroup"
 }
 
 # jvm_gc_log PID: set gl_file to the JVM's current GC log file (empty if none is configured).

@@ -717,6 +717,16 @@ kinds! {
             .parse(|t| read(crate::host::detect_virt::parse_detect_virt(t)))
             .answers_with_exit(|exit, text| exit == 1 && text.trim() == "none");
     }
+    /// `systemctl status`.
+    SystemctlStatus(crate::host::systemctl_status::SystemctlStatus) {
+        /// systemd `systemctl status UNIT…` or `systemctl status --all`, which exits 3 when a
+        /// unit shown is not active and 4 when one is not found, its answer printed all the same.
+        SYSTEMCTL_STATUS = KindSpec::new("systemctl-status", "systemd `systemctl status`")
+            .collected()
+            .sniff(crate::host::systemctl_status::sniff)
+            .parse(|t| read(crate::host::systemctl_status::parse(t)))
+            .answers_with_exit(|e, t| (1..=4).contains(&e) && !t.trim().is_empty());
+    }
     /// `lscpu`.
     Lscpu(crate::host::lscpu::Lscpu) {
         /// util-linux `lscpu`.
@@ -950,6 +960,13 @@ kinds! {
             .scope(Scope::Jvm)
             .sniff(crate::jvm::heap_info::sniff)
             .parse(|t| read(crate::jvm::heap_info::parse(t)));
+        /// `jmap -heap` (JDK 8) or `jhsdb jmap --heap` (JDK 9+): the serviceability agent's heap
+        /// summary, read into the same record.
+        JMAP_HEAP = KindSpec::new("jmap-heap", "`jmap -heap` (JDK 8) / `jhsdb jmap --heap`")
+            .collected()
+            .scope(Scope::Jvm)
+            .sniff(crate::jvm::heap_summary::sniff)
+            .parse(|t| read(crate::jvm::heap_summary::parse(t)));
     }
     /// A thread dump.
     ThreadDump(crate::jvm::thread_dump::ThreadDump) {
@@ -1131,6 +1148,14 @@ kinds! {
             .collected()
             .sniff(crate::net::conntrack_stat::sniff_proc)
             .parse(|t| read(crate::net::conntrack_stat::parse_proc(t)));
+    }
+    /// sosreport's own log.
+    SosLog(crate::collection::sos_log::SosLog) {
+        /// `sos_logs/sos.log` or `sos_logs/ui.log`: the plugins and commands sos stopped at their
+        /// time budget or skipped. Known by its place only: about the collection, not the host.
+        SOS_LOG = KindSpec::new("sos-log", "sosreport's `sos_logs/sos.log`, `ui.log`")
+            .bookkeeping()
+            .parse(|t| read(crate::collection::sos_log::parse(t)));
     }
     // Kinds without a record type: kept as text, or collected and not read by this version.
     @other {

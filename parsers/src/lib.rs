@@ -11,10 +11,11 @@
 //! | [`procs`] | `ps`, `top`, `ss` (with `-i` internals), `ss -s`, `netstat` connections, `vmstat`, `free`, `ulimit -a`, cgroups |
 //! | [`jvm`] | `java -version`, `jcmd VM.*`, `jstat`, `jcmd GC.heap_info`, class histograms, GC logs, thread dumps, `jps` |
 //! | [`time`] | chrony, `ntpq`, `timedatectl`, VMware Tools time sync |
-//! | [`host`] | `uname`, os-release, `dmidecode`, `systemd-detect-virt`, `lscpu`, `lspci`, VMware balloon, `cpupower frequency-info`, cpufreq sysfs, `tuned-adm`, transparent huge page settings |
+//! | [`host`] | `uname`, os-release, `dmidecode`, `systemd-detect-virt`, `systemctl status`, `lscpu`, `lspci`, VMware balloon, `cpupower frequency-info`, cpufreq sysfs, `tuned-adm`, transparent huge page settings |
 //! | [`perf`] | `perf report`, `perf script` |
 //! | [`storage`] | `df` (blocks, inodes), `/proc/mounts` and `mount`, `lsblk` (JSON and text), `/sys/block` queue attributes and `slaves/` |
 //! | [`osw`] | OSWatcher archive files: `oswvmstat`, `oswiostat`, `oswmpstat` (the tools' own parsers, split at the `zzz ***` markers) |
+//! | [`collection`] | sosreport's own logs (`sos_logs/sos.log`, `ui.log`): plugins and commands timed out or skipped |
 //! | [`zookeeper`], [`hadoop`] | their configuration files and status outputs |
 //!
 //! Every format module exposes the same two functions, `sniff` and `parse`, or `sniff_*` and
@@ -46,6 +47,7 @@
 // `strip_prefix`, `split_once` or char iterators (tests may slice their own text).
 #![cfg_attr(not(test), deny(clippy::string_slice))]
 
+pub mod collection;
 pub mod common;
 pub mod hadoop;
 pub mod host;

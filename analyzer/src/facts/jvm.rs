@@ -199,7 +199,20 @@ pub struct HeapSummary {
     pub metaspace_committed_kib: Option<u64>,
     /// Line of the `Metaspace` line.
     pub metaspace_line: Option<usize>,
+    /// The old generation's use and size (`ParOldGen`, `tenured generation`, `concurrent
+    /// mark-sweep generation`), KiB: `(used, committed)`; `None` for collectors that print the
+    /// heap whole (G1, ZGC, Shenandoah).
+    pub old_kib: Option<(u64, u64)>,
+    /// `MaxMetaspaceSize` when limited, KiB (the heap summary of `jmap -heap` prints it).
+    pub max_metaspace_kib: Option<u64>,
 }
+
+/// The heap parts that are an old generation.
+const OLD_GENERATIONS: [&str; 3] = [
+    "ParOldGen",
+    "tenured generation",
+    "concurrent mark-sweep generation",
+];
 
 /// How many waiter names [`LockInDump::waiter_names`] keeps.
 pub const NAMED_WAITERS: usize = 5;
@@ -813,6 +826,12 @@ fn fill(j: &mut Jvm, arts: &[(&Artifact, &Data)], interval_s: Option<f64>) {
                     metaspace_used_kib: h.metaspace.as_ref().and_then(|m| m.used_kib),
                     metaspace_committed_kib: h.metaspace.as_ref().and_then(|m| m.committed_kib),
                     metaspace_line: h.metaspace.as_ref().map(|m| m.line),
+                    old_kib: h
+                        .spaces
+                        .iter()
+                        .find(|s| OLD_GENERATIONS.contains(&s.name.as_str()))
+                        .and_then(|s| Some((s.used_kib?, s.committed_kib?))),
+                    max_metaspace_kib: h.max_metaspace_kib,
                 },
                 &a.path,
                 lines,

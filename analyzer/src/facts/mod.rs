@@ -12,6 +12,7 @@ pub mod config;
 pub mod conflicts;
 mod cpu;
 mod disk;
+pub mod gaps;
 pub mod hadoop;
 mod identity;
 pub mod jvm;
@@ -26,6 +27,7 @@ pub mod process;
 pub mod profile;
 pub mod sched;
 pub mod series;
+pub mod services;
 pub mod snapshots;
 mod softirq;
 pub mod storage;
@@ -119,6 +121,11 @@ pub struct HostFacts {
     pub cgroups: Vec<cgroup::CgroupUsage>,
     /// Transparent huge page settings and compaction counters.
     pub thp: thp::Thp,
+    /// Evidence the collection tool says it left missing or cut (sos plugins and commands
+    /// stopped at their time budget).
+    pub gaps: Vec<gaps::CollectionGap>,
+    /// systemd units as `systemctl status` showed them.
+    pub services: Available<Vec<crate::evidence::Cited<services::Service>>>,
 }
 
 impl HostFacts {
@@ -161,6 +168,8 @@ impl HostFacts {
         f.sched = sched::build(c);
         f.cgroups = cgroup::build(c, &f.jvms, &f.processes);
         f.thp = thp::build(c);
+        f.services = Available::from_result(services::build(c));
+        f.gaps = gaps::build(c);
         if f.identity.cpus.is_none() {
             f.identity.cpus = c.records::<Lscpu>().find_map(|(_, l)| l.cpus);
         }
@@ -226,6 +235,8 @@ pub enum Fact {
     Thp,
     /// [`HostFacts::limits`].
     Limits,
+    /// [`HostFacts::services`].
+    Services,
 }
 
 impl Fact {
@@ -253,6 +264,7 @@ impl Fact {
             Fact::Cgroups => "cgroups",
             Fact::Thp => "thp",
             Fact::Limits => "limits",
+            Fact::Services => "services",
         }
     }
 
@@ -279,7 +291,108 @@ impl Fact {
             Fact::Cgroups => "the target processes' cgroups: limits, OOM kills, CPU throttling (the collector's `cgroup.tsv` at the window's start and end)",
             Fact::Thp => "transparent huge page settings and compaction counters (`transparent_hugepage/{enabled,defrag}`, `/proc/vmstat`)",
             Fact::Limits => "resource limits and open descriptors (`ulimit -a`, `/proc/<pid>/limits`, `/proc/<pid>/fd` counts, `/proc/sys/fs/file-nr`)",
+            Fact::Services => "systemd units: state, last exit, restarts (`systemctl status`)",
             Fact::Sched => "run queue, load, all-CPU steal, pressure, CPU frequency (`vmstat`, `sar -q`, `/proc/loadavg`, `/proc/pressure/*`, cpufreq sysfs, `cpupower`, `tuned-adm`, `/proc/cpuinfo`)",
+        }
+    }
+
+    /// The artifact kinds (their names) this part is read from: a gap in one of them is a gap
+    /// in the part.
+    pub fn kinds(self) -> &'static [&'static str] {
+        match self {
+            Fact::Identity => &["uname", "os-release", "lscpu", "cpuinfo"],
+            Fact::Disks => &["iostat", "sar", "sadf-json", "diskstats", "oswiostat"],
+            Fact::Cpus => &["mpstat", "sar", "sadf-json", "proc-stat", "oswmpstat"],
+            Fact::Softirqs => &["softirqs"],
+            Fact::Modules => &["proc-modules", "lsmod"],
+            Fact::Nics => &[
+                "ethtool-i",
+                "ethtool-l",
+                "ethtool-g",
+                "ethtool-k",
+                "ethtool-c",
+                "ethtool-S",
+                "ip-link",
+                "net-dev",
+                "interrupts",
+                "bonding",
+                "irq-affinity",
+            ],
+            Fact::Net => &[
+                "netstat-s",
+                "nstat",
+                "net-snmp",
+                "ss",
+                "ss-s",
+                "sysctl",
+                "conntrack-s",
+                "nf-conntrack-stat",
+                "softnet-stat",
+            ],
+            Fact::Memory => &[
+                "meminfo",
+                "vmstat",
+                "proc-vmstat",
+                "free",
+                "swaps",
+                "swapon",
+                "sysctl",
+                "balloon",
+            ],
+            Fact::Timesync => &[
+                "chronyc-tracking",
+                "chronyc-sources",
+                "ntpq",
+                "timedatectl",
+                "vmware-timesync",
+            ],
+            Fact::Kernel => &[
+                "tainted",
+                "modinfo",
+                "detect-virt",
+                "sysctl",
+                "proc-modules",
+                "lsmod",
+            ],
+            Fact::Processes => &["ps", "top", "ss", "netstat-tanp", "pidstat"],
+            Fact::Jvms => &[
+                "jstat-gcutil",
+                "class-histogram",
+                "gc-heap-info",
+                "thread-dump",
+                "gc-log",
+                "java-version",
+                "jcmd-vm-version",
+                "jcmd-vm-flags",
+                "jcmd-vm-command-line",
+                "jcmd-vm-system-properties",
+                "jps",
+            ],
+            Fact::Zookeeper => &["zk-mntr", "zk-wchs", "zk-conf", "zk-srvr", "zoo-cfg"],
+            Fact::Hadoop => &["hadoop-site-xml"],
+            Fact::Profiles => &["perf-script", "perf-report"],
+            Fact::KernelLog => &["syslog", "dmesg"],
+            Fact::Storage => &[
+                "df",
+                "mounts",
+                "lsblk",
+                "sys-block-queue",
+                "sys-block-slaves",
+            ],
+            Fact::Sched => &[
+                "vmstat",
+                "sar",
+                "loadavg",
+                "pressure",
+                "cpufreq",
+                "cpupower-frequency-info",
+                "tuned-adm",
+                "cpuinfo",
+            ],
+            Fact::Cgroups => &["cgroup"],
+            Fact::Thp => &["thp", "thp-file", "proc-vmstat"],
+            Fact::Limits => &["ulimit", "proc-limits", "fd-count", "file-nr"],
+            Fact::Services => &["systemctl-status"],
         }
     }
 
@@ -292,6 +405,7 @@ impl Fact {
             Fact::Softirqs => f.softirqs.reason(),
             Fact::Modules => f.modules.reason(),
             Fact::KernelLog => f.klog.reason(),
+            Fact::Services => f.services.reason(),
             _ => None,
         }
     }

@@ -219,6 +219,7 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
     (r"(^|/)vmware-timesync(\.txt)?$", &kind::VMWARE_TIMESYNC),
     (r"(^|/)dmidecode[^/]*$", &kind::DMIDECODE),
     (r"(^|/)(systemd-)?detect-virt(\.txt)?$", &kind::DETECT_VIRT),
+    (r"(^|/)systemctl[-_]status[^/]*$", &kind::SYSTEMCTL_STATUS),
     (r"(^|/)lscpu(\.txt)?$", &kind::LSCPU),
     (r"(^|/)system/ps\.txt$", &kind::PS),
     (r"(^|/)ps(_[a-z-]+)?(\.txt)?$", &kind::PS),
@@ -287,6 +288,7 @@ pub static PATHS: &[(&str, &KindSpec)] = &[
         &kind::CLASS_HISTOGRAM,
     ),
     (r"(^|/)gc-heap-info[^/]*(\.txt)?$", &kind::GC_HEAP_INFO),
+    (r"(^|/)jmap-heap[^/]*(\.txt)?$", &kind::JMAP_HEAP),
     (r"(^|/)thread-dump[^/]*(\.txt)?$", &kind::THREAD_DUMP),
     (r"(^|/)jstack[^/]*(\.txt)?$", &kind::THREAD_DUMP),
     (r"(^|/)threads\.tsv$", &kind::JVM_THREADS),
@@ -677,6 +679,8 @@ mod tests {
         for (path, kind) in [
             ("rca-h/kernel/journalctl-k.txt", "syslog"),
             ("rca-h/kernel/dmesg-T.txt", "dmesg"),
+            ("rca-h/system/systemctl-status.txt", "systemctl-status"),
+            ("systemctl_status_--all", "systemctl-status"),
             ("host/var/log/messages-20261129", "syslog"),
             ("host/var/log/kern.log.1", "syslog"),
             ("kern.log", "syslog"),
@@ -698,6 +702,10 @@ mod tests {
         assert_eq!(
             by_path("rca-h/jvm/4242/gc-heap-info.2.txt").unwrap().name,
             "gc-heap-info"
+        );
+        assert_eq!(
+            by_path("rca-h/jvm/4242/jmap-heap.2.txt").unwrap().name,
+            "jmap-heap"
         );
         assert_eq!(
             by_path("rca-h/jvm/4242/jstat-gcutil.txt").unwrap().name,

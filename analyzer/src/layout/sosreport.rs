@@ -76,6 +76,7 @@ pub static PATHS: &[(&str, Place)] = &[
         r"^sos_reports/manifest\.json$",
         Place::Kind(&kind::MANIFEST),
     ),
+    (r"^sos_logs/(sos|ui)\.log$", Place::Kind(&kind::SOS_LOG)),
     (r"^sos_strings/", Place::NotRead(TAILED)),
     (
         r"^sos_commands/[^/]+/(namespaces/|ip_netns_exec_)",
@@ -281,6 +282,12 @@ pub static PATHS: &[(&str, Place)] = &[
     ),
     (r"^sos_commands/block/lsblk$", Place::Kind(&kind::LSBLK)),
     (r"^sos_commands/pacemaker/crm_report/", Place::NotRead(DUMP)),
+    // `systemctl status --all` (systemd plugin) and `systemctl status <unit>`, which many
+    // plugins add for their own services (snap, juju, haproxy…).
+    (
+        r"^sos_commands/[^/]+/systemctl_status_[^/]+$",
+        Place::Kind(&kind::SYSTEMCTL_STATUS),
+    ),
     // Every other output of the plugins whose commands the rows above were written from.
     (
         r"^sos_commands/(block|boot|cgroups|chrony|console|date|devices|filesys|general|hardware|host|i18n|java|kernel|logs|memory|networking|ntp|numa|pci|process|processor|release|sar|services|system|systemd|ufw)/",
@@ -297,6 +304,38 @@ static PATH_SET: LazyLock<RegexSet> = LazyLock::new(|| {
 /// if a row names it.
 pub fn place(inner: &str) -> Option<Place> {
     PATH_SET.matches(inner).iter().next().map(|i| PATHS[i].1)
+}
+
+/// The kinds this layout's table gives the command outputs of sos plugin `plugin`
+/// (`sos_commands/<plugin>/…`): what a plugin stopped at its time budget may have left out. Rows
+/// for any plugin (`sos_commands/[^/]+/…`) count for every plugin; the host's files a plugin
+/// copies (`proc/meminfo`) are placed by the common table and not counted.
+pub fn plugin_kinds(plugin: &str) -> Vec<&'static kind::KindSpec> {
+    let mut out: Vec<&'static kind::KindSpec> = Vec::new();
+    for (pattern, place) in PATHS {
+        let Place::Kind(k) = place else { continue };
+        let Some(rest) = pattern.strip_prefix("^sos_commands/") else {
+            continue;
+        };
+        let segment = rest.split('/').next().unwrap_or("");
+        let names_it = match segment.strip_prefix('(').and_then(|s| s.strip_suffix(')')) {
+            Some(alternatives) => alternatives.split('|').any(|a| a == plugin),
+            None => segment == plugin || segment == "[^",
+        };
+        if names_it && !out.iter().any(|o| o.name == k.name) {
+            out.push(k);
+        }
+    }
+    out
+}
+
+/// The kind this layout's table gives the output of `command` run by sos plugin `plugin`, if
+/// it names one.
+pub fn command_kind(plugin: &str, command: &str) -> Option<&'static kind::KindSpec> {
+    match place(&format!("sos_commands/{plugin}/{}", mangle(command)))? {
+        Place::Kind(k) => Some(k),
+        _ => None,
+    }
 }
 
 /// sos's manifest, read.
@@ -557,6 +596,8 @@ mod tests {
             ("var/log/sa/sar31", "sar"),
             ("var/log/sysstat/sa02", "-"),
             ("sos_commands/systemd/timedatectl", "timedatectl"),
+            ("sos_commands/systemd/systemctl_status_--all", "systemctl-status"),
+            ("sos_commands/snap/systemctl_status_snapd", "systemctl-status"),
             ("sos_commands/systemd/systemd-inhibit_--list", "-"),
             ("sos_commands/chrony/chronyc_-n_sources", "chronyc-sources"),
             ("sos_commands/chrony/chronyc_tracking", "chronyc-tracking"),
@@ -605,6 +646,8 @@ mod tests {
             ("proc/cpuinfo", "cpuinfo"),
             ("proc/meminfo", "common"),
             ("sos_reports/manifest.json", "manifest"),
+            ("sos_logs/sos.log", "sos-log"),
+            ("sos_logs/ui.log", "sos-log"),
             ("sos_strings/logs/journalctl_--no-pager.tailed", "-"),
             ("sos_commands/logs/journalctl_--no-pager_--catalog_--boot", "syslog"),
             ("sos_commands/logs/journalctl_--no-pager_--catalog_--boot_-1", "syslog"),
@@ -640,6 +683,25 @@ mod tests {
             super::super::place(&Detected::loose(), "sos_commands/memory/free_-m"),
             Place::Sniff
         ));
+    }
+
+    #[test]
+    fn plugins_are_mapped_to_the_kinds_of_their_outputs() {
+        let names = |p: &str| plugin_kinds(p).iter().map(|k| k.name).collect::<Vec<_>>();
+        let process = names("process");
+        assert!(
+            process.contains(&"ps") && process.contains(&"pidstat"),
+            "{process:?}"
+        );
+        assert!(names("networking").contains(&"ethtool-S"));
+        assert!(names("date").contains(&"timedatectl"));
+        // `systemctl status <unit>` is filed under any plugin.
+        assert!(names("juju").contains(&"systemctl-status"));
+        assert_eq!(
+            command_kind("process", "ps auxwww").map(|k| k.name),
+            Some("ps")
+        );
+        assert_eq!(command_kind("process", "pstree -lp").map(|k| k.name), None);
     }
 
     #[test]

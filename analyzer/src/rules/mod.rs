@@ -119,9 +119,10 @@ pub mod yarn {
     pub mod vmem_check;
 }
 
-/// Processes' resource limits.
+/// Processes' resource limits, and the services that run them.
 pub mod proc {
     pub mod fd_exhaustion;
+    pub mod service_failing;
 }
 
 pub use meta::{Area, Limit, RuleMeta, Source, SymptomGroup, Threshold};
@@ -253,12 +254,19 @@ pub struct Rule {
 
 impl Rule {
     /// Runs the check, unless a fact it needs is missing: then it is not evaluated, for the
-    /// reason that fact is missing.
+    /// reason that fact is missing. When the collection tool says it left a gap in the kinds a
+    /// needed fact is read from (a sos plugin that timed out), a check that found nothing, or
+    /// could not run, is not evaluated for that gap: its silence says nothing about the host.
     pub fn run(&self, facts: &HostFacts) -> Check {
         if let Some(why) = self.meta.needs.iter().find_map(|n| n.missing(facts)) {
-            return Check::NotEvaluated(why.to_string());
+            return Check::NotEvaluated(self.gap(facts).unwrap_or_else(|| why.to_string()));
         }
         let c = (self.check)(facts);
+        if matches!(c, Check::Clear(_) | Check::NotEvaluated(_)) {
+            if let Some(gap) = self.gap(facts) {
+                return Check::NotEvaluated(gap);
+            }
+        }
         if let Check::Found(v) = &c {
             for f in v {
                 debug_assert_eq!(f.rule_id, self.meta.id, "a finding names its own rule");
@@ -272,6 +280,30 @@ impl Rule {
             }
         }
         c
+    }
+}
+
+impl Rule {
+    /// The first collection gap in the kinds a needed fact is read from, as a reason.
+    fn gap(&self, facts: &HostFacts) -> Option<String> {
+        self.meta.needs.iter().find_map(|need| {
+            facts.gaps.iter().find_map(|g| {
+                let lost: Vec<&str> = g
+                    .kinds
+                    .iter()
+                    .copied()
+                    .filter(|k| need.kinds().contains(k))
+                    .collect();
+                (!lost.is_empty()).then(|| {
+                    format!(
+                        "{}: its `{}` output, which `{}` is read from, may be missing or cut",
+                        g.what,
+                        lost.join("`, `"),
+                        need.name()
+                    )
+                })
+            })
+        })
     }
 }
 
@@ -343,6 +375,7 @@ pub static RULES: &[Rule] = &[
     rule!(jvm::heap_growth),
     rule!(yarn::vmem_check),
     rule!(proc::fd_exhaustion),
+    rule!(proc::service_failing),
 ];
 
 /// The metadata of the rule with this id.

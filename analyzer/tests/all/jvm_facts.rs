@@ -363,3 +363,42 @@ fn a_unified_log_with_classhisto_blocks_beside_a_jcmd_histogram() {
         "jvm-a/class-histogram.txt"
     );
 }
+
+/// Where `GC.heap_info` is missing (JDK 8), the collector takes `jmap -heap`: its summary joins
+/// the JVM's heap summaries as `GC.heap_info`'s does (the real `jhsdb jmap --heap` capture,
+/// whose blocks JDK 8's `jmap -heap` prints the same).
+#[test]
+fn a_jmap_heap_summary_joins_its_jvm() {
+    let r = analyze(&[
+        (
+            "jvm/25607/jmap-heap.txt".into(),
+            fixture("jmap-heap/jhsdb-jmap-heap-jdk17-parallel.txt"),
+        ),
+        (
+            "jvm/25607/java-version.txt".into(),
+            fixture("captured-jvm/java-version-jdk17.txt"),
+        ),
+    ]);
+    let a = r
+        .artifacts
+        .iter()
+        .find(|a| a.path.ends_with("jmap-heap.txt"))
+        .unwrap();
+    assert_eq!(a.kind.map(|k| k.name), Some("jmap-heap"), "{}", a.path);
+    assert_eq!(r.jvms.len(), 1, "{:#?}", r.jvms);
+    let h = &r.jvms[0].heap_infos[0];
+    assert_eq!(h.value.collector.as_deref(), Some("Parallel"));
+    assert_eq!(
+        h.value.heap_committed_kib,
+        Some((67_108_864 + 11_010_048 + 179_306_496) / 1024)
+    );
+    assert_eq!(r.jvms[0].collector.as_ref().unwrap().value, "Parallel");
+    // The old generation: `PS Old Generation` used 52437792 of 179306496 bytes.
+    assert_eq!(h.value.old_kib, Some((51_208, 175_104)));
+    let page = rca::report::html::render(&r).unwrap();
+    assert!(page.contains("used 65 of 2"), "heap summary not shown");
+    assert!(
+        page.contains("MiB committed; old gen 29 %"),
+        "old generation not shown"
+    );
+}

@@ -351,3 +351,82 @@ fn a_sosreport_tarball_reads_as_its_tree() {
         Some(format!("{top}/sos_reports/manifest.json").as_str())
     );
 }
+
+fn result_of<'a>(e: &'a rca::rules::Evaluation, id: &str) -> &'a rca::rules::RuleResult {
+    &e.results.iter().find(|(r, _)| *r == id).unwrap().1
+}
+
+/// A plugin sos stopped at its time budget is a gap, not silence: the rules that read its
+/// outputs are not evaluated, for that reason, instead of finding nothing.
+#[test]
+fn a_timed_out_plugin_leaves_its_rules_not_evaluated() {
+    use rca::rules::RuleResult;
+    let c = collect(
+        &fixtures().join("debian12-sos4.12-timeouts"),
+        &Limits::default(),
+    )
+    .unwrap();
+    let f = rca::facts::HostFacts::from_collected(&c);
+    assert_eq!(f.gaps.len(), 1, "{:?}", f.gaps);
+    assert!(f.gaps[0].kinds.contains(&"ethtool-S"));
+    let e = rca::rules::evaluate(&f);
+    for id in ["nic.queues", "nic.rx-ring", "net.rx-drops"] {
+        match result_of(&e, id) {
+            RuleResult::NotEvaluated { reason } => assert!(
+                reason.starts_with("sos plugin `networking` timed out"),
+                "{id}: {reason}"
+            ),
+            other => panic!("{id}: {other:?}"),
+        }
+    }
+    // A rule whose inputs come from other plugins is judged as before.
+    assert!(!matches!(
+        result_of(&e, "fs.full"),
+        RuleResult::NotEvaluated { reason } if reason.contains("timed out")
+    ));
+}
+
+/// sos's own log names the timed-out plugins and commands even without a manifest (sos 3.x):
+/// the real log of a run with `--plugin-timeout 6 --cmd-timeout 2` (the parser's fixture).
+#[test]
+fn the_sos_log_names_the_gaps_without_a_manifest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    std::fs::create_dir_all(root.join("sos_logs")).unwrap();
+    std::fs::create_dir_all(root.join("sos_commands/kernel")).unwrap();
+    std::fs::copy(
+        repo().join("parsers/tests/fixtures/sos-log/sos4.12-debian12-timeouts-sos.log"),
+        root.join("sos_logs/sos.log"),
+    )
+    .unwrap();
+    std::fs::copy(
+        fixtures().join("debian12-sos4.12-timeouts/sos_commands/kernel/uname_-a"),
+        root.join("sos_commands/kernel/uname_-a"),
+    )
+    .unwrap();
+    let c = collect(root, &Limits::default()).unwrap();
+    let log = c
+        .artifacts
+        .iter()
+        .find(|a| a.path == "sos_logs/sos.log")
+        .unwrap();
+    assert_eq!(log.kind.map(|k| k.name), Some("sos-log"));
+    let f = rca::facts::HostFacts::from_collected(&c);
+    let what: Vec<&str> = f.gaps.iter().map(|g| g.what.as_str()).collect();
+    assert_eq!(
+        what,
+        [
+            "sos plugin `networking` timed out",
+            "sos plugin `process` timed out"
+        ],
+        "{what:?}"
+    );
+    assert_eq!(f.gaps[1].evidence.as_ref().unwrap().lines, [585]);
+    let e = rca::rules::evaluate(&f);
+    match result_of(&e, "nic.queues") {
+        rca::rules::RuleResult::NotEvaluated { reason } => {
+            assert!(reason.contains("`networking` timed out"), "{reason}")
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -1,5 +1,6 @@
 //! What the host is: its kernel and distribution (`uname -a`, `/etc/os-release`), its hardware
-//! and hypervisor (`dmidecode`, `systemd-detect-virt`, `lscpu`, `lspci`), the VMware balloon,
+//! and hypervisor (`dmidecode`, `systemd-detect-virt`, `lscpu`, `lspci`), its services (`systemctl
+//! status`: load and activation state, last exit, restart evidence), the VMware balloon,
 //! CPU frequency scaling (`cpupower frequency-info`, cpufreq sysfs files, `tuned-adm`), the
 //! transparent huge page settings ([`thp`]), and [`platform`](platform::platform), which combines
 //! the virtualisation evidence into one
@@ -15,6 +16,7 @@ pub mod lscpu;
 pub mod lspci;
 pub mod os_release;
 pub mod platform;
+pub mod systemctl_status;
 pub mod thp;
 pub mod tuned;
 pub mod uname;

@@ -70,6 +70,12 @@ pub struct HeapInfo {
     pub metaspace: Option<MetaspaceLine>,
     /// `class space` line (compressed class space, part of metaspace).
     pub class_space: Option<MetaspaceLine>,
+    /// `MaxHeapSize`, KiB: printed by the heap summary of `jmap -heap` only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_heap_kib: Option<u64>,
+    /// `MaxMetaspaceSize`, KiB, when limited: printed by the heap summary of `jmap -heap` only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_metaspace_kib: Option<u64>,
 }
 
 impl HeapInfo {

@@ -1,5 +1,5 @@
 //! The JVM: which one runs and how it was started (`java -version`, `jcmd` `VM.*`), its heap
-//! and GC (`jstat`, `jcmd GC.heap_info`, class histograms, GC logs), its threads (thread dumps,
+//! and GC (`jstat`, `jcmd GC.heap_info`, `jmap -heap`, class histograms, GC logs), its threads (thread dumps,
 //! thread counts) and the JVMs of a host (`jps`).
 //!
 //! In: the text of one output (jcmd prints the target PID alone first). Out: one record per
@@ -7,6 +7,7 @@
 
 pub mod gclog;
 pub mod heap_info;
+pub mod heap_summary;
 pub mod histogram;
 pub mod java_version;
 pub mod jps;

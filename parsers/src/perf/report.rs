@@ -395,7 +395,14 @@ fn leading_pcts(t: &str) -> (usize, [Option<f64>; 2]) {
     let mut vals = [None, None];
     let mut n = 0;
     for tok in t.split_ascii_whitespace() {
-        match pct(tok) {
+        // An entry's shares print with two decimals (`%.2f%%`, tools/perf/ui/hist.c): another
+        // fraction (`6.627416610717773% used`, `0.0% used` of a JVM heap summary) is another
+        // tool's line.
+        let two_decimals = tok
+            .strip_suffix('%')
+            .and_then(|n| n.split_once('.'))
+            .is_some_and(|(_, frac)| frac.len() == 2);
+        match pct(tok).filter(|_| two_decimals) {
             Some(v) => {
                 if n < 2 {
                     vals[n] = Some(v);

@@ -411,6 +411,10 @@ fn sosreport_kind(path: &str) -> Option<&'static str> {
     {
         return Some("syslog");
     }
+    // `systemctl status <unit>` of any plugin (snap, juju, haproxy…).
+    if file.starts_with("systemctl_status_") {
+        return Some("systemctl-status");
+    }
     match dir {
         "sos_commands/networking" => {
             for (opt, kind) in [
@@ -481,12 +485,12 @@ fn a_sosreport_tree_is_sniffed_as_what_its_files_are() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // The sample: the 216 files some sniffer claimed before sniffers asked for positive
     // structure (one per kind of place and claim; 162 of those claims were wrong), and 178
-    // files no sniffer claimed. Now 58 files are claimed, each as what it is (4 of them
-    // `journalctl` outputs and an event log in syslog lines).
+    // files no sniffer claimed. Now 59 files are claimed, each as what it is (4 of them
+    // `journalctl` outputs and an event log in syslog lines, 1 a `systemctl status`).
     let claimed: usize = claims
         .iter()
         .filter(|(k, _)| *k != "nothing")
         .map(|(_, n)| n)
         .sum();
-    assert_eq!((claimed, claims["nothing"]), (58, 336), "{claims:?}");
+    assert_eq!((claimed, claims["nothing"]), (59, 335), "{claims:?}");
 }
