@@ -941,6 +941,23 @@ nap() {
     fi
 }
 
+# alive PID GROUP: 0 while the command (its process group when GROUP is 1) has a process that
+# is not a zombie. A grandchild's zombie belongs to init once its parent died, and some inits
+# (in containers) reap late: it must not count as a survivor.
+alive() {
+    if [ "$2" != 1 ]; then
+        kill -0 "$1" 2>/dev/null
+        return
+    fi
+    kill -0 "-$1" 2>/dev/null || return 1
+    [ -r /proc/self/stat ] || return 0
+    # Fields after the command name: state, ppid, pgrp.
+    cat /proc/[0-9]*/stat 2>/dev/null | awk -v g="$1" '
+        { s = $0; sub(/.*[)] /, "", s); split(s, f, " ") }
+        f[3] == g && f[1] != "Z" { a = 1 }
+        END { exit !a }'
+}
+
 # group_end PID GROUP: TERM the command (its whole process group when GROUP is 1), then KILL
 # what is left of it once kill_grace seconds have passed on the deadline's clock.
 group_end() {
@@ -949,7 +966,7 @@ group_end() {
     kill -TERM "$ge_t" 2>/dev/null || return 0
     mono
     ge_end=$((mo_cs + kill_grace * 100))
-    while kill -0 "$ge_t" 2>/dev/null; do
+    while alive "$1" "$2"; do
         mono
         if [ "$mo_cs" -ge "$ge_end" ]; then
             kill -KILL "$ge_t" 2>/dev/null

@@ -668,17 +668,20 @@ check_rc() {
 # check_groups RUN FILE: nothing of the hung commands' process groups (FILE: one line per start,
 # "PID PGID CHILD CHILD") survives the collector, and each had a group of its own.
 check_groups() {
-    local run=$1 pid pg c1 c2 n=0 own left="" alive=""
+    local run=$1 pid pg c1 c2 p st n=0 own left="" alive=""
     own=$(awk '{ s = $0; sub(/.*\) /, "", s); split(s, f, " "); print f[3] }' /proc/$$/stat)
     while read -r pid pg c1 c2; do
         n=$((n + 1))
         [ "$pg" != "$own" ] || left="$left $pid:pgid=$pg(the suite's own)"
-        # Any process still in that group (field 5 of /proc/PID/stat), or either child.
-        alive=$(awk -v g="$pg" '{ s = $0; sub(/.*\) /, "", s); split(s, f, " "); if (f[3] == g) print FILENAME }' \
-            /proc/[0-9]*/stat 2>/dev/null | tr '\n' ' ')
+        # Any process still in that group (field 5 of /proc/PID/stat), either child among them.
+        # A zombie is dead, only not yet reaped (by init, which some containers' init does late).
+        alive=$(cat /proc/[0-9]*/stat 2>/dev/null | awk -v g="$pg" '
+            { s = $0; sub(/.*\) /, "", s); split(s, f, " ") }
+            f[3] == g && f[1] != "Z" { printf "%s(%s) ", $1, f[1] }')
         [ -z "$alive" ] || left="$left pgid $pg: $alive"
         for p in "$c1" "$c2"; do
-            kill -0 "$p" 2>/dev/null && left="$left child $p alive"
+            st=$(awk '{ s = $0; sub(/.*\) /, "", s); print substr(s, 1, 1) }' "/proc/$p/stat" 2>/dev/null)
+            [ -z "$st" ] || [ "$st" = Z ] || left="$left child $p alive ($st)"
         done
     done <"$2"
     check "$run: the hung iostat started with its children ($n times)" [ "$n" -ge 1 ]
