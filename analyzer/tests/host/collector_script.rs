@@ -115,5 +115,9 @@ fn suite(envs: &[(&str, &str)]) -> String {
     let stdout = crate::run_suite("tests/collector/run.sh", &all, &["FAIL", "not ok", "    "]);
     let summary = stdout.lines().last().unwrap_or_default();
     assert!(summary.ends_with("0 failed"), "{summary}");
+    // Budgets, overruns and the suite's time, for whoever reads the test's output.
+    for l in stdout.lines().filter(|l| l.starts_with("measure ") || l.starts_with("note ")) {
+        eprintln!("{l}");
+    }
     stdout
 }
