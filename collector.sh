@@ -33,6 +33,21 @@
 # is written. A hung tool therefore never holds the run beyond the deadline plus the 5 s
 # between TERM and KILL, plus the time tar takes.
 #
+# Budgets follow the window and the load. At the start the collector measures the load factor
+#   F = 1 + L / CPUs, bounded to 1 <= F <= 4
+# where L is the larger of the 1-minute load average and the tasks runnable at that moment
+# (both from /proc/loadavg, this shell not counted) and CPUs the online CPUs. A one-shot tool
+# gets its base budget times F: 10 s for file copies and host facts, 5 s for probes, 30 s for
+# a JDK tool (attach, thread dump), 120 s for a class histogram, perf report and sadf, 300 s
+# for perf script. A sampler of the window gets the window plus a margin:
+#   duration + (interval + 5 + duration / 10) x F
+# jstat (a JVM that starts, then samples) 10 s x F more, perf record its own `sleep` plus the
+# same margin plus 60 s x F to write its data. Every budget is cut to the time left before the
+# deadline. A command stopped at its budget keeps what it wrote until then (timed_out 1, exit
+# 124, the note says how much). Each command runs in a process group of its own (GNU timeout
+# makes one; otherwise `setsid`), and a timeout or an interrupt TERMs the whole group and KILLs
+# what is left of it 5 s later: the children and grandchildren of a hung pipeline go with it.
+#
 # ---------------------------------------------------------------------------------------------
 # Bundle layout
 #   Every tar entry is under one top folder rca-<hostname>-<ts>/ ; <hostname> is `uname -n`
@@ -97,7 +112,8 @@
 #     exit       integer exit status; 124 = timed out, 126 = not runnable, 127 = command not
 #                found; empty when the command was never started (skipped, source file absent).
 #                For `A | B` artifacts (argv shows the pipe) it is A's status
-#     timed_out  1 if the command was stopped because its time budget ran out, else 0
+#     timed_out  1 if the command was stopped because its time budget ran out, else 0; what it
+#                wrote until then is kept (bytes > 0: the note says `output cut there`)
 #     start, end UTC epoch seconds, empty if never started. To 1/100 s (`1732921200.12`): the
 #                time comes from /proc/uptime, anchored once to the wall clock at the start of
 #                the run (no fork per timestamp); where /proc/uptime cannot be read, the same
@@ -112,7 +128,8 @@
 #                `| head -c`); an output of exactly that cap counts as truncated
 #     note       free text, empty when all went well; begins with `not found` or `skipped` when
 #                no output file exists; other notes: `timed out after Ns` (`..., the time left before
-#                the deadline` when the deadline shortened the budget), `permission denied:
+#                the deadline` when the deadline shortened the budget; `; output cut there, the
+#                N bytes written before kept` when it wrote something), `permission denied:
 #                ...`, `exit N: <first stderr line, or the first error line of the output>`,
 #                `not runnable: ...`, `interrupted`, `truncated at N bytes (per-artifact cap|
 #                total size cap|log cap|thread dump cap|perf script cap)`, `secrets masked: N
@@ -484,16 +501,21 @@ live_histogram=0
 deadline=            # --deadline; empty: duration + deadline_margin
 deadline_margin=600  # after the window: second thread dumps, histograms, perf report, sadf
 
-# Time budgets in seconds. Reading a /proc file or running uname is instantaneous; the budget
-# only bounds a kernel or tool that hangs.
+# Time budgets in seconds, on an idle host: load_scale multiplies them by the load factor
+# (see "Budgets follow the window and the load" in the header). Reading a /proc file or running
+# uname is instantaneous; the budget only bounds a kernel or tool that hangs.
 budget_quick=10      # file copies, uname, lsmod, most host facts
 budget_probe=5       # `iostat -V` and the JSON trial
 budget_jvm=30        # one JDK tool run (attach, thread dump)
 budget_histo=120     # a class histogram walks the whole heap
 budget_post=120      # perf report, sadf
 budget_script=300    # perf script
-budget_tar=600       # writing the tarball
+budget_jstart=10     # jstat's JVM start-up, on top of the window's budget
+budget_perfw=60      # perf record writing its data, on top of the window's budget
+budget_tar=600       # writing the tarball (not scaled: it runs after the deadline)
 kill_grace=5         # after TERM, wait this long before KILL
+load_pct=100         # the load factor F in percent (100-400), set by load_scale
+load_why=            # how it was measured, for the log
 
 # The JDK tools are JVMs: keep their own start-up cheap and leave no hsperfdata file behind.
 jvm_tool_opts="-J-XX:+UseSerialGC -J-XX:TieredStopAtLevel=1 -J-XX:-UsePerfData"
@@ -517,6 +539,9 @@ closing=0            # 1 while taking the end-of-window snapshot, allowed after 
 eth_hung=            # NICs whose `ethtool` query timed out: asked nothing more
 timeout_impl=watchdog
 timeout_busybox_t=0
+timeout_k=0          # 1: the timeout tool takes -k GRACE (KILL after TERM)
+group_cmd=           # `setsid` when commands need it for a process group of their own
+frac_sleep=0         # 1: sleep takes fractions of a second (GNU, BusyBox)
 json_why=
 clock=s
 boot_cs=             # boot time in 1/100 s since the epoch (see stamp)
@@ -839,93 +864,195 @@ usage_error() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# Time budgets. Every collection command runs under tmo, which picks one implementation once:
-#   coreutils  GNU-compatible `timeout -k GRACE SECS cmd` (also uutils, FreeBSD): exits 124 on
-#              timeout and signals the command's whole process group.
-#   busybox    `timeout SECS cmd`, or `timeout -t SECS cmd` before BusyBox 1.30. It execs the
-#              command in its own pid and only TERMs that pid; it exits 128+15 on timeout, so
-#              a timeout is inferred from that status plus the elapsed time.
-#   watchdog   no timeout tool: a background loop checks every second and TERMs (then KILLs)
-#              the command when the budget is spent, leaving a marker file behind.
+# Time budgets. Every collection command runs under tmo, which picks one implementation once,
+# by how `timeout` behaves (not by its --help text):
+#   coreutils  `timeout 1 true` works and `timeout 0.01 sleep 1` exits 124: GNU-compatible
+#              `timeout -k GRACE SECS cmd` (also uutils, FreeBSD). It makes a process group of
+#              its own and signals all of it.
+#   busybox    `timeout 1 true` works but a timeout exits 128+15 (BusyBox 1.30 and later; with
+#              -k GRACE where it takes it), or only `timeout -t 1 true` works (older BusyBox).
+#              It execs the command in its own pid and signals only that pid; a timeout is
+#              inferred from that status plus the elapsed time.
+#   watchdog   no usable timeout tool: a background loop TERMs (then KILLs) the command when the
+#              budget is spent on the deadline's clock (it sleeps what is left, in fractions of
+#              a second where sleep takes them), leaving a marker file behind.
 # In all cases a timed-out command is reported as exit 124 with timed_out = 1. With busybox and
-# watchdog only the direct child is signalled: the parts of an `A | B` artifact may outlive it.
+# watchdog each command is started through `setsid` (util-linux or BusyBox), so that it too
+# has a process group of its own. When a command timed out or was interrupted, group_end TERMs
+# its whole group and KILLs what is left after kill_grace: a pipeline's grandchildren, or a
+# child that ignores TERM, do not outlive it. (Without setsid, busybox and watchdog signal only
+# the command's own pid.)
 
 probe_timeout() {
     timeout_impl=watchdog
-    have_cmd timeout || return 0
-    pt_help=`timeout --help 2>&1`
-    case $pt_help in
-        *BusyBox*)
-            if timeout 5 true >/dev/null 2>&1; then
-                timeout_impl=busybox
-            elif timeout -t 5 true >/dev/null 2>&1; then
-                timeout_impl=busybox
-                timeout_busybox_t=1
-            fi
-            ;;
-        *)
-            if timeout -k 1 5 true >/dev/null 2>&1; then
+    timeout_busybox_t=0
+    timeout_k=0
+    if have_cmd timeout; then
+        if timeout 1 true >/dev/null 2>&1; then
+            timeout_impl=busybox
+            timeout -k 1 1 true >/dev/null 2>&1 && timeout_k=1
+            # GNU timeout exits 124 when the time is up; BusyBox 128+15, or 1 when it takes no
+            # fraction of a second.
+            timeout 0.01 sleep 1 >/dev/null 2>&1
+            if [ $? = 124 ] && [ "$timeout_k" = 1 ]; then
                 timeout_impl=coreutils
             fi
-            ;;
-    esac
+        elif timeout -t 1 true >/dev/null 2>&1; then
+            timeout_impl=busybox
+            timeout_busybox_t=1
+        fi
+    fi
+    sleep 0.01 2>/dev/null && frac_sleep=1
+    group_cmd=
+    if [ "$timeout_impl" != coreutils ] && have_cmd setsid && setsid true >/dev/null 2>&1; then
+        group_cmd=setsid
+    fi
 }
 
-# watchdog PID BUDGET MARKER: run in the background next to the command.
+# load_scale: measure the load factor F (load_pct = 100 x F; see "Budgets follow the window and
+# the load" in the header) and scale the one-shot budgets by it. The host's own /proc, even
+# under RCA_ROOT: it is this run's time that is budgeted.
+load_scale() {
+    ls_cpus=`getconf _NPROCESSORS_ONLN 2>/dev/null`
+    if ! is_uint "$ls_cpus" || [ "$ls_cpus" -lt 1 ]; then
+        ls_cpus=`grep -c '^processor' /proc/cpuinfo 2>/dev/null`
+        { is_uint "$ls_cpus" && [ "$ls_cpus" -ge 1 ]; } || ls_cpus=1
+    fi
+    ls_load=0
+    ls_avg=unknown
+    ls_run=unknown
+    if read -r ls_avg _ _ ls_rt _ 2>/dev/null </proc/loadavg; then
+        case $ls_avg in
+            [0-9]*.[0-9][0-9]) ls_load=$((${ls_avg%.*} * 100 + 1${ls_avg#*.} - 100)) ;;
+        esac
+        # Runnable tasks now / all tasks; this shell, reading, is one of them.
+        ls_run=${ls_rt%/*}
+        if is_uint "$ls_run" && [ "$ls_run" -ge 1 ]; then
+            ls_run=$((ls_run - 1))
+            [ $((ls_run * 100)) -gt "$ls_load" ] && ls_load=$((ls_run * 100))
+        fi
+    fi
+    load_pct=$((100 + ls_load / ls_cpus))
+    [ "$load_pct" -le 400 ] || load_pct=400
+    for ls_b in quick probe jvm histo post script jstart perfw; do
+        eval "budget_$ls_b=\$((budget_$ls_b * load_pct / 100))"
+    done
+    load_why="load average $ls_avg, $ls_run other task(s) runnable, $ls_cpus CPU(s): budgets x ${load_pct%??}.${load_pct#?}"
+}
+
+# nap CS: sleep about CS hundredths of a second (at most 1 s; a whole second where sleep takes
+# no fractions).
+nap() {
+    if [ "$frac_sleep" = 1 ] && [ "$1" -lt 100 ]; then
+        nap_f=$(($1 + 100))
+        sleep "0.${nap_f#1}"
+    else
+        sleep 1
+    fi
+}
+
+# alive PID GROUP: 0 while the command (its process group when GROUP is 1) has a process that
+# is not a zombie. A grandchild's zombie belongs to init once its parent died, and some inits
+# (in containers) reap late: it must not count as a survivor.
+alive() {
+    if [ "$2" != 1 ]; then
+        kill -0 "$1" 2>/dev/null
+        return
+    fi
+    kill -0 "-$1" 2>/dev/null || return 1
+    [ -r /proc/self/stat ] || return 0
+    # Fields after the command name: state, ppid, pgrp.
+    cat /proc/[0-9]*/stat 2>/dev/null | awk -v g="$1" '
+        { s = $0; sub(/.*[)] /, "", s); split(s, f, " ") }
+        f[3] == g && f[1] != "Z" { a = 1 }
+        END { exit !a }'
+}
+
+# group_end PID GROUP: TERM the command (its whole process group when GROUP is 1), then KILL
+# what is left of it once kill_grace seconds have passed on the deadline's clock.
+group_end() {
+    ge_t=$1
+    [ "$2" = 1 ] && ge_t=-$1
+    kill -TERM "$ge_t" 2>/dev/null || return 0
+    mono
+    ge_end=$((mo_cs + kill_grace * 100))
+    while alive "$1" "$2"; do
+        mono
+        if [ "$mo_cs" -ge "$ge_end" ]; then
+            kill -KILL "$ge_t" 2>/dev/null
+            return 0
+        fi
+        nap 10
+    done
+}
+
+# watchdog PID GROUP END MARKER: run in the background next to the command; END is the time
+# on the deadline's clock (1/100 s, see mono) when the budget is spent. It wakes at least once
+# a second to see whether the command is gone, and at END exactly rather than after a count
+# of sleeps (which drifts by a fork per second, more on a busy host).
 watchdog() {
-    wd_i=0
-    while [ "$wd_i" -lt "$2" ]; do
-        sleep 1
+    while :; do
+        mono
+        wd_left=$(($3 - mo_cs))
+        [ "$wd_left" -gt 0 ] || break
+        nap "$wd_left"
         kill -0 "$1" 2>/dev/null || exit 0
-        wd_i=$((wd_i + 1))
     done
-    : >"$3"
-    kill -TERM "$1" 2>/dev/null
-    wd_i=0
-    while [ "$wd_i" -lt "$kill_grace" ]; do
-        sleep 1
-        kill -0 "$1" 2>/dev/null || exit 0
-        wd_i=$((wd_i + 1))
-    done
-    kill -KILL "$1" 2>/dev/null
+    : >"$4"
+    group_end "$1" "$2"
     exit 0
 }
 
 # tmo PREFIX BUDGET EXEMPT INFILE CMD [ARG...]: run CMD with a time budget and INFILE as its
 # stdin, return its status (124 when it timed out, leaving PREFIX.timedout). (stdin is
 # redirected here, on the background command itself: a shell without job control gives a
-# background command /dev/null unless it has an explicit redirection.) The command's pid goes to PREFIX.pid, so an
-# interrupt can stop it; unless EXEMPT is 1, a command started after the interrupt flag file
-# appeared stops itself (closing the race with on_signal, see there). Called only inside a
-# job's background subshell (see capture), which has no traps, so `wait` returns only when
-# the command has ended. The start time is capture's (c_start); the end time is asked for only
-# when the status may mean a timeout.
+# background command /dev/null unless it has an explicit redirection.) The command's pid, and
+# 1 when it leads a process group of its own, go to PREFIX.pid, so an interrupt can stop it;
+# unless EXEMPT is 1, a command started after the interrupt flag file appeared stops itself
+# (closing the race with on_signal, see there). Called only inside a job's background subshell
+# (see capture), which has no traps, so `wait` returns only when the command has ended. The
+# start time is capture's (c_start); the end time is asked for only when the status may mean
+# a timeout. After a timeout or an interrupt, what is left of the command's group is ended.
 tmo() {
     t_pre=$1
     t_budget=$2
     t_exempt=$3
     t_in=$4
     shift 4
+    t_grp=0
     case $timeout_impl in
-        coreutils) timeout -k "$kill_grace" "$t_budget" "$@" <"$t_in" & ;;
+        coreutils)
+            set -- timeout -k "$kill_grace" "$t_budget" "$@"
+            t_grp=1
+            ;;
         busybox)
             if [ "$timeout_busybox_t" = 1 ]; then
-                timeout -t "$t_budget" "$@" <"$t_in" &
+                set -- timeout -t "$t_budget" "$@"
+            elif [ "$timeout_k" = 1 ]; then
+                set -- timeout -k "$kill_grace" "$t_budget" "$@"
             else
-                timeout "$t_budget" "$@" <"$t_in" &
+                set -- timeout "$t_budget" "$@"
             fi
             ;;
-        *) "$@" <"$t_in" & ;;
+        *)
+            mono
+            t_end=$((mo_cs + t_budget * 100))
+            ;;
     esac
+    if [ -n "$group_cmd" ]; then
+        set -- "$group_cmd" "$@"
+        t_grp=1
+    fi
+    "$@" <"$t_in" &
     t_pid=$!
-    echo "$t_pid" >"$t_pre.pid"
+    echo "$t_pid $t_grp" >"$t_pre.pid"
     if [ "$t_exempt" = 0 ] && [ -f "$stop_flag" ]; then
         : >"$t_pre.killed"
-        kill -TERM "$t_pid" 2>/dev/null
+        if [ "$t_grp" = 1 ]; then kill -TERM "-$t_pid" 2>/dev/null; else kill -TERM "$t_pid" 2>/dev/null; fi
     fi
     t_wd=
     if [ "$timeout_impl" = watchdog ]; then
-        watchdog "$t_pid" "$t_budget" "$t_pre.timedout" </dev/null >/dev/null 2>&1 &
+        watchdog "$t_pid" "$t_grp" "$t_end" "$t_pre.timedout" </dev/null >/dev/null 2>&1 &
         t_wd=$!
     fi
     wait "$t_pid"
@@ -956,6 +1083,9 @@ tmo() {
             fi
             ;;
     esac
+    if [ -f "$t_pre.timedout" ] || [ -f "$t_pre.killed" ]; then
+        group_end "$t_pid" "$t_grp"
+    fi
     if [ -f "$t_pre.timedout" ]; then
         return 124
     fi
@@ -1068,14 +1198,16 @@ aux() {
     [ "$jd_rc" = 0 ]
 }
 
-# stop_job ID: TERM the job's command (the timeout process or the command itself). The job's
-# subshell then records the status as usual.
+# stop_job ID: TERM the job's command (its process group, else the timeout process or the
+# command itself). The job's subshell then ends what is left and records the status as usual.
 stop_job() {
     [ -f "$state/$1.exempt" ] && return 0
     kj_pid=
-    read -r kj_pid 2>/dev/null <"$state/$1.pid"
+    kj_grp=
+    read -r kj_pid kj_grp 2>/dev/null <"$state/$1.pid"
     if [ -n "$kj_pid" ]; then
         : >"$state/$1.killed"
+        [ "$kj_grp" = 1 ] && kj_pid=-$kj_pid
         kill -TERM "$kj_pid" 2>/dev/null
     fi
 }
@@ -1366,6 +1498,10 @@ finish() {
         if [ "$fin_dl" = 1 ]; then
             fin_note="$fin_note, the time left before the deadline"
             dl_cut=$((dl_cut + 1))
+        fi
+        # What the command wrote until then is kept (a sampler's first intervals).
+        if [ "$fin_bytes" -gt 0 ]; then
+            fin_note="$fin_note; output cut there, the $fin_bytes bytes written before kept"
         fi
     elif [ -f "$fin_pre.killed" ]; then
         fin_note="interrupted"
@@ -2255,7 +2391,7 @@ jrun() {
     esac
     o_need=$jr_tool
     if [ "$jr_mode" = sampler ]; then
-        sampler "$jr_path" "$jr_kind" "$@"
+        sampler_b "$jr_path" "$jr_kind" "$cw_jbudget" "$@"
     else
         run "$jr_path" "$jr_kind" "$jr_budget" "$@"
     fi
@@ -2596,7 +2732,10 @@ ethtool_stats() {
 window_open() {
     cw_count=$((duration / interval))
     [ "$cw_count" -ge 1 ] || cw_count=1
-    cw_budget=$((duration + interval + 5 + duration / 10))
+    # The window plus a margin that grows with the load (see the header); jstat starts a JVM
+    # first, perf record writes its data last.
+    cw_budget=$((duration + (interval + 5 + duration / 10) * load_pct / 100))
+    cw_jbudget=$((cw_budget + budget_jstart))
 
     cw_iostat_json=0
     cw_iostat_why=
@@ -2661,7 +2800,7 @@ window_open() {
         skip perf/perf-record.log perf-record "$perf_why" "$cw_perf"
     else
         o_merge=1
-        sampler_b perf/perf-record.log perf-record $((perf_secs + 60)) \
+        sampler_b perf/perf-record.log perf-record $((cw_budget - duration + perf_secs + budget_perfw)) \
             perf record -F 99 -a -g -N -o "$tmp/perf.data" -- sleep "$perf_secs"
         case " $cw_jobs " in *" $cur_id "*) perf_rec_id=$cur_id ;; esac
     fi
@@ -3807,9 +3946,13 @@ reserve=$tmp/space-reserve
 head -c 262144 /dev/urandom 2>/dev/null >"$reserve"
 
 probe_timeout
+load_scale
 m_impl=$timeout_impl
 [ "$timeout_busybox_t" = 1 ] && m_impl="$m_impl (timeout -t syntax)"
+[ -n "$group_cmd" ] && m_impl="$m_impl, $group_cmd"
 say "rca collector $collector_version on $hostname as ${user:-uid $uid}; budgets via $m_impl; deadline ${deadline} s"
+m_margin=$(((interval + 5 + duration / 10) * load_pct / 100))
+say "$load_why: JDK tool ${budget_jvm} s, host fact ${budget_quick} s, window samplers $duration + $m_margin s, jstat $budget_jstart s more"
 [ "$uid" = 0 ] || say "not running as root: some evidence may be missing or permission-limited"
 
 write_helpers
