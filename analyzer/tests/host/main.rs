@@ -33,7 +33,6 @@ mod sosreport;
 mod twin_bundles;
 mod zk_watches;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::sync::{Mutex, MutexGuard};
@@ -61,10 +60,11 @@ pub fn is_root() -> bool {
         .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
 }
 
-/// Writes one line to the terminal past the test harness's output capture, so that a test that
-/// passes without checking everything says so in a plain `cargo test` run.
+/// Writes one line to standard error past the test harness's output capture (through
+/// `rca::console`, as everything rca prints), so that a test that passes without checking
+/// anything says so in a plain `cargo test` run.
 pub fn say(line: &str) {
-    let _ = writeln!(std::io::stderr(), "{line}");
+    rca::console::error_text(&format!("{line}\n"));
 }
 
 /// What one host test needs from this machine, gathered before it starts: root, commands of
