@@ -4,9 +4,9 @@
 //! healthy; a run that cannot write its manifest leaves no tarball and says why.
 //!
 //! The temp folder is a loop-mounted ext4 image, made as `fs_full` makes its filesystems, which
-//! needs root, `mkfs.ext4` (e2fsprogs) and `mount`/`umount` (util-linux); the deadline case needs
-//! only `sh`. Without them the temp-folder cases skip with one line, unless `RCA_HOST_TESTS=1`
-//! (CI installs them and runs as root), which makes their absence a failure.
+//! needs root, `mkfs.ext4` (e2fsprogs) and `mount`/`umount`/`losetup` (Debian's `mount`); the
+//! deadline case needs only `sh`. Without them the temp-folder cases skip with one line, unless
+//! `RCA_HOST_TESTS=1` (CI installs them and runs as root), which makes their absence a failure.
 
 use super::fs_full::{ext4, Scene};
 use super::{analyze, repo, say, Needs};
@@ -76,7 +76,7 @@ fn loop_mount_ready(test: &'static str) -> bool {
     Needs::new(test)
         .root()
         .commands("e2fsprogs", &["mkfs.ext4"])
-        .commands("util-linux", &["mount", "umount", "losetup"])
+        .commands("mount", &["mount", "umount", "losetup"])
         .met()
 }
 

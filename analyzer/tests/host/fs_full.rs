@@ -3,9 +3,9 @@
 //! this machine, and `rca analyze` must name both mounts in `fs.full` findings, the writer of
 //! the first, and which of blocks or inodes ran out.
 //!
-//! Needs root (mount), `mkfs.ext4` (e2fsprogs), `mount`/`umount`/`losetup`/`lsblk` (util-linux)
-//! and `df` (coreutils). Without them it skips with one line, unless `RCA_HOST_TESTS=1` (CI
-//! installs them and runs as root), which makes their absence a failure.
+//! Needs root (mount), `mkfs.ext4` (e2fsprogs), `mount`/`umount`/`losetup` (Debian's `mount`),
+//! `lsblk` (util-linux) and `df` (coreutils). Without them it skips with one line, unless
+//! `RCA_HOST_TESTS=1` (CI installs them and runs as root), which makes their absence a failure.
 
 use super::{analyze, repo, say, Needs};
 use std::fs::File;
@@ -64,7 +64,8 @@ fn full_blocks_and_full_inodes_are_found_with_their_writer() {
     let ready = Needs::new("fs_full")
         .root()
         .commands("e2fsprogs", &["mkfs.ext4"])
-        .commands("util-linux", &["mount", "umount", "losetup", "lsblk"])
+        .commands("mount", &["mount", "umount", "losetup"])
+        .commands("util-linux", &["lsblk"])
         .commands("coreutils", &["df"])
         .met();
     if !ready {
