@@ -181,6 +181,8 @@ fn sos_report_of_this_machine_reads_as_the_machine() {
         .arg(repo.join("collector.sh"))
         .args(["--duration", "5", "--interval", "1", "--output"])
         .arg(&collector_out)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("the collector starts");
     let day = Command::new("date").arg("+%d").output().unwrap();
@@ -193,7 +195,11 @@ fn sos_report_of_this_machine_reads_as_the_machine() {
         .expect("sysstat's sadc runs (Debian packages: sysstat; .ci/run installs them)");
     assert!(sadc.success(), "sadc failed");
     let collected = collector.wait_with_output().unwrap();
-    assert!(collected.status.success(), "collector.sh failed");
+    assert!(
+        collected.status.success(),
+        "collector.sh failed: {}",
+        String::from_utf8_lossy(&collected.stderr)
+    );
     let tarball = sos_report(d.path());
 
     // The archive, and the tree it unpacks to (one top folder, as sos packs it).
