@@ -200,12 +200,11 @@ pub fn bundle(data: &[u8]) -> usize {
     artifacts.len()
 }
 
-/// A file of this process and thread in `rca-fuzz/` under the temporary folder, for one input at
-/// a time (removed after each).
+/// A file of this process and thread in the temporary folder, for one input at a time (removed
+/// after each). Not in a folder of its own: one left there by another user would refuse this
+/// one's files.
 fn scratch_file() -> PathBuf {
-    let dir = std::env::temp_dir().join("rca-fuzz");
-    let _ = std::fs::create_dir_all(&dir);
     let thread = format!("{:?}", std::thread::current().id());
     let id: String = thread.chars().filter(char::is_ascii_digit).collect();
-    dir.join(format!("bundle-{}-{id}", std::process::id()))
+    std::env::temp_dir().join(format!("rca-fuzz-bundle-{}-{id}", std::process::id()))
 }

@@ -19,8 +19,8 @@
 #   bundle default OUTDIR/zk-watches-default.tar.gz
 #   bundle optimized OUTDIR/zk-watches-optimized.tar.gz
 # Exit status 0 when every check passed, 1 otherwise, 77 when skipped (not root, or the Debian
-# packages zookeeper, python3-kazoo, netcat-openbsd and a JDK are missing and cannot be
-# installed). With RCA_HOST_TESTS=1 a missing prerequisite is a failure (exit 1), not a skip.
+# packages zookeeper, python3-kazoo, netcat-openbsd and a JDK are missing; nothing is
+# installed here). With RCA_HOST_TESTS=1 a missing prerequisite is a failure (exit 1), not a skip.
 # Every process started here is stopped and the temp folder removed on exit, also on failure.
 #
 # Tunables (environment): ZKW_ZNODES (10000), ZKW_SESSIONS (100), ZKW_HEAP (192m, as -Xms and

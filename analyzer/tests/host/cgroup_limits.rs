@@ -4,11 +4,13 @@
 //!
 //! Needs root and a writable cgroup hierarchy with the controller (v1
 //! `/sys/fs/cgroup/{memory,cpu}`, or v2 `/sys/fs/cgroup` with `memory` and `cpu` in
-//! `cgroup.subtree_control`); without them the test skips with a note (a container often has
-//! neither), whatever `RCA_HOST_TESTS` says: no package provides them. The tools are coreutils
-//! (`sleep`, `tail`) and `sh`. The cgroups are removed afterwards.
+//! `cgroup.subtree_control`). Without root the test skips with one line, unless
+//! `RCA_HOST_TESTS=1` (CI runs as root), where it fails; without the hierarchy it skips with one
+//! line whatever `RCA_HOST_TESTS` says (a container often has neither, and no package provides
+//! them). The tools are coreutils (`sleep`, `tail`) and `sh`. The cgroups are removed
+//! afterwards.
 
-use super::repo;
+use super::{repo, say, Needs};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
@@ -121,23 +123,15 @@ fn finding<'a>(doc: &'a Value, id: &str) -> Option<&'a Value> {
         .find(|f| f["rule_id"] == id)
 }
 
-fn is_root() -> bool {
-    Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
-}
-
 #[test]
 fn a_memory_cgroup_limit_oom_kills_and_is_named() {
-    if !is_root() {
-        eprintln!("skipped: creating a cgroup needs root");
+    if !Needs::new("cgroup_limits (memory)").root().met() {
         return;
     }
     let _machine = crate::exclusive();
     let name = format!("rca-test-oom-{}", std::process::id());
     let Some(mut g) = Group::create("memory", &name) else {
-        eprintln!("skipped: no writable memory cgroup hierarchy here");
+        say("skipped: cgroup_limits (memory) needs a writable memory cgroup hierarchy");
         return;
     };
     let limit = (32u64 << 20).to_string();
@@ -166,14 +160,13 @@ fn a_memory_cgroup_limit_oom_kills_and_is_named() {
 
 #[test]
 fn a_cpu_quota_throttles_a_busy_loop() {
-    if !is_root() {
-        eprintln!("skipped: creating a cgroup needs root");
+    if !Needs::new("cgroup_limits (cpu)").root().met() {
         return;
     }
     let _machine = crate::exclusive();
     let name = format!("rca-test-cpu-{}", std::process::id());
     let Some(mut g) = Group::create("cpu", &name) else {
-        eprintln!("skipped: no writable cpu cgroup hierarchy here");
+        say("skipped: cgroup_limits (cpu) needs a writable cpu cgroup hierarchy");
         return;
     };
     let ok = if g.is_v2() {

@@ -4,12 +4,12 @@
 //! healthy; a run that cannot write its manifest leaves no tarball and says why.
 //!
 //! The temp folder is a loop-mounted ext4 image, made as `fs_full` makes its filesystems, which
-//! needs root, `mkfs.ext4` (e2fsprogs) and `mount`/`umount` (util-linux); the deadline case needs
-//! only `sh`. Without them the temp-folder cases skip with a note, unless `RCA_HOST_TESTS=1` (CI
-//! installs them), which makes their absence a failure.
+//! needs root, `mkfs.ext4` (e2fsprogs) and `mount`/`umount`/`losetup` (Debian's `mount`); the
+//! deadline case needs only `sh`. Without them the temp-folder cases skip with one line, unless
+//! `RCA_HOST_TESTS=1` (CI installs them and runs as root), which makes their absence a failure.
 
 use super::fs_full::{ext4, Scene};
-use super::{analyze, have, repo};
+use super::{analyze, repo, say, Needs};
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -70,36 +70,29 @@ fn assert_not_healthy(code: Option<i32>, stdout: &str, reason: &str) {
     assert!(!stdout.contains("findings: none\n"), "{stdout}");
 }
 
-/// Root and the tools for a loop-mounted temp folder, or why not (after asserting that a run
-/// under `RCA_HOST_TESTS=1` has them).
-fn loop_mount_ready() -> bool {
-    let required = std::env::var("RCA_HOST_TESTS").is_ok_and(|v| v == "1");
-    let missing: Vec<&str> = ["mkfs.ext4", "mount", "umount", "losetup"]
-        .into_iter()
-        .filter(|t| !have(t))
-        .collect();
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
-    if missing.is_empty() && root {
-        return true;
-    }
-    let why = format!("missing {missing:?} (e2fsprogs, util-linux), root: {root}");
-    assert!(!required, "RCA_HOST_TESTS=1 but {why}");
-    eprintln!("skipped: {why}");
-    false
+/// Root and the tools for a loop-mounted temp folder (a skip line when they are missing, a
+/// failure under `RCA_HOST_TESTS=1`).
+fn loop_mount_ready(test: &'static str) -> bool {
+    Needs::new(test)
+        .root()
+        .commands("e2fsprogs", &["mkfs.ext4"])
+        .commands("mount", &["mount", "umount", "losetup"])
+        .met()
 }
 
 /// A 64 MiB ext4 temp folder mounted under `dir`, filled to its last block (as root: the
 /// reserved ones too; 64 KiB writes, then 1 KiB ones, the filesystem's block size) by one file,
 /// of which the last `free` bytes are then given back.
-fn full_tmpdir(dir: &Path, free: u64, scene: &mut Scene) -> Option<PathBuf> {
+fn full_tmpdir(dir: &Path, free: u64, scene: &mut Scene, test: &str) -> Option<PathBuf> {
     let mnt = dir.join("tmp");
     if !ext4(&dir.join("tmp.img"), &mnt, &[], scene) {
-        let required = std::env::var("RCA_HOST_TESTS").is_ok_and(|v| v == "1");
-        assert!(!required, "RCA_HOST_TESTS=1 but a loop mount failed here");
-        eprintln!("skipped: loop mounts are not permitted on this machine");
+        assert!(
+            !super::required(),
+            "RCA_HOST_TESTS=1 but a loop mount failed here"
+        );
+        say(&format!(
+            "skipped: {test} needs loop mounts, which this machine refuses"
+        ));
         return None;
     }
     let filler = mnt.join("filler");
@@ -126,14 +119,15 @@ fn full_tmpdir(dir: &Path, free: u64, scene: &mut Scene) -> Option<PathBuf> {
 #[test]
 fn a_temp_folder_that_fills_up_gives_a_bundle_marked_incomplete_and_never_healthy() {
     let _machine = crate::exclusive();
-    if !loop_mount_ready() {
+    let test = "collector_incomplete (temp folder fills up)";
+    if !loop_mount_ready(test) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let mut scene = Scene::default();
     // 400 KiB: room for the collector's start (its 256 KiB reserve for the manifest, the first
     // outputs), far from enough for a collection (about a megabyte).
-    let Some(tmp) = full_tmpdir(dir.path(), 400 << 10, &mut scene) else {
+    let Some(tmp) = full_tmpdir(dir.path(), 400 << 10, &mut scene, test) else {
         return;
     };
     let out = dir.path().join("out");
@@ -193,12 +187,13 @@ fn a_temp_folder_that_fills_up_gives_a_bundle_marked_incomplete_and_never_health
 #[test]
 fn a_temp_folder_full_from_the_start_gives_no_tarball_and_says_why() {
     let _machine = crate::exclusive();
-    if !loop_mount_ready() {
+    let test = "collector_incomplete (temp folder full from the start)";
+    if !loop_mount_ready(test) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let mut scene = Scene::default();
-    let Some(tmp) = full_tmpdir(dir.path(), 0, &mut scene) else {
+    let Some(tmp) = full_tmpdir(dir.path(), 0, &mut scene, test) else {
         return;
     };
     let out = dir.path().join("out");

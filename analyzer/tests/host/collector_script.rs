@@ -5,18 +5,19 @@
 //! overhead. It runs twice: as the machine is, and with two CPU hogs busy for the whole run (the
 //! load at which fixed budgets cut `jstat` short), whose process group is killed at the end.
 //!
-//! It needs root, shellcheck, dash, busybox and a JDK. Without the tools it is skipped with a
-//! note, unless `RCA_HOST_TESTS=1` (set by CI, which installs them), where a missing tool fails
-//! the test.
+//! It needs root, shellcheck, dash, busybox, sysstat and a JDK (the real runs also start
+//! ZooKeeper, perf and ethtool, which the suite itself requires under `RCA_HOST_TESTS=1`).
+//! Without them it is skipped with one line, unless `RCA_HOST_TESTS=1` (set by CI, which
+//! installs them), where it fails. A failed run shows every failed check with its detail lines.
 
-use super::have;
+use super::Needs;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command};
 
 #[test]
 fn collector_script_suite() {
     let _machine = crate::exclusive();
-    suite(&[]);
+    suite("collector_script", &[]);
 }
 
 /// The same suite on a machine kept busy by two CPU hogs for its whole run: the collector's
@@ -25,7 +26,12 @@ fn collector_script_suite() {
 fn collector_script_suite_under_two_cpu_hogs() {
     let _machine = crate::exclusive();
     let hogs = Hogs::start(2);
-    let stdout = suite(&[("RCA_TEST_LOAD", "two CPU hogs")]);
+    let Some(stdout) = suite(
+        "collector_script_under_two_cpu_hogs",
+        &[("RCA_TEST_LOAD", "two CPU hogs")],
+    ) else {
+        return;
+    };
     assert!(
         hogs.alive(),
         "the CPU hogs ended before the suite did (pgid {}):\n{stdout}",
@@ -93,31 +99,28 @@ fn group_members(pgid: u32) -> Vec<u32> {
         .collect()
 }
 
-/// Runs `tests/collector/run.sh` with `envs`; fails with its failed checks and their detail
-/// lines. Returns its output.
-fn suite(envs: &[(&str, &str)]) -> String {
-    let required = std::env::var("RCA_HOST_TESTS").is_ok_and(|v| v == "1");
-    let missing: Vec<&str> = ["bash", "shellcheck", "dash", "busybox", "javac"]
-        .into_iter()
-        .filter(|c| !have(c))
-        .collect();
-    if !missing.is_empty() {
-        assert!(
-            !required,
-            "RCA_HOST_TESTS=1 but {missing:?} are not installed"
-        );
-        eprintln!("note: collector suite skipped, missing {missing:?} (Debian packages: shellcheck dash busybox; .ci/run installs them)");
-        return String::new();
+/// Runs `tests/collector/run.sh` with `envs` for `test`; fails with its failed checks and their
+/// detail lines. Returns its output, or `None` when the test is skipped for want of a tool.
+fn suite(test: &str, envs: &[(&str, &str)]) -> Option<String> {
+    let ready = Needs::new(test)
+        .root()
+        .commands("shellcheck", &["shellcheck"])
+        .commands("dash", &["dash"])
+        .commands("busybox", &["busybox"])
+        .commands("sysstat", &["iostat", "mpstat"])
+        .commands("default-jdk-headless", &["javac"])
+        .met();
+    if !ready {
+        return None;
     }
     let mut all = vec![("RCA_BIN", env!("CARGO_BIN_EXE_rca"))];
     all.extend_from_slice(envs);
-    // Failed checks, and the indented lines that say why.
-    let stdout = crate::run_suite("tests/collector/run.sh", &all, &["FAIL", "not ok", "    "]);
+    let stdout = crate::run_suite(test, "tests/collector/run.sh", &[], &all)?;
     let summary = stdout.lines().last().unwrap_or_default();
-    assert!(summary.ends_with("0 failed"), "{summary}");
+    assert!(summary.ends_with(" 0 failed"), "{summary}");
     // Budgets, overruns and the suite's time, for whoever reads the test's output.
     for l in stdout.lines().filter(|l| l.starts_with("measure ") || l.starts_with("note ")) {
         eprintln!("{l}");
     }
-    stdout
+    Some(stdout)
 }

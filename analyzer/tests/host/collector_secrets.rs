@@ -4,30 +4,31 @@
 //! not reach the bundle, with the masker under gawk, mawk and BusyBox awk and the collector
 //! under dash, bash and a BusyBox-only userland; key names and non-secret values must survive.
 //!
-//! It needs busybox, gawk, mawk, dash and a JDK. Without them it is skipped with a note, unless
-//! `RCA_HOST_TESTS=1` (set by CI, which installs them), where a missing tool fails the test.
+//! It needs busybox, gawk, mawk, dash and a JDK. Without them it is skipped with one
+//! line, unless `RCA_HOST_TESTS=1` (set by CI, which installs them), where it fails. A failed
+//! run shows every failed check with its detail lines (the leaked secrets, the collector's
+//! stderr).
 
-use super::have;
+use super::Needs;
 
 #[test]
 fn collector_keeps_planted_secrets_out_of_the_bundle() {
     let _machine = crate::exclusive();
-    let required = std::env::var("RCA_HOST_TESTS").is_ok_and(|v| v == "1");
-    let missing: Vec<&str> = [
-        "bash", "busybox", "gawk", "mawk", "dash", "java", "javac", "jcmd",
-    ]
-    .into_iter()
-    .filter(|c| !have(c))
-    .collect();
-    if !missing.is_empty() {
-        assert!(
-            !required,
-            "RCA_HOST_TESTS=1 but {missing:?} are not installed"
-        );
-        eprintln!("note: collector secrets suite skipped, missing {missing:?} (Debian packages: busybox gawk mawk; .ci/run installs them)");
+    let ready = Needs::new("collector_secrets")
+        .commands("busybox", &["busybox"])
+        .commands("gawk", &["gawk"])
+        .commands("mawk", &["mawk"])
+        .commands("dash", &["dash"])
+        .commands("default-jdk-headless", &["java", "javac", "jcmd"])
+        .met();
+    if !ready {
         return;
     }
-    let stdout = crate::run_suite("tests/collector/secrets.sh", &[], &["FAIL", "    "]);
+    let Some(stdout) =
+        crate::run_suite("collector_secrets", "tests/collector/secrets.sh", &[], &[])
+    else {
+        return;
+    };
     let summary = stdout.lines().last().unwrap_or_default();
     assert!(summary.ends_with(" passed, 0 failed"), "{summary}");
     // Every run reported its count, and each is zero.

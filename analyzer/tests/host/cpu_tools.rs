@@ -3,14 +3,12 @@
 //! give it (or content sniffing, for the commands), then its parser.
 //!
 //! cpupower (Debian `linux-cpupower`) and tuned-adm (Debian `tuned`) are optional on a developer
-//! machine; with `RCA_HOST_TESTS=1` (set by CI, which installs them) their absence is a failure.
+//! machine: without one, its test is skipped with one line, unless `RCA_HOST_TESTS=1` (set by
+//! CI, which installs them), where it fails.
 
+use super::Needs;
 use parsers::kind::{self, KindSpec, Record, Sniffed};
 use std::process::Command;
-
-fn host_tests_required() -> bool {
-    std::env::var("RCA_HOST_TESTS").is_ok_and(|v| v == "1")
-}
 
 fn parse<T: Record + Clone>(spec: &KindSpec, text: &str) -> T {
     let (data, _issues) = (spec.parse.expect("the kind has a parser"))(text)
@@ -18,17 +16,17 @@ fn parse<T: Record + Clone>(spec: &KindSpec, text: &str) -> T {
     T::of(&data).expect("the kind's record").clone()
 }
 
-/// Output of `cmd args` (stdout and exit status), or `None` when it is not installed.
-fn run(cmd: &str, args: &[&str]) -> Option<(String, i32)> {
+/// Output of `cmd args`: stdout and exit status.
+fn run(cmd: &str, args: &[&str]) -> (String, i32) {
     let o = Command::new(cmd)
         .args(args)
         .env("LC_ALL", "C")
         .output()
-        .ok()?;
-    Some((
+        .unwrap_or_else(|e| panic!("{cmd}: {e}"));
+    (
         String::from_utf8_lossy(&o.stdout).into_owned(),
         o.status.code().unwrap_or(-1),
-    ))
+    )
 }
 
 #[test]
@@ -59,39 +57,39 @@ fn proc_files_parse() {
 }
 
 #[test]
-fn cpupower_and_tuned_adm_parse() {
-    match run("cpupower", &["frequency-info"]) {
-        Some((out, 0)) => {
-            assert!(
-                matches!(kind::sniff(&out), Sniffed::Kind(k) if k.name == "cpupower-frequency-info"),
-                "{out}"
-            );
-            let p: parsers::host::cpupower::CpupowerFrequencyInfo =
-                parse(&kind::CPUPOWER_FREQUENCY_INFO, &out);
-            let c = &p.cpus[0];
-            // A driver and a governor, or the statement that there is no driver (a VM).
-            assert!(c.no_driver || c.driver.is_some(), "{out}");
-        }
-        Some((out, code)) => panic!("cpupower frequency-info exited {code}: {out}"),
-        None if host_tests_required() => {
-            panic!(
-                "RCA_HOST_TESTS=1 but `cpupower` is not installed (Debian packages: linux-cpupower; .ci/run installs them)"
-            )
-        }
-        None => eprintln!("note: cpupower not installed: not checked"),
+fn cpupower_frequency_info_parses() {
+    if !Needs::new("cpupower")
+        .commands("linux-cpupower", &["cpupower"])
+        .met()
+    {
+        return;
     }
-    match run("tuned-adm", &["active"]) {
-        Some((out, code)) => {
-            assert!(
-                code == 0 || (kind::TUNED_ADM.answers_with_exit.unwrap())(code, &out),
-                "tuned-adm active exited {code}: {out}"
-            );
-            let t: parsers::host::tuned::Tuned = parse(&kind::TUNED_ADM, &out);
-            assert!(t.active.is_some() || t.none_active_line.is_some(), "{out}");
-        }
-        None if host_tests_required() => {
-            panic!("RCA_HOST_TESTS=1 but `tuned-adm` is not installed (Debian packages: tuned; .ci/run installs them)")
-        }
-        None => eprintln!("note: tuned-adm not installed: not checked"),
+    let (out, code) = run("cpupower", &["frequency-info"]);
+    assert_eq!(code, 0, "cpupower frequency-info exited {code}: {out}");
+    assert!(
+        matches!(kind::sniff(&out), Sniffed::Kind(k) if k.name == "cpupower-frequency-info"),
+        "{out}"
+    );
+    let p: parsers::host::cpupower::CpupowerFrequencyInfo =
+        parse(&kind::CPUPOWER_FREQUENCY_INFO, &out);
+    let c = &p.cpus[0];
+    // A driver and a governor, or the statement that there is no driver (a VM).
+    assert!(c.no_driver || c.driver.is_some(), "{out}");
+}
+
+#[test]
+fn tuned_adm_active_parses() {
+    if !Needs::new("tuned_adm")
+        .commands("tuned", &["tuned-adm"])
+        .met()
+    {
+        return;
     }
+    let (out, code) = run("tuned-adm", &["active"]);
+    assert!(
+        code == 0 || (kind::TUNED_ADM.answers_with_exit.unwrap())(code, &out),
+        "tuned-adm active exited {code}: {out}"
+    );
+    let t: parsers::host::tuned::Tuned = parse(&kind::TUNED_ADM, &out);
+    assert!(t.active.is_some() || t.none_active_line.is_some(), "{out}");
 }

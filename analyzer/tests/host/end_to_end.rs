@@ -1,10 +1,11 @@
 //! End to end on real input: `collector.sh` runs on this machine for a few seconds, `rca analyze`
 //! reads the tarball, and the result is checked against the machine itself.
 //!
-//! Host tools (sysstat) are optional on a developer machine; with `RCA_HOST_TESTS=1` (set by CI,
-//! which installs them) their absence is a failure instead of a skipped assertion.
+//! Needs sysstat (the collector's samplers, whose devices are checked against the machine's);
+//! without it the test is skipped with one line, unless `RCA_HOST_TESTS=1` (set by CI, which
+//! installs it), where it fails.
 
-use super::{have, repo};
+use super::{repo, Needs};
 use parsers::kind::Record;
 use parsers::sysstat::iostat::Iostat;
 use rca::artifacts::Outcome;
@@ -12,10 +13,6 @@ use rca::bundle::Limits;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn host_tests_required() -> bool {
-    std::env::var("RCA_HOST_TESTS").is_ok_and(|v| v == "1")
-}
 
 /// Runs the collector once and returns the tarball path (inside `out`).
 fn collect(out: &Path) -> PathBuf {
@@ -50,13 +47,11 @@ fn collect(out: &Path) -> PathBuf {
 #[test]
 fn collect_then_analyze_this_machine() {
     let _machine = crate::exclusive();
-    if host_tests_required() {
-        for tool in ["iostat", "mpstat"] {
-            assert!(
-                have(tool),
-                "RCA_HOST_TESTS=1 but `{tool}` is not installed (Debian packages: sysstat; .ci/run installs them)"
-            );
-        }
+    if !Needs::new("end_to_end")
+        .commands("sysstat", &["iostat", "mpstat"])
+        .met()
+    {
+        return;
     }
     let dir = tempfile::tempdir().unwrap();
     let tarball = collect(dir.path());
@@ -146,10 +141,6 @@ fn collect_then_analyze_this_machine() {
 
     // iostat's devices are the block devices of /proc/diskstats at collection time: whole devices
     // (listed in /sys/block) with any I/O since boot, as sysstat selects them.
-    if !have("iostat") {
-        eprintln!("note: iostat not installed; device cross-check skipped (RCA_HOST_TESTS=1 makes it mandatory)");
-        return;
-    }
     let diskstats = report
         .artifacts
         .iter()

@@ -2,11 +2,12 @@
 //! connections until `socket()` fails with EMFILE, `collector.sh --pid` collects it, and `rca
 //! analyze` must name it first (`proc.fd-exhaustion`, critical) with the counts it cited.
 //!
-//! Needs `python3` and `sh`; without them the test is skipped, unless `RCA_HOST_TESTS=1` (CI).
+//! Needs `python3` and `sh`; without them the test is skipped with one line, unless
+//! `RCA_HOST_TESTS=1` (CI), where it fails.
 //! Traffic stays on 127.0.0.1; the process exits by itself after 120 s and is killed when the
 //! test ends.
 
-use super::{analyze, have, repo, Reaped};
+use super::{analyze, repo, Needs, Reaped};
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
@@ -34,12 +35,10 @@ time.sleep(120)
 
 #[test]
 fn a_process_at_its_descriptor_limit_is_named_first() {
-    if !have("python3") {
-        assert!(
-            std::env::var("RCA_HOST_TESTS").as_deref() != Ok("1"),
-            "RCA_HOST_TESTS=1 but python3 is not installed"
-        );
-        eprintln!("skipped: python3 not found");
+    if !Needs::new("fd_exhaustion")
+        .commands("python3", &["python3"])
+        .met()
+    {
         return;
     }
     let _machine = crate::exclusive();

@@ -3,11 +3,11 @@
 //! this machine, and `rca analyze` must name both mounts in `fs.full` findings, the writer of
 //! the first, and which of blocks or inodes ran out.
 //!
-//! Needs root (mount), `mkfs.ext4` (e2fsprogs), `mount`/`umount`/`losetup`/`lsblk` (util-linux)
-//! and `df` (coreutils). Without them it skips with a note, unless `RCA_HOST_TESTS=1` (CI installs
-//! them), which makes their absence a failure.
+//! Needs root (mount), `mkfs.ext4` (e2fsprogs), `mount`/`umount`/`losetup` (Debian's `mount`),
+//! `lsblk` (util-linux) and `df` (coreutils). Without them it skips with one line, unless
+//! `RCA_HOST_TESTS=1` (CI installs them and runs as root), which makes their absence a failure.
 
-use super::{analyze, have, repo};
+use super::{analyze, repo, say, Needs};
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -61,19 +61,14 @@ pub(crate) fn ext4(img: &Path, mnt: &Path, extra: &[&str], scene: &mut Scene) ->
 #[test]
 fn full_blocks_and_full_inodes_are_found_with_their_writer() {
     let _machine = crate::exclusive();
-    let required = std::env::var("RCA_HOST_TESTS").is_ok_and(|v| v == "1");
-    let missing: Vec<&str> = ["mkfs.ext4", "mount", "umount", "losetup", "lsblk", "df"]
-        .into_iter()
-        .filter(|t| !have(t))
-        .collect();
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
-    if !missing.is_empty() || !root {
-        let why = format!("missing {missing:?} (e2fsprogs, util-linux), root: {root}");
-        assert!(!required, "RCA_HOST_TESTS=1 but {why}");
-        eprintln!("skipped: {why}");
+    let ready = Needs::new("fs_full")
+        .root()
+        .commands("e2fsprogs", &["mkfs.ext4"])
+        .commands("mount", &["mount", "umount", "losetup"])
+        .commands("util-linux", &["lsblk"])
+        .commands("coreutils", &["df"])
+        .met();
+    if !ready {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -87,8 +82,11 @@ fn full_blocks_and_full_inodes_are_found_with_their_writer() {
             &mut scene,
         );
     if !made {
-        assert!(!required, "RCA_HOST_TESTS=1 but a loop mount failed here");
-        eprintln!("skipped: loop mounts are not permitted on this machine");
+        assert!(
+            !super::required(),
+            "RCA_HOST_TESTS=1 but a loop mount failed here"
+        );
+        say("skipped: fs_full needs loop mounts, which this machine refuses");
         return;
     }
     // Fill the data filesystem's blocks (as root: the reserved ones too) ...

@@ -6,10 +6,11 @@
 //! `GC.heap_info` beside each dump. With two threads deadlocked, three `jstack -l` outputs in
 //! a folder must give `jvm.deadlock` first.
 //!
-//! It needs a JDK (`javac`, `java`, `jstack`); without it the test is skipped with a note, unless
-//! `RCA_HOST_TESTS=1` (set by CI, which installs `default-jdk-headless`), where it fails.
+//! It needs a JDK (`javac`, `java`, `jstack`, `jcmd`); without it the test is skipped with one
+//! line, unless `RCA_HOST_TESTS=1` (set by CI, which installs `default-jdk-headless`), where it
+//! fails.
 
-use super::{have, repo};
+use super::{repo, Needs};
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -68,16 +69,10 @@ fn rule_status<'a>(doc: &'a Value, id: &str) -> &'a str {
 
 #[test]
 fn contended_monitor_and_deadlock_on_a_real_jvm() {
-    let missing: Vec<&str> = ["javac", "java", "jstack", "jcmd"]
-        .into_iter()
-        .filter(|c| !have(c))
-        .collect();
-    if !missing.is_empty() {
-        assert!(
-            std::env::var("RCA_HOST_TESTS").map_or(true, |v| v != "1"),
-            "RCA_HOST_TESTS=1 but missing: {missing:?}"
-        );
-        eprintln!("skipped: missing {missing:?}");
+    if !Needs::new("java_locks")
+        .commands("default-jdk-headless", &["javac", "java", "jstack", "jcmd"])
+        .met()
+    {
         return;
     }
     let _machine = crate::exclusive();

@@ -1,8 +1,9 @@
 //! This machine's kernel log through the readers: `dmesg -T` and `journalctl -k -o short-iso`
 //! (what the collector runs) are read as their kinds and give the kernel log facts.
 //!
-//! `dmesg` may be root-only (`kernel.dmesg_restrict`) and a container may have no journal; the
-//! test skips what the machine cannot give, unless `RCA_HOST_TESTS=1`.
+//! `dmesg` may be root-only (`kernel.dmesg_restrict`) and a container may have no journal: the
+//! test reads what the machine gives, and when it gives neither it is skipped with one line,
+//! unless `RCA_HOST_TESTS=1` (CI, as root), where `dmesg -T` must answer.
 
 use rca::artifacts::{collect, Outcome};
 use rca::bundle::Limits;
@@ -17,7 +18,6 @@ fn run(argv: &[&str]) -> Option<String> {
 
 #[test]
 fn this_machines_kernel_log_is_read() {
-    let required = std::env::var("RCA_HOST_TESTS").is_ok_and(|v| v == "1");
     let dmesg = run(&["dmesg", "-T"]);
     let journal = run(&[
         "journalctl",
@@ -28,7 +28,7 @@ fn this_machines_kernel_log_is_read() {
         "-n",
         "500",
     ]);
-    if required {
+    if super::required() {
         assert!(
             dmesg.is_some(),
             "RCA_HOST_TESTS=1 but `dmesg -T` failed (util-linux, root)"
@@ -45,7 +45,10 @@ fn this_machines_kernel_log_is_read() {
         expected.push(("journalctl-k.txt", "syslog"));
     }
     if expected.is_empty() {
-        eprintln!("skipped: neither `dmesg -T` nor `journalctl -k` gave output here");
+        super::say(
+            "skipped: kernel_log needs `dmesg -T` (util-linux; root where kernel.dmesg_restrict=1) \
+             or `journalctl -k` to answer",
+        );
         return;
     }
     let c = collect(dir.path(), &Limits::default()).unwrap();

@@ -3,11 +3,11 @@
 //! report the listener's full queue and the overflows counted during the window
 //! (`net.listen-overflow`).
 //!
-//! Needs `python3`, `ss` and `netstat` (net-tools); without them the test is skipped, unless
-//! `RCA_HOST_TESTS=1` (CI). Traffic stays on 127.0.0.1; the process exits by itself after 60 s
+//! Needs `python3`, `ss` (iproute2) and `netstat` (net-tools); without them the test is skipped
+//! with one line, unless `RCA_HOST_TESTS=1` (CI), where it fails. Traffic stays on 127.0.0.1; the process exits by itself after 60 s
 //! and is killed when the test ends.
 
-use super::{analyze, have, repo, Reaped};
+use super::{analyze, repo, Needs, Reaped};
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
@@ -30,16 +30,12 @@ time.sleep(60)
 
 #[test]
 fn a_listener_that_never_accepts_overflows_its_queue() {
-    let missing: Vec<&str> = ["python3", "ss", "netstat"]
-        .into_iter()
-        .filter(|t| !have(t))
-        .collect();
-    if !missing.is_empty() {
-        assert!(
-            std::env::var("RCA_HOST_TESTS").as_deref() != Ok("1"),
-            "RCA_HOST_TESTS=1 but {missing:?} not installed"
-        );
-        eprintln!("skipped: {missing:?} not found");
+    let ready = Needs::new("listen_overflow")
+        .commands("python3", &["python3"])
+        .commands("iproute2", &["ss"])
+        .commands("net-tools", &["netstat"])
+        .met();
+    if !ready {
         return;
     }
     let _machine = crate::exclusive();

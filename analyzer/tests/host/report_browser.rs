@@ -11,8 +11,8 @@
 //! script (filters, search, evidence links) and without it; and opening every artifact must not
 //! widen the page.
 //!
-//! Chromium is Debian's `chromium` (`/usr/bin/chromium`, or `$RCA_CHROMIUM`). Without it the
-//! tests pass with a note, unless `RCA_HOST_TESTS=1` (CI), where a missing browser fails.
+//! Chromium is Debian's `chromium` (`/usr/bin/chromium`, or `$RCA_CHROMIUM`). Without it each
+//! test is skipped with one line, unless `RCA_HOST_TESTS=1` (CI), where a missing browser fails.
 //! `RCA_SCREENSHOTS=DIR` also writes a screenshot of each sample's page to DIR (the README's
 //! pictures: `RCA_SCREENSHOTS=docs cargo test -p rca --test host report_browser`).
 
@@ -27,25 +27,16 @@ fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap()
 }
 
-fn host_tests_required() -> bool {
-    std::env::var("RCA_HOST_TESTS").is_ok_and(|v| v == "1")
-}
-
-/// The browser binary, or `None` (with a note) when the tests may be skipped.
-fn chromium() -> Option<PathBuf> {
+/// The browser binary for `test`, or `None` (after its skip line) when it is missing.
+fn chromium(test: &'static str) -> Option<PathBuf> {
     let p = std::env::var_os("RCA_CHROMIUM")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
-    if p.exists() {
-        return Some(p);
-    }
-    assert!(
-        !host_tests_required(),
-        "RCA_HOST_TESTS=1 but {} is missing (Debian packages: chromium; .ci/run installs them)",
-        p.display()
-    );
-    eprintln!("note: {} not found; browser tests skipped", p.display());
-    None
+    let what = format!("{} (Debian package chromium)", p.display());
+    super::Needs::new(test)
+        .that(p.exists(), &what)
+        .met()
+        .then_some(p)
 }
 
 /// A headless Chromium spoken to over the DevTools protocol on a pipe.
@@ -624,7 +615,9 @@ fn large_bundle(dir: &Path) -> PathBuf {
 
 /// Opens each page with and without scripts and checks it.
 fn check_pages(pages: &[Page]) {
-    let Some(bin) = chromium() else { return };
+    let Some(bin) = chromium("report_browser (harness)") else {
+        return;
+    };
     let shots = std::env::var_os("RCA_SCREENSHOTS").map(PathBuf::from);
     let mut browser = Browser::launch(&bin);
     let mut failures = Vec::new();
@@ -726,7 +719,7 @@ fn check_pages(pages: &[Page]) {
 #[test]
 fn sample_reports_open_cleanly_in_a_browser() {
     let _machine = crate::exclusive();
-    if chromium().is_none() {
+    if chromium("report_browser (samples)").is_none() {
         return;
     }
     let out = tempfile::tempdir().unwrap();
@@ -738,7 +731,7 @@ fn sample_reports_open_cleanly_in_a_browser() {
 #[test]
 fn large_report_opens_cleanly_in_a_browser() {
     let _machine = crate::exclusive();
-    if chromium().is_none() {
+    if chromium("report_browser (large)").is_none() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -814,7 +807,7 @@ fn many_files_bundle(dir: &Path) -> PathBuf {
 #[test]
 fn captures_far_apart_and_many_files_open_cleanly_in_a_browser() {
     let _machine = crate::exclusive();
-    if chromium().is_none() {
+    if chromium("report_browser (captures, many files)").is_none() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -836,7 +829,9 @@ fn captures_far_apart_and_many_files_open_cleanly_in_a_browser() {
 #[test]
 fn the_harness_sees_violations() {
     let _machine = crate::exclusive();
-    let Some(bin) = chromium() else { return };
+    let Some(bin) = chromium("report_browser (harness)") else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("bad.html");
     std::fs::write(

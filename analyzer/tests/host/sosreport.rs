@@ -10,10 +10,10 @@
 //! While the collector samples, sysstat's `sadc` records six one-second samples into today's daily file
 //! (`/var/log/sysstat/saDD`, appended to when sysstat's own collection already writes it), so
 //! that sos's sar plugin has data to print as `sar -A` text for the timeline.
-//! Needs root, sysstat and sosreport; runs only with `RCA_HOST_TESTS=1` (CI, which installs sosreport),
-//! where their absence fails it.
+//! Needs root, sysstat and sosreport; runs only with `RCA_HOST_TESTS=1` (CI, which installs
+//! sosreport), where their absence fails it, and is skipped with one line otherwise.
 
-use super::have;
+use super::Needs;
 use regex::Regex;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -153,18 +153,23 @@ fn time_daemon_runs() -> bool {
 
 #[test]
 fn sos_report_of_this_machine_reads_as_the_machine() {
-    if !std::env::var("RCA_HOST_TESTS").is_ok_and(|v| v == "1") {
-        eprintln!("note: sosreport host test skipped (runs with RCA_HOST_TESTS=1)");
+    if !super::required() {
+        super::say(
+            "skipped: sosreport runs only with RCA_HOST_TESTS=1 (needs root, sos (Debian package \
+             sosreport) and sysstat; adds samples to today's sysstat file)",
+        );
         return;
     }
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
-    assert!(
-        root && have("sos"),
-        "RCA_HOST_TESTS=1 but not root or `sos` missing (Debian packages: sosreport; .ci/run installs them)"
-    );
+    // Under RCA_HOST_TESTS=1, a missing prerequisite fails here.
+    Needs::new("sosreport")
+        .root()
+        .commands("sosreport", &["sos"])
+        .commands("sysstat", &["sar"])
+        .that(
+            std::path::Path::new("/usr/lib/sysstat/sadc").exists(),
+            "/usr/lib/sysstat/sadc (Debian package sysstat)",
+        )
+        .met();
     let _machine = crate::exclusive();
     let d = tempfile::tempdir().unwrap();
     // The collector and sysstat's `sadc` sample the same seconds; sos runs right after and
@@ -176,6 +181,8 @@ fn sos_report_of_this_machine_reads_as_the_machine() {
         .arg(repo.join("collector.sh"))
         .args(["--duration", "5", "--interval", "1", "--output"])
         .arg(&collector_out)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("the collector starts");
     let day = Command::new("date").arg("+%d").output().unwrap();
@@ -188,7 +195,11 @@ fn sos_report_of_this_machine_reads_as_the_machine() {
         .expect("sysstat's sadc runs (Debian packages: sysstat; .ci/run installs them)");
     assert!(sadc.success(), "sadc failed");
     let collected = collector.wait_with_output().unwrap();
-    assert!(collected.status.success(), "collector.sh failed");
+    assert!(
+        collected.status.success(),
+        "collector.sh failed: {}",
+        String::from_utf8_lossy(&collected.stderr)
+    );
     let tarball = sos_report(d.path());
 
     // The archive, and the tree it unpacks to (one top folder, as sos packs it).

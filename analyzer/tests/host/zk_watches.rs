@@ -6,12 +6,14 @@
 //! and of the class histogram (checked against the text in the bundle), and must run that rule
 //! and find nothing on the second.
 //!
-//! It needs root, bash, a JDK (`jcmd`), nc, the Debian packages `zookeeper` and
-//! `python3-kazoo`. Without them it is skipped with a note, unless `RCA_HOST_TESTS=1` (set by
-//! CI, which installs them), where a missing prerequisite fails the test. The bundles go to a
-//! temp folder removed afterwards, or to `RCA_ZK_WATCHES_OUT` when set (kept there as
-//! `zk-watches-default.tar.gz` and `zk-watches-optimized.tar.gz`).
+//! It needs root, a JDK (`jcmd`, `jstat`), nc, the Debian packages `zookeeper` and
+//! `python3-kazoo`. Without them it is skipped with one line, unless `RCA_HOST_TESTS=1` (set
+//! by CI, which installs them), where it fails; a failed run shows every failed check of
+//! `run.sh` with its detail lines. The bundles go to a temp folder removed afterwards, or to
+//! `RCA_ZK_WATCHES_OUT` when set (kept there as `zk-watches-default.tar.gz` and
+//! `zk-watches-optimized.tar.gz`).
 
+use super::Needs;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::io::Read;
@@ -20,31 +22,14 @@ use std::process::Command;
 
 const RULE: &str = "zk.default-watch-manager";
 
-fn sh_ok(script: &str) -> bool {
-    Command::new("sh")
-        .arg("-c")
-        .arg(script)
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-/// What this test needs and does not find.
-fn missing_prerequisites() -> Vec<String> {
-    let mut missing: Vec<String> = ["bash", "java", "jcmd", "jstat", "nc", "tar"]
-        .into_iter()
-        .filter(|c| !sh_ok(&format!("command -v {c}")))
-        .map(String::from)
-        .collect();
-    if !Path::new("/usr/share/zookeeper/bin/zkServer.sh").exists() {
-        missing.push("zookeeper (Debian package)".into());
-    }
-    if !sh_ok("/usr/bin/python3 -c 'import kazoo' || python3 -c 'import kazoo'") {
-        missing.push("python3-kazoo".into());
-    }
-    if !sh_ok("[ \"$(id -u)\" = 0 ]") {
-        missing.push("root".into());
-    }
-    missing
+/// Whether Debian's Python (or the first on the `PATH`) imports kazoo, as `run.sh` looks for it.
+fn kazoo() -> bool {
+    ["/usr/bin/python3", "python3"].iter().any(|p| {
+        Command::new(p)
+            .args(["-c", "import kazoo"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
 }
 
 /// Regular files of a `.tar.gz`, by path without the top folder.
@@ -158,45 +143,34 @@ fn cited_lines(
 #[test]
 fn zk_watch_manager_end_to_end() {
     let _machine = crate::exclusive();
-    let required = std::env::var("RCA_HOST_TESTS").is_ok_and(|v| v == "1");
-    let missing = missing_prerequisites();
-    if !missing.is_empty() {
-        assert!(!required, "RCA_HOST_TESTS=1 but missing: {missing:?}");
-        eprintln!(
-            "note: ZooKeeper watch-manager test skipped, missing {missing:?} \
-             (run as root; Debian packages: zookeeper python3-kazoo netcat-openbsd default-jdk-headless; .ci/run installs them)"
-        );
+    let ready = Needs::new("zk_watches")
+        .root()
+        .that(
+            Path::new("/usr/share/zookeeper/bin/zkServer.sh").exists(),
+            "zkServer.sh (Debian package zookeeper)",
+        )
+        .that(kazoo(), "kazoo (Debian package python3-kazoo)")
+        .commands("default-jdk-headless", &["java", "jcmd", "jstat"])
+        .commands("netcat-openbsd", &["nc"])
+        .met();
+    if !ready {
         return;
     }
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let outdir: PathBuf = std::env::var_os("RCA_ZK_WATCHES_OUT")
         .map(PathBuf::from)
         .unwrap_or_else(|| tmp.path().to_path_buf());
-
-    let out = Command::new("bash")
-        .arg(repo.join("tests/zk-watches/run.sh"))
-        .arg(&outdir)
-        .current_dir(repo)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    eprintln!("{stdout}");
-    if out.status.code() == Some(77) && !required {
-        eprintln!("note: ZooKeeper watch-manager test skipped by run.sh");
+    let Some(stdout) = crate::run_suite(
+        "zk_watches",
+        "tests/zk-watches/run.sh",
+        &[outdir.as_os_str()],
+        &[],
+    ) else {
         return;
+    };
+    for l in stdout.lines().filter(|l| l.starts_with("measure ")) {
+        eprintln!("{l}");
     }
-    let failures: Vec<&str> = stdout.lines().filter(|l| l.starts_with("FAILED")).collect();
-    assert!(
-        out.status.success(),
-        "tests/zk-watches/run.sh failed ({}):\n{}\n{}",
-        stdout
-            .lines()
-            .rfind(|l| l.contains(" passed, "))
-            .unwrap_or_default(),
-        failures.join("\n"),
-        String::from_utf8_lossy(&out.stderr)
-    );
 
     let mut problems: Vec<String> = Vec::new();
 
