@@ -330,11 +330,37 @@ pub fn redact(
         ..Summary::default()
     };
     let mut write_err: Option<io::Error> = None;
+    // Single-label host names inside the collector's, sos report's and supportconfig's folder
+    // names (`rca-vm-20261130T…`, `sosreport-vm-…`, `scc_vm_…`), where a dash or an underscore
+    // joins them to other words.
+    let short_hosts: Vec<(String, String)> = found
+        .hosts
+        .iter()
+        .filter(|h| !h.contains('.') && !h.contains('-'))
+        .map(|h| (h.clone(), map.host(h)))
+        .collect();
     let redact_path = |p: &str, map: &mut Map, counts: &mut scan::Counts| -> String {
-        match replacer.replace(p.as_bytes(), map, counts) {
+        let mut out = match replacer.replace(p.as_bytes(), map, counts) {
             Some(b) => String::from_utf8_lossy(&b).into_owned(),
             None => p.to_string(),
+        };
+        let (first, rest) = match out.split_once('/') {
+            Some((f, r)) => (f.to_string(), Some(r.to_string())),
+            None => (out.clone(), None),
+        };
+        if ["rca-", "sosreport-", "scc_"].iter().any(|t| first.starts_with(t)) {
+            let mut f = first;
+            for (h, ps) in &short_hosts {
+                for sep in ['-', '_'] {
+                    f = f.replace(&format!("{sep}{h}{sep}"), &format!("{sep}{ps}{sep}"));
+                }
+            }
+            out = match rest {
+                Some(r) => format!("{f}/{r}"),
+                None => f,
+            };
         }
+        out
     };
     let second = bundle::read(input, &opts.limits, &no_stream, |e: RawEntry| {
         if write_err.is_some() {

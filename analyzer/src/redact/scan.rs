@@ -78,7 +78,17 @@ impl Class {
                     && !(is(after, b'.') && digit(after2))
             }
             Class::Host | Class::User | Class::Domain => {
-                let word = |b: Option<u8>| alnum(b) || is(b, b'_') || (self == Class::User && is(b, b'-'));
+                // A single-label name (`vm`, `alice`) is a word: written in lower case, and not
+                // part of a dashed word (`vm-version.txt`, `hadoop-hdfs`); an FQDN or a dashed
+                // name (`dhcp-10-0-0-1`) may sit in one (`rca-dn01.bank.corp-2026…`).
+                let m = &h[s..e];
+                let single = self != Class::Domain && !m.contains(&b'.') && !m.contains(&b'-');
+                if single && m.iter().any(u8::is_ascii_uppercase) {
+                    return false;
+                }
+                let word = |b: Option<u8>| {
+                    alnum(b) || is(b, b'_') || ((self == Class::User || single) && is(b, b'-'))
+                };
                 !word(before)
                     && !word(after)
                     && (self == Class::Domain || !(is(before, b'.') && alnum(before2)))
@@ -577,7 +587,8 @@ mod tests {
             .into_iter()
             .map(|s| Class::Host.bounded(h, s, s + 2))
             .collect();
-        assert_eq!(vm, [false, false, true, true]);
+        assert_eq!(vm, [false, false, true, false]);
+        assert!(!Class::Host.bounded(b"Server VM", 7, 9));
         let s = at(b"10.1.2.3")[0];
         assert!(!Class::Ipv4.bounded(h, s, s + 8));
         let s = at(b"10.1.2.3")[1];
