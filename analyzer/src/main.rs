@@ -84,8 +84,12 @@ enum Command {
         /// The bundle (any form `analyze` accepts); with --verify-only, the redacted bundle.
         bundle: PathBuf,
         /// Write the redacted bundle here (a .tar.gz).
-        #[arg(short = 'o', long = "output", value_name = "CLEAN.tar.gz",
-              required_unless_present = "verify_only")]
+        #[arg(
+            short = 'o',
+            long = "output",
+            value_name = "CLEAN.tar.gz",
+            required_unless_present = "verify_only"
+        )]
         output: Option<PathBuf>,
         /// Pseudonym map: read if it exists, updated and written back here (never into the
         /// output). Keep it at home: it turns pseudonyms back into names.
@@ -530,7 +534,12 @@ fn redact(
 }
 
 /// The leak scan of a redacted bundle: 0 clean, 1 leaks (listed), 2 unreadable.
-fn leak_scan(bundle: &Path, map: Option<&rca::redact::Map>, limits: &Limits, quiet: bool) -> ExitCode {
+fn leak_scan(
+    bundle: &Path,
+    map: Option<&rca::redact::Map>,
+    limits: &Limits,
+    quiet: bool,
+) -> ExitCode {
     let scanned = match rca::redact::verify::verify(bundle, map, limits) {
         Ok(s) => s,
         Err(e) => {
@@ -558,13 +567,20 @@ fn leak_scan(bundle: &Path, map: Option<&rca::redact::Map>, limits: &Limits, qui
     if !quiet {
         console::out(&format!(
             "verified: no original value{} and no secret in {} entries ({} bytes){}\n",
-            if map.is_some() { "" } else { " (no --map: originals not sought)" },
+            if map.is_some() {
+                ""
+            } else {
+                " (no --map: originals not sought)"
+            },
             scanned.entries,
             scanned.bytes,
             if scanned.unscanned.is_empty() {
                 String::new()
             } else {
-                format!("; {} entries not scanned (binary or unreadable)", scanned.unscanned.len())
+                format!(
+                    "; {} entries not scanned (binary or unreadable)",
+                    scanned.unscanned.len()
+                )
             }
         ));
     }

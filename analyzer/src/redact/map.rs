@@ -194,7 +194,10 @@ impl Map {
             let mut i = self.used_labels.len() + 1;
             loop {
                 let c = format!("{stem}{i:04}");
-                if !self.used_labels.contains(&c) && !self.labels.contains_key(&c) && !self.taken(&c) {
+                if !self.used_labels.contains(&c)
+                    && !self.labels.contains_key(&c)
+                    && !self.taken(&c)
+                {
                     break c;
                 }
                 i += 1;
@@ -216,7 +219,13 @@ impl Map {
         }
         let o = a.octets();
         let p1 = self.child("4", "", &o[0].to_string(), 11..=126, &[127]);
-        let p2 = self.child("4", &p1.to_string(), &format!("{}.{}", o[0], o[1]), 0..=255, &[]);
+        let p2 = self.child(
+            "4",
+            &p1.to_string(),
+            &format!("{}.{}", o[0], o[1]),
+            0..=255,
+            &[],
+        );
         let p3 = self.child(
             "4",
             &format!("{p1}.{p2}"),
@@ -265,7 +274,9 @@ impl Map {
         let g3 = self.child("6", &format!("{g01:x}:{g2:x}"), &h(4), 0..=0xffff, &[]);
         let parent = format!("{g01:x}:{g2:x}:{g3:x}");
         let iid = self.child("6", &parent, &key, 1..=0xffff, &[]);
-        let p = Ipv6Addr::new(0xfd00, g01 as u16, g2 as u16, g3 as u16, 0, 0, 0, iid as u16);
+        let p = Ipv6Addr::new(
+            0xfd00, g01 as u16, g2 as u16, g3 as u16, 0, 0, 0, iid as u16,
+        );
         let p = p.to_string();
         self.ipv6.insert(key, p.clone());
         p
@@ -330,7 +341,10 @@ impl Map {
                 (i >> 8) & 0xff,
                 i & 0xff
             );
-            if !self.macs.contains_key(&c) && !self.taken(&c) && !self.macs.values().any(|v| *v == c) {
+            if !self.macs.contains_key(&c)
+                && !self.taken(&c)
+                && !self.macs.values().any(|v| *v == c)
+            {
                 break c;
             }
             i += 1;
@@ -347,7 +361,10 @@ impl Map {
         let mut i = self.users.len() + 1;
         let p = loop {
             let c = format!("u{i:04}");
-            if !self.users.contains_key(&c) && !self.taken(&c) && !self.users.values().any(|v| *v == c) {
+            if !self.users.contains_key(&c)
+                && !self.taken(&c)
+                && !self.users.values().any(|v| *v == c)
+            {
                 break c;
             }
             i += 1;
@@ -416,7 +433,14 @@ mod tests {
         assert_ne!(p(&a, 3), p(&c, 3));
         assert_eq!(p(&a, 1), p(&d, 1));
         assert_ne!(p(&a, 2), p(&d, 2));
-        for s in ["127.0.0.1", "169.254.1.1", "0.0.0.0", "255.255.255.255", "224.0.0.1", "192.0.2.5"] {
+        for s in [
+            "127.0.0.1",
+            "169.254.1.1",
+            "0.0.0.0",
+            "255.255.255.255",
+            "224.0.0.1",
+            "192.0.2.5",
+        ] {
             assert_eq!(m.ipv4(s.parse().unwrap()), s);
         }
         assert!(a.parse::<Ipv4Addr>().is_ok());

@@ -138,10 +138,22 @@ pub enum RedactError {
 /// Key material recognised by its name: never copied, whatever its content.
 fn key_material(path: &str) -> bool {
     let l = path.to_ascii_lowercase();
-    [".keytab", ".jks", ".p12", ".pfx", ".keystore", ".truststore", ".kdb", ".gpg", ".ppk"]
-        .iter()
-        .any(|e| l.ends_with(e))
-        || l.rsplit('/').next().is_some_and(|n| n == "krb5.keytab" || n.starts_with("id_rsa") && !n.ends_with(".pub"))
+    [
+        ".keytab",
+        ".jks",
+        ".p12",
+        ".pfx",
+        ".keystore",
+        ".truststore",
+        ".kdb",
+        ".gpg",
+        ".ppk",
+    ]
+    .iter()
+    .any(|e| l.ends_with(e))
+        || l.rsplit('/')
+            .next()
+            .is_some_and(|n| n == "krb5.keytab" || n.starts_with("id_rsa") && !n.ends_with(".pub"))
 }
 
 /// Whether `b` is binary rather than text: in its first 64 KiB, more than 5 % of bytes are
@@ -237,7 +249,11 @@ fn check_paths(input: &Path, output: &Path) -> Result<(), RedactError> {
 /// What the redaction limits, per class present.
 fn limits_text(s: &Summary, keep_oui: bool) -> Vec<String> {
     let mut v = Vec::new();
-    let has = |k: &str| s.classes.get(k).is_some_and(|c| c.distinct > 0 || c.replaced > 0);
+    let has = |k: &str| {
+        s.classes
+            .get(k)
+            .is_some_and(|c| c.distinct > 0 || c.replaced > 0)
+    };
     if has("host-names") || has("domains") {
         v.push("host names pseudonymised label by label, consistently across bundles redacted with the same map: fleet grouping and diff pairing by name unaffected; names no longer resolve".into());
     }
@@ -348,7 +364,10 @@ pub fn redact(
             Some((f, r)) => (f.to_string(), Some(r.to_string())),
             None => (out.clone(), None),
         };
-        if ["rca-", "sosreport-", "scc_"].iter().any(|t| first.starts_with(t)) {
+        if ["rca-", "sosreport-", "scc_"]
+            .iter()
+            .any(|t| first.starts_with(t))
+        {
             let mut f = first;
             for (h, ps) in &short_hosts {
                 for sep in ['-', '_'] {
@@ -367,7 +386,12 @@ pub fn redact(
             return;
         }
         let path = redact_path(&e.path, map, &mut counts);
-        let skip = |reason: String, s: &mut Summary| s.dropped.push(Dropped { path: path.clone(), reason });
+        let skip = |reason: String, s: &mut Summary| {
+            s.dropped.push(Dropped {
+                path: path.clone(),
+                reason,
+            })
+        };
         match e.content {
             EntryContent::Bytes(b) => {
                 if key_material(&e.path) {
@@ -386,7 +410,10 @@ pub fn redact(
                     Some(c) if !whole_input_compressed => match compress(c, text) {
                         Ok(d) => std::borrow::Cow::Owned(d),
                         Err(err) => {
-                            skip(format!("could not be compressed again ({err})"), &mut summary);
+                            skip(
+                                format!("could not be compressed again ({err})"),
+                                &mut summary,
+                            );
                             return;
                         }
                     },
@@ -498,7 +525,9 @@ pub fn save_map(map: &Map, path: &Path) -> io::Result<()> {
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::Builder::new().prefix(".rca-map-").tempfile_in(dir)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".rca-map-")
+        .tempfile_in(dir)?;
     serde_json::to_writer_pretty(&mut tmp, map).map_err(io::Error::other)?;
     tmp.write_all(b"\n")?;
     tmp.as_file().sync_all()?;
@@ -515,7 +544,9 @@ mod tests {
         assert!(!binary(b"hello\nworld\n"));
         assert!(!binary("中文日志\n".as_bytes()));
         assert!(!binary(b"java\0-Xmx1g\0-jar\0app.jar\0"));
-        assert!(binary(&[0x05, 0x02, 0, 0, 0, 0x4a, 0x01, 0x02, 0x03, 0xff, 0xfe, 0x10]));
+        assert!(binary(&[
+            0x05, 0x02, 0, 0, 0, 0x4a, 0x01, 0x02, 0x03, 0xff, 0xfe, 0x10
+        ]));
     }
 
     #[test]

@@ -65,17 +65,19 @@ impl Class {
         match self {
             Class::Keyword => true,
             Class::Ipv4 => {
-                !alnum(before)
-                    && !alnum(after)
-                    && !(is(before, b'.') && digit(before2))
-                    && !(is(after, b'.') && digit(after2))
+                let joined = alnum(before)
+                    || alnum(after)
+                    || (is(before, b'.') && digit(before2))
+                    || (is(after, b'.') && digit(after2));
+                !joined
             }
             Class::Ipv6 | Class::Mac => {
-                !alnum(before)
-                    && !alnum(after)
-                    && !is(before, b':')
-                    && !is(after, b':')
-                    && !(is(after, b'.') && digit(after2))
+                let joined = alnum(before)
+                    || alnum(after)
+                    || is(before, b':')
+                    || is(after, b':')
+                    || (is(after, b'.') && digit(after2));
+                !joined
             }
             Class::Host | Class::User | Class::Domain => {
                 // A single-label name (`vm`, `alice`) is a word: written in lower case, and not
@@ -89,10 +91,12 @@ impl Class {
                 let word = |b: Option<u8>| {
                     alnum(b) || is(b, b'_') || ((self == Class::User || single) && is(b, b'-'))
                 };
-                !word(before)
-                    && !word(after)
-                    && (self == Class::Domain || !(is(before, b'.') && alnum(before2)))
-                    && !(is(after, b'.') && alnum(after2))
+                let dotted_before = self != Class::Domain && is(before, b'.') && alnum(before2);
+                let joined = word(before)
+                    || word(after)
+                    || dotted_before
+                    || (is(after, b'.') && alnum(after2));
+                !joined
             }
         }
     }
@@ -166,19 +170,117 @@ static DASHED: LazyLock<Regex> = LazyLock::new(|| {
 /// System and service accounts, whose names identify no one and appear in paths and class
 /// names that the analysis reads: never pseudonymised.
 const SYSTEM_USERS: &[&str] = &[
-    "root", "daemon", "bin", "sys", "sync", "games", "man", "lp", "mail", "news", "uucp", "proxy",
-    "www-data", "backup", "list", "irc", "gnats", "nobody", "nfsnobody", "operator", "ftp", "adm",
-    "halt", "shutdown", "dbus", "messagebus", "polkitd", "chrony", "ntp", "sshd", "postfix",
-    "rpc", "rpcuser", "avahi", "colord", "gdm", "tss", "libstoragemgmt", "setroubleshoot",
-    "unbound", "sssd", "pcp", "apache", "nginx", "mysql", "postgres", "oracle", "grid", "hdfs",
-    "yarn", "mapred", "hadoop", "hbase", "hive", "zookeeper", "kafka", "spark", "elasticsearch",
-    "redis", "mongod", "syslog", "uuidd", "tcpdump", "landscape", "pollinate", "lxd", "usbmux",
-    "rtkit", "pulse", "saned", "geoclue", "dnsmasq", "nscd", "named", "smmsp", "_apt", "chronyd",
-    "rngd", "cockpit-ws", "clevis", "dirsrv", "gluster", "qemu", "libvirt", "radvd", "rpm",
-    "systemd-network", "systemd-resolve", "systemd-timesync", "systemd-coredump", "systemd-oom",
-    "user", "admin", "nagios", "zabbix", "prometheus", "grafana", "telegraf", "tomcat", "jenkins",
-    "git", "docker", "ceph", "etcd", "memcached", "rabbitmq", "haproxy", "keepalived", "squid",
-    "USER", "UID",
+    "root",
+    "daemon",
+    "bin",
+    "sys",
+    "sync",
+    "games",
+    "man",
+    "lp",
+    "mail",
+    "news",
+    "uucp",
+    "proxy",
+    "www-data",
+    "backup",
+    "list",
+    "irc",
+    "gnats",
+    "nobody",
+    "nfsnobody",
+    "operator",
+    "ftp",
+    "adm",
+    "halt",
+    "shutdown",
+    "dbus",
+    "messagebus",
+    "polkitd",
+    "chrony",
+    "ntp",
+    "sshd",
+    "postfix",
+    "rpc",
+    "rpcuser",
+    "avahi",
+    "colord",
+    "gdm",
+    "tss",
+    "libstoragemgmt",
+    "setroubleshoot",
+    "unbound",
+    "sssd",
+    "pcp",
+    "apache",
+    "nginx",
+    "mysql",
+    "postgres",
+    "oracle",
+    "grid",
+    "hdfs",
+    "yarn",
+    "mapred",
+    "hadoop",
+    "hbase",
+    "hive",
+    "zookeeper",
+    "kafka",
+    "spark",
+    "elasticsearch",
+    "redis",
+    "mongod",
+    "syslog",
+    "uuidd",
+    "tcpdump",
+    "landscape",
+    "pollinate",
+    "lxd",
+    "usbmux",
+    "rtkit",
+    "pulse",
+    "saned",
+    "geoclue",
+    "dnsmasq",
+    "nscd",
+    "named",
+    "smmsp",
+    "_apt",
+    "chronyd",
+    "rngd",
+    "cockpit-ws",
+    "clevis",
+    "dirsrv",
+    "gluster",
+    "qemu",
+    "libvirt",
+    "radvd",
+    "rpm",
+    "systemd-network",
+    "systemd-resolve",
+    "systemd-timesync",
+    "systemd-coredump",
+    "systemd-oom",
+    "user",
+    "admin",
+    "nagios",
+    "zabbix",
+    "prometheus",
+    "grafana",
+    "telegraf",
+    "tomcat",
+    "jenkins",
+    "git",
+    "docker",
+    "ceph",
+    "etcd",
+    "memcached",
+    "rabbitmq",
+    "haproxy",
+    "keepalived",
+    "squid",
+    "USER",
+    "UID",
 ];
 
 /// Whether `u` is a user name worth pseudonymising.
@@ -187,8 +289,11 @@ fn personal(u: &str) -> bool {
         && u.len() <= 32
         && !SYSTEM_USERS.contains(&u)
         && !u.starts_with("systemd-")
-        && u.bytes().next().is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-        && u.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        && u.bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && u.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
         && !u.bytes().all(|b| b.is_ascii_digit())
 }
 
@@ -199,7 +304,12 @@ pub fn host_name(h: &str) -> bool {
         && h.len() <= 253
         && !matches!(
             l.as_str(),
-            "localhost" | "localhost.localdomain" | "localhost4" | "localhost6" | "(none)" | "unknown"
+            "localhost"
+                | "localhost.localdomain"
+                | "localhost4"
+                | "localhost6"
+                | "(none)"
+                | "unknown"
         )
         && !l.starts_with("localhost")
         && !l.starts_with("ip6-")
@@ -270,7 +380,9 @@ pub fn discover(path: &str, text: &[u8], kw: &Keywords, f: &mut Found) {
         for line in lossy().lines() {
             let line = line.split('#').next().unwrap_or("");
             let mut w = line.split_whitespace();
-            if w.next().is_some_and(|ip| ip.parse::<std::net::IpAddr>().is_ok()) {
+            if w.next()
+                .is_some_and(|ip| ip.parse::<std::net::IpAddr>().is_ok())
+            {
                 for h in w {
                     add_host(f, h);
                 }
@@ -385,7 +497,7 @@ fn ps_users(text: &str, f: &mut Found) {
         match col {
             None => col = w.iter().position(|c| *c == "USER"),
             Some(c) => {
-                if w.iter().any(|x| *x == "USER") {
+                if w.contains(&"USER") {
                     col = w.iter().position(|c| *c == "USER");
                     continue;
                 }
@@ -499,7 +611,10 @@ impl Replacer {
 
     /// Every bounded match in `text`: (start, end, class, pseudonym index), leftmost-longest.
     /// A domain match is widened left over the labels of the name it ends (`x.bank.corp`).
-    pub fn matches<'a>(&'a self, text: &'a [u8]) -> impl Iterator<Item = (usize, usize, usize)> + 'a {
+    pub fn matches<'a>(
+        &'a self,
+        text: &'a [u8],
+    ) -> impl Iterator<Item = (usize, usize, usize)> + 'a {
         let mut pos = 0;
         std::iter::from_fn(move || {
             let ac = self.ac.as_ref()?;
@@ -509,7 +624,11 @@ impl Replacer {
                 let class = self.pats[i].0;
                 if class.bounded(text, s, e) {
                     pos = e;
-                    let s = if class == Class::Domain { widen(text, s) } else { s };
+                    let s = if class == Class::Domain {
+                        widen(text, s)
+                    } else {
+                        s
+                    };
                     return Some((s, e, i));
                 }
                 pos = s + 1;
@@ -534,8 +653,7 @@ impl Replacer {
                 o.extend_from_slice(p.as_bytes());
                 *counts.entry(Class::Host).or_default() += 1;
             } else {
-                let upper = *class == Class::Mac
-                    && orig.iter().any(|b| b.is_ascii_uppercase());
+                let upper = *class == Class::Mac && orig.iter().any(|b| b.is_ascii_uppercase());
                 if upper {
                     o.extend_from_slice(pseudo.to_ascii_uppercase().as_bytes());
                 } else {

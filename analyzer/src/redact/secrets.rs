@@ -35,8 +35,23 @@ static TRIGGERS: LazyLock<AhoCorasick> = LazyLock::new(|| {
         .ascii_case_insensitive(true)
         .match_kind(MatchKind::LeftmostFirst)
         .build([
-            "pass", "pwd", "pw", "secret", "token", "key", "auth", "credential", "cookie",
-            "bearer", "://", "eyj", "akia", "asia", "--user", "-u ", "jdbc:oracle",
+            "pass",
+            "pwd",
+            "pw",
+            "secret",
+            "token",
+            "key",
+            "auth",
+            "credential",
+            "cookie",
+            "bearer",
+            "://",
+            "eyj",
+            "akia",
+            "asia",
+            "--user",
+            "-u ",
+            "jdbc:oracle",
         ])
         .expect("static patterns")
 });
@@ -45,9 +60,8 @@ static PEM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?s-u)(-----BEGIN [A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*-----)(.*?)(-----END [A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*-----|\z)")
         .unwrap()
 });
-static PROPERTY: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?is-u)<property\b[^>]{0,200}>(.{0,4000}?)</property>").unwrap()
-});
+static PROPERTY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?is-u)<property\b[^>]{0,200}>(.{0,4000}?)</property>").unwrap());
 static PROP_NAME: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?is-u)<name>\s*([^<]{1,300}?)\s*</name>").unwrap());
 static PROP_VALUE: LazyLock<Regex> =
@@ -58,16 +72,17 @@ static KV: LazyLock<Regex> = LazyLock::new(|| {
 static FLAG: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?-u)(?:^|[ \t])(--?[A-Za-z0-9_.\-]{1,200})[ \t]+([^ \t\-][^ \t]*)").unwrap()
 });
-static BARE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?-u)^[ \t]*([A-Za-z0-9_.\-]{1,200})[ \t]+([^ \t]+)[ \t]*$").unwrap());
+static BARE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u)^[ \t]*([A-Za-z0-9_.\-]{1,200})[ \t]+([^ \t]+)[ \t]*$").unwrap()
+});
 static TAG: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?-u)<([A-Za-z0-9_.:\-]{1,200})>([^<]+)</").unwrap());
 static ATTR_TAG: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i-u)<[a-z][^<>]*[ \t](?:name|key)[ \t]*=[ \t]*["']([^"']*)["'][^<>]*>"#).unwrap()
+    Regex::new(r#"(?i-u)<[a-z][^<>]*[ \t](?:name|key)[ \t]*=[ \t]*["']([^"']*)["'][^<>]*>"#)
+        .unwrap()
 });
-static ATTR_VALUE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i-u)([ \t]value[ \t]*=[ \t]*["'])([^"']*)(["'])"#).unwrap()
-});
+static ATTR_VALUE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(?i-u)([ \t]value[ \t]*=[ \t]*["'])([^"']*)(["'])"#).unwrap());
 static HEADER: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?i-u)(?:^|[^a-z0-9_.\-])((?:proxy-)?authorization|(?:set-)?cookie|x-api-key|x-auth-token|api-key|private-token)[ \t]*:[ \t]*"#).unwrap()
 });
@@ -113,16 +128,51 @@ pub fn secret_key(k: &[u8]) -> bool {
     let last = &w[last_start..];
     let compound = last_start > 0;
     const ABOUT: &[&[u8]] = &[
-        b"file", b"path", b"dir", b"directory", b"location", b"ttl", b"timeout", b"type",
-        b"mode", b"enabled", b"enable", b"disabled", b"required", b"algorithm", b"length",
-        b"size", b"format", b"expiry", b"expiration", b"lifetime", b"interval", b"method",
-        b"webhook", b"provider", b"class", b"factory", b"encoder", b"policy", b"id", b"name",
-        b"alias", b"store", b"url", b"uri", b"count", b"bits",
+        b"file",
+        b"path",
+        b"dir",
+        b"directory",
+        b"location",
+        b"ttl",
+        b"timeout",
+        b"type",
+        b"mode",
+        b"enabled",
+        b"enable",
+        b"disabled",
+        b"required",
+        b"algorithm",
+        b"length",
+        b"size",
+        b"format",
+        b"expiry",
+        b"expiration",
+        b"lifetime",
+        b"interval",
+        b"method",
+        b"webhook",
+        b"provider",
+        b"class",
+        b"factory",
+        b"encoder",
+        b"policy",
+        b"id",
+        b"name",
+        b"alias",
+        b"store",
+        b"url",
+        b"uri",
+        b"count",
+        b"bits",
     ];
     if compound && ABOUT.contains(&last) {
         return false;
     }
-    let c: Vec<u8> = w.iter().copied().filter(u8::is_ascii_alphanumeric).collect();
+    let c: Vec<u8> = w
+        .iter()
+        .copied()
+        .filter(u8::is_ascii_alphanumeric)
+        .collect();
     let has = |n: &[u8]| memchr::memmem::find(&c, n).is_some();
     if has(b"passw")
         || has(b"passphrase")
@@ -141,7 +191,10 @@ pub fn secret_key(k: &[u8]) -> bool {
     ) {
         return true;
     }
-    if matches!(last, b"pw" | b"pwd" | b"pass" | b"auth" | b"requirepass" | b"masterauth") {
+    if matches!(
+        last,
+        b"pw" | b"pwd" | b"pass" | b"auth" | b"requirepass" | b"masterauth"
+    ) {
         return !(w.ends_with(b"_pass") && compound && w.len() > 5 && {
             let s = &w[..w.len() - 5];
             s.ends_with(b"proxy")
@@ -166,15 +219,32 @@ fn plain(v: &[u8]) -> bool {
         return true;
     }
     const EXT: &[&str] = &[
-        "pem", "key", "crt", "cer", "der", "jks", "p12", "pfx", "keystore", "truststore",
-        "keytab", "pub", "csr", "conf", "cfg", "json", "yaml", "yml", "properties", "xml", "txt",
+        "pem",
+        "key",
+        "crt",
+        "cer",
+        "der",
+        "jks",
+        "p12",
+        "pfx",
+        "keystore",
+        "truststore",
+        "keytab",
+        "pub",
+        "csr",
+        "conf",
+        "cfg",
+        "json",
+        "yaml",
+        "yml",
+        "properties",
+        "xml",
+        "txt",
     ];
     l.starts_with(b"/")
         && !l.contains(&b' ')
         && EXT.iter().any(|e| {
-            l.len() > e.len() + 1
-                && l.ends_with(e.as_bytes())
-                && l[l.len() - e.len() - 1] == b'.'
+            l.len() > e.len() + 1 && l.ends_with(e.as_bytes()) && l[l.len() - e.len() - 1] == b'.'
         })
 }
 
@@ -210,7 +280,10 @@ fn value_at(line: &[u8], at: usize, stop: &[u8]) -> Option<(usize, usize)> {
         }
         return Some((at + 1, line.len()));
     }
-    let n = rest.iter().position(|b| stop.contains(b)).unwrap_or(rest.len());
+    let n = rest
+        .iter()
+        .position(|b| stop.contains(b))
+        .unwrap_or(rest.len());
     Some((at, at + n))
 }
 
@@ -386,7 +459,10 @@ fn pem_body(text: &[u8], s: usize, e: usize, ed: &mut Edits) {
             .iter()
             .rposition(|b| !b.is_ascii_whitespace())
             .map_or(0, |n| n + 1);
-        let lead = line.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(t);
+        let lead = line
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .unwrap_or(t);
         if t > lead && &line[lead..t] != MARKER.as_bytes() {
             ed.add(i + lead, i + t, "pem-private-key");
         }
@@ -407,8 +483,14 @@ fn property_rules(text: &[u8], ed: &mut Edits) {
         }
         if let Some(v) = PROP_VALUE.captures(b).and_then(|v| v.get(2)) {
             let raw = v.as_bytes();
-            let lead = raw.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(raw.len());
-            let t = raw.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(lead, |n| n + 1);
+            let lead = raw
+                .iter()
+                .position(|b| !b.is_ascii_whitespace())
+                .unwrap_or(raw.len());
+            let t = raw
+                .iter()
+                .rposition(|b| !b.is_ascii_whitespace())
+                .map_or(lead, |n| n + 1);
             if t > lead && !plain(&raw[lead..t]) {
                 let s = body.start() + v.start();
                 ed.add(s + lead, s + t, "xml");
@@ -441,18 +523,34 @@ mod tests {
     use super::*;
 
     fn m(s: &str) -> String {
-        String::from_utf8(mask(s.as_bytes(), &mut SecretCounts::new()).unwrap_or(s.into()))
-            .unwrap()
+        String::from_utf8(mask(s.as_bytes(), &mut SecretCounts::new()).unwrap_or(s.into())).unwrap()
     }
 
     #[test]
     fn keys() {
-        for k in ["password", "db.pwd", "smtp.pw", "--db-pass", "MYSQL_PWD", "apiKey", "ssl.key",
-            "-Djavax.net.ssl.keyStorePassword", "aws_secret_access_key", "client_secret"] {
+        for k in [
+            "password",
+            "db.pwd",
+            "smtp.pw",
+            "--db-pass",
+            "MYSQL_PWD",
+            "apiKey",
+            "ssl.key",
+            "-Djavax.net.ssl.keyStorePassword",
+            "aws_secret_access_key",
+            "client_secret",
+        ] {
             assert!(secret_key(k.as_bytes()), "{k}");
         }
-        for k in ["token.ttl", "keyStoreType", "--tls-private-key-file", "key", "proxy_pass",
-            "vm.swappiness", "user"] {
+        for k in [
+            "token.ttl",
+            "keyStoreType",
+            "--tls-private-key-file",
+            "key",
+            "proxy_pass",
+            "vm.swappiness",
+            "user",
+        ] {
             assert!(!secret_key(k.as_bytes()), "{k}");
         }
     }
@@ -460,15 +558,33 @@ mod tests {
     #[test]
     fn shapes() {
         assert_eq!(m("db.password=hunter2 x=1"), "db.password=[REDACTED] x=1");
-        assert_eq!(m("java -Dapp.secret=abc -Xmx1g"), "java -Dapp.secret=[REDACTED] -Xmx1g");
-        assert_eq!(m("  password: \"s3cr\\\"et\""), "  password: \"[REDACTED]\"");
-        assert_eq!(m(r#"{"apiKey": "k1", "n": 1}"#), r#"{"apiKey": "[REDACTED]", "n": 1}"#);
+        assert_eq!(
+            m("java -Dapp.secret=abc -Xmx1g"),
+            "java -Dapp.secret=[REDACTED] -Xmx1g"
+        );
+        assert_eq!(
+            m("  password: \"s3cr\\\"et\""),
+            "  password: \"[REDACTED]\""
+        );
+        assert_eq!(
+            m(r#"{"apiKey": "k1", "n": 1}"#),
+            r#"{"apiKey": "[REDACTED]", "n": 1}"#
+        );
         assert_eq!(m("--password hunter2"), "--password [REDACTED]");
         assert_eq!(m("requirepass foobared"), "requirepass [REDACTED]");
-        assert_eq!(m("jdbc:mysql://app:pw1@db:3306/x"), "jdbc:mysql://app:[REDACTED]@db:3306/x");
-        assert_eq!(m("Authorization: Basic dXNlcjpwYXNz"), "Authorization: [REDACTED]");
+        assert_eq!(
+            m("jdbc:mysql://app:pw1@db:3306/x"),
+            "jdbc:mysql://app:[REDACTED]@db:3306/x"
+        );
+        assert_eq!(
+            m("Authorization: Basic dXNlcjpwYXNz"),
+            "Authorization: [REDACTED]"
+        );
         assert_eq!(m("key AKIAIOSFODNN7EXAMPLE here"), "key [REDACTED] here");
-        assert_eq!(m("<password>x1</password>"), "<password>[REDACTED]</password>");
+        assert_eq!(
+            m("<password>x1</password>"),
+            "<password>[REDACTED]</password>"
+        );
         assert_eq!(
             m(r#"<entry key="db.password">v1</entry>"#),
             r#"<entry key="db.password">[REDACTED]</entry>"#
@@ -481,7 +597,10 @@ mod tests {
             m("-----BEGIN RSA PRIVATE KEY-----\nMIIB\nAAAA\n-----END RSA PRIVATE KEY-----\n"),
             "-----BEGIN RSA PRIVATE KEY-----\n[REDACTED]\n[REDACTED]\n-----END RSA PRIVATE KEY-----\n"
         );
-        assert_eq!(m("keystore=/etc/ssl/k.jks ssl.key=/etc/x.pem"), "keystore=/etc/ssl/k.jks ssl.key=/etc/x.pem");
+        assert_eq!(
+            m("keystore=/etc/ssl/k.jks ssl.key=/etc/x.pem"),
+            "keystore=/etc/ssl/k.jks ssl.key=/etc/x.pem"
+        );
         // Masking is idempotent: a masked text holds no secret.
         let once = m("db.password=hunter2 Authorization: Bearer abcdefghijk");
         assert!(find(once.as_bytes()).is_empty(), "{once}");

@@ -42,7 +42,11 @@ pub struct Scanned {
 /// Scans the bundle at `path` for the originals of `map` and for secrets.
 ///
 /// Errors: the bundle cannot be read at all.
-pub fn verify(path: &Path, map: Option<&Map>, limits: &Limits) -> Result<Scanned, bundle::BundleError> {
+pub fn verify(
+    path: &Path,
+    map: Option<&Map>,
+    limits: &Limits,
+) -> Result<Scanned, bundle::BundleError> {
     let originals = map.map(|m| {
         let pats = m
             .originals()

@@ -11,7 +11,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 /// Runs `rca` with `args`: exit code, stdout, stderr (never a panic).
@@ -21,7 +24,10 @@ fn rca(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
         .output()
         .expect("rca runs");
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "rca {args:?} panicked:\n{stderr}");
+    assert!(
+        !stderr.contains("panicked"),
+        "rca {args:?} panicked:\n{stderr}"
+    );
     (
         out.status.code().expect("rca exits, not killed"),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -39,9 +45,14 @@ fn redact(input: &Path, out: &Path, map: &Path, extra: &[&str]) -> String {
         "--map".as_ref(),
         map.as_os_str(),
     ];
-    args.extend(extra.iter().map(|a| std::ffi::OsStr::new(a)));
+    args.extend(extra.iter().map(std::ffi::OsStr::new));
     let (code, stdout, stderr) = rca(&args);
-    assert_eq!(code, 0, "rca redact {}:\n{stdout}\n{stderr}", input.display());
+    assert_eq!(
+        code,
+        0,
+        "rca redact {}:\n{stdout}\n{stderr}",
+        input.display()
+    );
     stdout
 }
 
@@ -61,13 +72,17 @@ fn entries(tgz: &Path) -> Vec<(String, Vec<u8>)> {
             o
         } else if b.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
             let mut o = Vec::new();
-            liblzma::read::XzDecoder::new(&b[..]).read_to_end(&mut o).unwrap();
+            liblzma::read::XzDecoder::new(&b[..])
+                .read_to_end(&mut o)
+                .unwrap();
             o
         } else if b.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
             zstd::stream::decode_all(&b[..]).unwrap()
         } else if b.starts_with(b"BZh") {
             let mut o = Vec::new();
-            bzip2::read::BzDecoder::new(&b[..]).read_to_end(&mut o).unwrap();
+            bzip2::read::BzDecoder::new(&b[..])
+                .read_to_end(&mut o)
+                .unwrap();
             o
         } else {
             b
@@ -118,18 +133,31 @@ fn plant(dir: &Path) -> Vec<String> {
         let mac = format!("5c:26:0a:3b:{i:02x}:7f");
         let dhcp = format!("dhcp-172-20-5-{}", 20 + i);
         let acct = format!("ACME-ACCT-{:08}", 1000 + i * 7);
-        must_go.extend([ext.clone(), v6.clone(), mac.clone(), dhcp.clone(), acct.clone()]);
+        must_go.extend([
+            ext.clone(),
+            v6.clone(),
+            mac.clone(),
+            dhcp.clone(),
+            acct.clone(),
+        ]);
         lines.push(format!(
             "peer {host} ({ip}) via {ext} [{v6}] lladdr {} from {dhcp} account {acct} and zq{i:02}node; 172.21.{i}.9:8020",
             mac.to_uppercase()
         ));
         must_go.push(format!("172.21.{i}.9"));
     }
-    let mut passwd = String::from("root:x:0:0:root:/root:/bin/bash\nhdfs:x:990:990::/var/lib/hadoop-hdfs:/bin/bash\n");
-    let mut ps = String::from("USER       PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n");
+    let mut passwd = String::from(
+        "root:x:0:0:root:/root:/bin/bash\nhdfs:x:990:990::/var/lib/hadoop-hdfs:/bin/bash\n",
+    );
+    let mut ps =
+        String::from("USER       PID %CPU %MEM    VSZ   RSS TTY      STAT START   TIME COMMAND\n");
     for i in 0..12 {
         let u = format!("jdoe{i:02}");
-        passwd.push_str(&format!("{u}:x:{}:{}:J Doe:/home/{u}:/bin/bash\n", 1001 + i, 1001 + i));
+        passwd.push_str(&format!(
+            "{u}:x:{}:{}:J Doe:/home/{u}:/bin/bash\n",
+            1001 + i,
+            1001 + i
+        ));
         ps.push_str(&format!(
             "{u}     {} 0.0 0.1 1000 100 pts/0 S 10:00 0:00 java -Dspring.datasource.password=JvmPw{i}Zx -Dlog.dir=/home/{u}/logs Main\n",
             2000 + i
@@ -154,7 +182,9 @@ fn plant(dir: &Path) -> Vec<String> {
         ));
         must_go.extend(v);
     }
-    let pem_lines: Vec<String> = (0..6).map(|i| format!("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC{i}PemBody")).collect();
+    let pem_lines: Vec<String> = (0..6)
+        .map(|i| format!("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC{i}PemBody"))
+        .collect();
     secrets.push_str(&format!(
         "-----BEGIN PRIVATE KEY-----\n{}\n-----END PRIVATE KEY-----\n",
         pem_lines.join("\n")
@@ -184,7 +214,10 @@ fn plant(dir: &Path) -> Vec<String> {
     let mut xz = liblzma::write::XzEncoder::new(Vec::new(), 1);
     xz.write_all(log.as_bytes()).unwrap();
     w("logs/messages-2.xz", &xz.finish().unwrap());
-    w("logs/messages-3.zst", &zstd::stream::encode_all(log.as_bytes(), 1).unwrap());
+    w(
+        "logs/messages-3.zst",
+        &zstd::stream::encode_all(log.as_bytes(), 1).unwrap(),
+    );
     let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
     bz.write_all(log.as_bytes()).unwrap();
     w("logs/messages-4.bz2", &bz.finish().unwrap());
@@ -196,7 +229,10 @@ fn plant(dir: &Path) -> Vec<String> {
     big.push_str(&format!("{}\n", lines[2]));
     w("logs/big.log", big.as_bytes());
     // Key material: binary, dropped.
-    w("etc/krb5.keytab", b"\x05\x02\x00\x00\x00\x4aACMEBANK.CORP\x00\x01KeytabSecretBytes\x00\x00\xff\xfe");
+    w(
+        "etc/krb5.keytab",
+        b"\x05\x02\x00\x00\x00\x4aACMEBANK.CORP\x00\x01KeytabSecretBytes\x00\x00\xff\xfe",
+    );
     must_go.push("KeytabSecretBytes".into());
     must_go.sort();
     must_go.dedup();
@@ -217,7 +253,10 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 fn walk(d: &Path, out: &mut Vec<PathBuf>) {
-    let mut v: Vec<_> = std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut v: Vec<_> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     v.sort();
     for p in v {
         if p.is_dir() {
@@ -231,18 +270,30 @@ fn walk(d: &Path, out: &mut Vec<PathBuf>) {
 #[test]
 fn planted_values_do_not_survive_and_a_put_back_one_is_caught() {
     let tmp = tempfile::tempdir().unwrap();
-    let bundle = tmp.path().join("rca-zq00node.acmebank.corp-20261130T043135Z");
+    let bundle = tmp
+        .path()
+        .join("rca-zq00node.acmebank.corp-20261130T043135Z");
     let planted = plant(&bundle);
     assert!(planted.len() >= 200, "{} planted values", planted.len());
     let kw = tmp.path().join("keywords.txt");
-    std::fs::write(&kw, "# account numbers\nre:ACME-ACCT-[0-9]{8}\nAcmeBankInternal\n").unwrap();
+    std::fs::write(
+        &kw,
+        "# account numbers\nre:ACME-ACCT-[0-9]{8}\nAcmeBankInternal\n",
+    )
+    .unwrap();
     let out = tmp.path().join("clean.tar.gz");
     let map = tmp.path().join("map.json");
     let stdout = redact(
         &bundle,
         &out,
         &map,
-        &["--keywords", kw.to_str().unwrap(), "--verify", "--max-entry-size", "1M"],
+        &[
+            "--keywords",
+            kw.to_str().unwrap(),
+            "--verify",
+            "--max-entry-size",
+            "1M",
+        ],
     );
     assert!(stdout.contains("verified: no original value"), "{stdout}");
     let got = entries(&out);
@@ -254,11 +305,25 @@ fn planted_values_do_not_survive_and_a_put_back_one_is_caught() {
             }
         }
     }
-    assert!(survivors.is_empty(), "{} survived:\n{}", survivors.len(), survivors.join("\n"));
+    assert!(
+        survivors.is_empty(),
+        "{} survived:\n{}",
+        survivors.len(),
+        survivors.join("\n")
+    );
     // Every member is still in its format, and the big entry is still there.
     let names: Vec<&str> = got.iter().map(|(p, _)| p.as_str()).collect();
-    for m in ["messages-1.gz", "messages-2.xz", "messages-3.zst", "messages-4.bz2", "big.log"] {
-        assert!(names.iter().any(|n| n.ends_with(m)), "{m} missing: {names:?}");
+    for m in [
+        "messages-1.gz",
+        "messages-2.xz",
+        "messages-3.zst",
+        "messages-4.bz2",
+        "big.log",
+    ] {
+        assert!(
+            names.iter().any(|n| n.ends_with(m)),
+            "{m} missing: {names:?}"
+        );
     }
     assert!(!names.iter().any(|n| n.ends_with("krb5.keytab")));
     // redaction.json says what was done.
@@ -267,34 +332,77 @@ fn planted_values_do_not_survive_and_a_put_back_one_is_caught() {
         .find(|(p, _)| p == "redaction.json" || p.ends_with("/redaction.json"))
         .expect("redaction.json");
     let summary: Value = serde_json::from_slice(summary).unwrap();
-    for c in ["host-names", "ipv4-addresses", "ipv6-addresses", "mac-addresses", "user-names", "keywords"] {
-        assert!(summary["classes"][c]["replaced"].as_u64().unwrap_or(0) > 0, "{c}: {summary}");
+    for c in [
+        "host-names",
+        "ipv4-addresses",
+        "ipv6-addresses",
+        "mac-addresses",
+        "user-names",
+        "keywords",
+    ] {
+        assert!(
+            summary["classes"][c]["replaced"].as_u64().unwrap_or(0) > 0,
+            "{c}: {summary}"
+        );
     }
-    assert!(summary["secrets"]["pem-private-key"].as_u64().unwrap() >= 6, "{summary}");
-    assert!(summary["dropped"].to_string().contains("krb5.keytab"), "{summary}");
+    assert!(
+        summary["secrets"]["pem-private-key"].as_u64().unwrap() >= 6,
+        "{summary}"
+    );
+    assert!(
+        summary["dropped"].to_string().contains("krb5.keytab"),
+        "{summary}"
+    );
     // The map stays out of the bundle and holds the originals.
     let m = std::fs::read_to_string(&map).unwrap();
     assert!(m.contains("zq00node.acmebank.corp") && m.contains("10.77.0.10"));
-    assert!(!got.iter().any(|(_, b)| memchr::memmem::find(b, b"\"prefixes\"").is_some()));
+    assert!(!got
+        .iter()
+        .any(|(_, b)| memchr::memmem::find(b, b"\"prefixes\"").is_some()));
 
     // Put one original back: the leak scan lists where, and fails.
     let unpacked = tmp.path().join("unpacked");
     tar::Archive::new(GzDecoder::new(std::fs::File::open(&out).unwrap()))
         .unpack(&unpacked)
         .unwrap();
-    let (code, _, _) = rca(&["redact".as_ref(), "--verify-only".as_ref(), unpacked.as_os_str(), "--map".as_ref(), map.as_os_str()]);
+    let (code, _, _) = rca(&[
+        "redact".as_ref(),
+        "--verify-only".as_ref(),
+        unpacked.as_os_str(),
+        "--map".as_ref(),
+        map.as_os_str(),
+    ]);
     assert_eq!(code, 0, "the unpacked clean bundle verifies");
     let mut files = Vec::new();
     walk(&unpacked, &mut files);
-    let victim = files.iter().find(|f| f.ends_with("system/uname.txt")).unwrap();
-    let mut f = std::fs::OpenOptions::new().append(true).open(victim).unwrap();
+    let victim = files
+        .iter()
+        .find(|f| f.ends_with("system/uname.txt"))
+        .unwrap();
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(victim)
+        .unwrap();
     writeln!(f, "reached zq07node.acmebank.corp at 10.77.0.17").unwrap();
-    let (code, _, stderr) = rca(&["redact".as_ref(), "--verify-only".as_ref(), unpacked.as_os_str(), "--map".as_ref(), map.as_os_str()]);
+    let (code, _, stderr) = rca(&[
+        "redact".as_ref(),
+        "--verify-only".as_ref(),
+        unpacked.as_os_str(),
+        "--map".as_ref(),
+        map.as_os_str(),
+    ]);
     assert_eq!(code, 1, "{stderr}");
-    assert!(stderr.contains("system/uname.txt:") && stderr.contains("10.77.0.17"), "{stderr}");
+    assert!(
+        stderr.contains("system/uname.txt:") && stderr.contains("10.77.0.17"),
+        "{stderr}"
+    );
     // And a secret, found without the map.
     writeln!(f, "db.password=hunter22").unwrap();
-    let (code, _, stderr) = rca(&["redact".as_ref(), "--verify-only".as_ref(), unpacked.as_os_str()]);
+    let (code, _, stderr) = rca(&[
+        "redact".as_ref(),
+        "--verify-only".as_ref(),
+        unpacked.as_os_str(),
+    ]);
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("secret:key-value"), "{stderr}");
 }
@@ -321,8 +429,15 @@ fn essence(doc: &Value) -> (Vec<String>, Vec<String>) {
 fn analyze(p: &Path) -> Value {
     let tmp = tempfile::tempdir().unwrap();
     let json = tmp.path().join("f.json");
-    rca(&["analyze".as_ref(), "-q".as_ref(), p.as_os_str(), "--json".as_ref(), json.as_os_str()]);
-    serde_json::from_slice(&std::fs::read(&json).unwrap_or_else(|e| panic!("{}: {e}", p.display()))).unwrap()
+    rca(&[
+        "analyze".as_ref(),
+        "-q".as_ref(),
+        p.as_os_str(),
+        "--json".as_ref(),
+        json.as_os_str(),
+    ]);
+    serde_json::from_slice(&std::fs::read(&json).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+        .unwrap()
 }
 
 /// Analyzes `bundle` before and after redaction (with `map`) and compares.
@@ -390,7 +505,14 @@ fn analysis_of_every_incident_fixture_is_unchanged() {
 fn top_differences(baseline: &Path, suspect: &Path) -> Vec<String> {
     let tmp = tempfile::tempdir().unwrap();
     let json = tmp.path().join("d.json");
-    rca(&["diff".as_ref(), "-q".as_ref(), baseline.as_os_str(), suspect.as_os_str(), "--json".as_ref(), json.as_os_str()]);
+    rca(&[
+        "diff".as_ref(),
+        "-q".as_ref(),
+        baseline.as_os_str(),
+        suspect.as_os_str(),
+        "--json".as_ref(),
+        json.as_os_str(),
+    ]);
     let d: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     d["differences"]
         .as_array()
@@ -421,14 +543,31 @@ fn diff_of_redacted_sample_pairs_ranks_the_same() {
 fn output_inside_the_input_is_refused_and_nothing_is_left_behind() {
     let tmp = tempfile::tempdir().unwrap();
     let bundle = tmp.path().join("b");
-    copy_dir(&repo().join("sample-bundles/s2-bank-core/baseline"), &bundle);
+    copy_dir(
+        &repo().join("sample-bundles/s2-bank-core/baseline"),
+        &bundle,
+    );
     let inside = bundle.join("clean.tar.gz");
-    let (code, _, stderr) = rca(&["redact".as_ref(), bundle.as_os_str(), "-o".as_ref(), inside.as_os_str()]);
+    let (code, _, stderr) = rca(&[
+        "redact".as_ref(),
+        bundle.as_os_str(),
+        "-o".as_ref(),
+        inside.as_os_str(),
+    ]);
     assert_eq!(code, 2, "{stderr}");
     assert!(!inside.exists());
     let out = tmp.path().join("clean.tar.gz");
-    let (code, _, _) = rca(&["redact".as_ref(), "-q".as_ref(), bundle.as_os_str(), "-o".as_ref(), out.as_os_str()]);
+    let (code, _, _) = rca(&[
+        "redact".as_ref(),
+        "-q".as_ref(),
+        bundle.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
     assert_eq!(code, 0);
-    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let left: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(left.len(), 2, "only the bundle and the output: {left:?}");
 }
