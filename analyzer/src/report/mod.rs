@@ -187,8 +187,7 @@ pub struct BundleInfo {
     /// supportconfig|oswatcher|loose), root, marker}`.
     pub layout: crate::layout::Detected,
     /// Set when the bundle was written by `rca redact`: what was pseudonymised or removed and
-    /// which analyses that limits (its `redaction.json`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// which analyses that limits (its `redaction.json`); null otherwise.
     pub redaction: Option<crate::redact::Summary>,
 }
 
