@@ -571,3 +571,46 @@ fn output_inside_the_input_is_refused_and_nothing_is_left_behind() {
         .collect();
     assert_eq!(left.len(), 2, "only the bundle and the output: {left:?}");
 }
+
+#[test]
+fn analysis_of_sosreport_and_supportconfig_fixtures_is_unchanged() {
+    let tmp = tempfile::tempdir().unwrap();
+    let map = tmp.path().join("map.json");
+    let mut cases = Vec::new();
+    for layout in ["sosreport", "supportconfig"] {
+        let dir = repo().join("analyzer/tests/fixtures").join(layout);
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                cases.push(p);
+            }
+        }
+    }
+    cases.sort();
+    assert!(cases.len() >= 5);
+    for (i, c) in cases.iter().enumerate() {
+        let out = tmp.path().join(format!("{i}.tar.gz"));
+        redact(c, &out, &map, &[]);
+        let (before, after) = (analyze(c), analyze(&out));
+        let (f0, mut a0) = essence(&before);
+        let (f1, a1) = essence(&after);
+        assert_eq!(f0, f1, "{}", c.display());
+        // Binary files (sysstat's binary `sa` files, /proc/net/rt_acct) are dropped: they were
+        // unrecognised artifacts; everything else keeps its kind and outcome.
+        let dropped = after["bundle"]["redaction"]["dropped"]
+            .as_array()
+            .unwrap()
+            .len();
+        let unrecognised = "null \"unrecognised\"";
+        for _ in 0..dropped {
+            let at = a0.iter().position(|a| a == unrecognised);
+            assert!(
+                at.is_some(),
+                "{}: a dropped file was recognised",
+                c.display()
+            );
+            a0.remove(at.unwrap());
+        }
+        assert_eq!(a0, a1, "{}", c.display());
+    }
+}
