@@ -4,7 +4,7 @@
 # Generates a bundle folder of about SIZE_MB (default 1100) MB of text: 16 MiB application and
 # system logs dense with what redaction replaces (host names under the bundle's domain, IPv4 and
 # IPv6 addresses, MACs, user home paths, `key=value` secrets, JDBC URLs, bearer headers) among
-# ordinary log text, plus /etc/hosts, /etc/passwd and hostname files that discovery reads. Then
+# ordinary log text (a few thousand distinct values of each class, as a site has), plus /etc/hosts, /etc/passwd and hostname files that discovery reads. Then
 # prints, from the same run:
 #   - `cat` of every file to /dev/null (the floor: reading the text once),
 #   - `rca redact BUNDLE -o OUT.tar.gz --map MAP.json` pinned to one core (`taskset -c 0` when
@@ -44,11 +44,11 @@ w("etc/passwd", "root:x:0:0:root:/root:/bin/bash\n" + "".join(
 templates = [
     "{t} {h} sshd[{p}]: Accepted publickey for user{u:03} from {ip} port {port} ssh2",
     "{t} {h} app[{p}]: GET /api/v1/accounts?id={p} 200 12ms client={ip} upstream={h2}:8443",
-    "{t} {h} kernel: [{p}.123] eth0: link up, lladdr 52:54:00:{a:02x}:{b:02x}:{c:02x}, peer fe80::{a:x}:{b:x}",
+    "{t} {h} kernel: [{p}.123] eth0: link up, lladdr 52:54:00:{m:02x}:{b:02x}:{c:02x}, peer fe80::{a:x}:{b:x}",
     "{t} {h} java[{p}]: connecting jdbc:postgresql://svc:pw{p}@{h2}:5432/core user.dir=/home/user{u:03}",
     "{t} {h} app[{p}]: config db.password=S3cret{p} pool.size=20 timeout=30s",
     "{t} {h} nginx[{p}]: {ip} - - \"POST /login HTTP/1.1\" 302 0 \"-\" \"Authorization: Bearer abcd{p}efgh\"",
-    "{t} {h} CRON[{p}]: (root) CMD (run-parts /etc/cron.hourly) on 2a01:4f8:{a:x}:{b:x}::{c:x}",
+    "{t} {h} CRON[{p}]: (root) CMD (run-parts /etc/cron.hourly) on 2a01:4f8:{m:x}:{m:x}::{c:x}",
     "{t} {h} systemd[1]: Started Session {p} of user user{u:03}.",
     "{t} {h} app[{p}]: processed batch {p} in {port} ms, queue depth {a}, heap {b} MiB, gc {c} ms",
     "{t} {h} app[{p}]: INFO  org.apache.hadoop.hdfs.server.datanode.DataNode: Receiving block blk_{p}_{port} src: /{ip}:{port}",
@@ -66,7 +66,7 @@ while n < total:
             t="2026-11-30T04:31:35", h=h.split(".")[0], h2=hosts[rnd.randrange(200)],
             p=rnd.randrange(1, 99999), u=rnd.randrange(100), ip=ips[rnd.randrange(2000)],
             port=rnd.randrange(1024, 65535), a=rnd.randrange(256), b=rnd.randrange(256),
-            c=rnd.randrange(256))
+            c=rnd.randrange(256), m=rnd.randrange(8))
         lines.append(line)
         size += len(line) + 1
     w(f"logs/app-{i:03}.log", "\n".join(lines) + "\n")
