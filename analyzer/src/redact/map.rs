@@ -341,10 +341,7 @@ impl Map {
                 (i >> 8) & 0xff,
                 i & 0xff
             );
-            if !self.macs.contains_key(&c)
-                && !self.taken(&c)
-                && !self.macs.values().any(|v| *v == c)
-            {
+            if !self.macs.contains_key(&c) && !self.taken(&c) {
                 break c;
             }
             i += 1;
@@ -361,10 +358,7 @@ impl Map {
         let mut i = self.users.len() + 1;
         let p = loop {
             let c = format!("u{i:04}");
-            if !self.users.contains_key(&c)
-                && !self.taken(&c)
-                && !self.users.values().any(|v| *v == c)
-            {
+            if !self.users.contains_key(&c) && !self.taken(&c) {
                 break c;
             }
             i += 1;
