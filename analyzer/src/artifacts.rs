@@ -151,6 +151,9 @@ pub struct Collected {
     /// manifest says or shows ([`Manifest::gaps`]), and files it lists that the bundle lacks.
     /// Such a bundle is never called healthy.
     pub incomplete: Vec<String>,
+    /// What `rca redact` did to the bundle, from its `redaction.json` (at the bundle's root or
+    /// in its top folder), which is not an artifact.
+    pub redaction: Option<crate::redact::Summary>,
 }
 
 impl Collected {
@@ -213,10 +216,26 @@ pub fn collect_until(
     let manifest: Mutex<Option<(String, Text)>> = Mutex::new(None);
     let manifests: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let links: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
+    let redaction: Mutex<Option<crate::redact::Summary>> = Mutex::new(None);
     let mut summary = rayon::scope(|s| {
         bundle::read(path, limits, &stream_for, |entry: RawEntry| {
             if past() {
                 return;
+            }
+            let summary_file = crate::redact::SUMMARY_FILE;
+            let at_top = entry.path == summary_file
+                || entry
+                    .path
+                    .strip_suffix(summary_file)
+                    .and_then(|f| f.strip_suffix('/'))
+                    .is_some_and(|f| !f.is_empty() && !f.contains('/'));
+            if at_top {
+                if let EntryContent::Bytes(b) = &entry.content {
+                    if let Ok(r) = serde_json::from_slice::<crate::redact::Summary>(b) {
+                        *redaction.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+                        return;
+                    }
+                }
             }
             let is_manifest = entry.path == manifest::FILE_NAME
                 || entry.path.ends_with(&format!("/{}", manifest::FILE_NAME));
@@ -330,6 +349,7 @@ pub fn collect_until(
         summary,
         layout: detected,
         incomplete,
+        redaction: redaction.into_inner().unwrap_or_else(|e| e.into_inner()),
     })
 }
 

@@ -35,5 +35,6 @@ pub mod facts;
 pub mod fleet;
 pub mod layout;
 pub mod manifest;
+pub mod redact;
 pub mod report;
 pub mod rules;

@@ -76,7 +76,53 @@ enum Command {
               value_parser = humantime::parse_duration)]
         bundle_timeout: Duration,
     },
+    /// Write a copy of a bundle that can leave the site: host names, domains, IP and MAC
+    /// addresses, user names and keywords replaced by consistent pseudonyms, secret values
+    /// removed, binary files dropped; `redaction.json` inside says what was done.
+    #[command(after_help = REDACT_HELP)]
+    Redact {
+        /// The bundle (any form `analyze` accepts); with --verify-only, the redacted bundle.
+        bundle: PathBuf,
+        /// Write the redacted bundle here (a .tar.gz).
+        #[arg(
+            short = 'o',
+            long = "output",
+            value_name = "CLEAN.tar.gz",
+            required_unless_present = "verify_only"
+        )]
+        output: Option<PathBuf>,
+        /// Pseudonym map: read if it exists, updated and written back here (never into the
+        /// output). Keep it at home: it turns pseudonyms back into names.
+        #[arg(long, value_name = "MAP.json")]
+        map: Option<PathBuf>,
+        /// Further values to replace: one a line, a literal or `re:REGEX`.
+        #[arg(long, value_name = "FILE")]
+        keywords: Option<PathBuf>,
+        /// Keep the vendor half (OUI) of MAC addresses.
+        #[arg(long)]
+        keep_oui: bool,
+        /// Scan the output for every original value and secret once written.
+        #[arg(long)]
+        verify: bool,
+        /// Only scan BUNDLE (a redacted bundle) for the originals of --map and for secrets.
+        #[arg(long, conflicts_with_all = ["output", "keywords", "verify", "keep_oui"])]
+        verify_only: bool,
+        /// Do not print the summary.
+        #[arg(short, long)]
+        quiet: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
 }
+
+const REDACT_HELP: &str = "\
+The same original always gets the same pseudonym within a bundle and across bundles redacted
+with the same --map, so `rca diff` and `rca fleet` still line hosts up. IPv4 addresses keep their
+/8, /16, /24 structure; loopback, link-local, multicast and documentation addresses are kept.
+
+Exit status: 0 written (and, with --verify, no leak found), 1 the leak scan found originals or
+secrets (listed as path:line), 2 the bundle could not be read, the output could not be written,
+or a usage error.";
 
 const DIFF_HELP: &str = "\
 Each difference scores weight of its kind × size of the difference × 1.5 when it connects to a
@@ -196,6 +242,24 @@ fn main() -> ExitCode {
             limits,
             bundle_timeout,
         } => fleet(&bundles, &out, &limits.limits(), bundle_timeout),
+        Command::Redact {
+            bundle,
+            output,
+            map,
+            keywords,
+            keep_oui,
+            verify,
+            verify_only,
+            quiet,
+            limits,
+        } => redact(
+            &bundle,
+            output.as_deref(),
+            map.as_deref(),
+            keywords.as_deref(),
+            (keep_oui, verify, verify_only, quiet),
+            &limits.limits(),
+        ),
     }
 }
 
@@ -379,4 +443,146 @@ fn analyze(bundle: &Path, out: &Outputs, limits: &Limits) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// `rca redact`: writes the redacted bundle (and the map), then scans it when asked.
+fn redact(
+    bundle: &Path,
+    output: Option<&Path>,
+    map_path: Option<&Path>,
+    keywords: Option<&Path>,
+    (keep_oui, verify, verify_only, quiet): (bool, bool, bool, bool),
+    limits: &Limits,
+) -> ExitCode {
+    use rca::redact;
+    let mut map = match map_path {
+        Some(p) => match redact::load_map(p) {
+            Ok(m) => m,
+            Err(e) => {
+                console::error(&e);
+                return ExitCode::from(2);
+            }
+        },
+        None => redact::Map::default(),
+    };
+    if verify_only {
+        return leak_scan(bundle, map_path.map(|_| &map), limits, quiet);
+    }
+    let Some(output) = output else {
+        console::error("--output is required");
+        return ExitCode::from(2);
+    };
+    if map_path.is_some_and(|m| m == output) {
+        console::error("the map must not be the output: keep it apart from the bundle");
+        return ExitCode::from(2);
+    }
+    let keywords = match keywords {
+        None => redact::Keywords::default(),
+        Some(p) => match std::fs::read_to_string(p)
+            .map_err(|e| e.to_string())
+            .and_then(|t| redact::Keywords::parse(&t))
+        {
+            Ok(k) => k,
+            Err(e) => {
+                console::error(&format!("{}: {e}", p.display()));
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let opts = redact::Options {
+        keep_oui,
+        limits: limits.clone(),
+        keywords,
+    };
+    let summary = match redact::redact(bundle, output, &opts, &mut map) {
+        Ok(s) => s,
+        Err(e) => {
+            console::error(&e.to_string());
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(p) = map_path {
+        if let Err(e) = redact::save_map(&map, p) {
+            console::error(&format!("cannot write the map {}: {e}", p.display()));
+            return ExitCode::from(2);
+        }
+    }
+    if !quiet {
+        let mut s = format!("{}\n", summary.headline());
+        for (class, c) in &summary.classes {
+            s.push_str(&format!(
+                "  {class}: {} distinct, {} replaced\n",
+                c.distinct, c.replaced
+            ));
+        }
+        for (kind, n) in &summary.secrets {
+            s.push_str(&format!("  secret {kind}: {n} removed\n"));
+        }
+        for d in &summary.dropped {
+            s.push_str(&format!("  dropped {}: {}\n", d.path, d.reason));
+        }
+        if let Some(why) = &summary.stopped {
+            s.push_str(&format!("warning: reading stopped early: {why}\n"));
+        }
+        s.push_str(&format!("written: {}\n", output.display()));
+        console::out(&s);
+    }
+    if verify {
+        return leak_scan(output, Some(&map), limits, quiet);
+    }
+    ExitCode::SUCCESS
+}
+
+/// The leak scan of a redacted bundle: 0 clean, 1 leaks (listed), 2 unreadable.
+fn leak_scan(
+    bundle: &Path,
+    map: Option<&rca::redact::Map>,
+    limits: &Limits,
+    quiet: bool,
+) -> ExitCode {
+    let scanned = match rca::redact::verify::verify(bundle, map, limits) {
+        Ok(s) => s,
+        Err(e) => {
+            console::error(&e.to_string());
+            return ExitCode::from(2);
+        }
+    };
+    let mut s = String::new();
+    for l in &scanned.leaks {
+        if l.value.is_empty() {
+            s.push_str(&format!("{}:{}: {}\n", l.path, l.line, l.what));
+        } else {
+            s.push_str(&format!("{}:{}: {} {}\n", l.path, l.line, l.what, l.value));
+        }
+    }
+    if !scanned.leaks.is_empty() {
+        console::error_text(&s);
+        console::error(&format!(
+            "{} leak(s) in {}",
+            scanned.leaks.len(),
+            bundle.display()
+        ));
+        return ExitCode::from(1);
+    }
+    if !quiet {
+        console::out(&format!(
+            "verified: no original value{} and no secret in {} entries ({} bytes){}\n",
+            if map.is_some() {
+                ""
+            } else {
+                " (no --map: originals not sought)"
+            },
+            scanned.entries,
+            scanned.bytes,
+            if scanned.unscanned.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; {} entries not scanned (binary or unreadable)",
+                    scanned.unscanned.len()
+                )
+            }
+        ));
+    }
+    ExitCode::SUCCESS
 }

@@ -238,6 +238,7 @@ mod page_tests {
             summary: Default::default(),
             layout: crate::layout::Detected::loose(),
             incomplete: Vec::new(),
+            redaction: None,
         };
         render(&Report::new(Path::new("b"), c, facts, eval)).unwrap()
     }

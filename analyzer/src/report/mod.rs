@@ -186,6 +186,9 @@ pub struct BundleInfo {
     /// Which tool wrote the bundle, from its marker paths: `{layout (rca-collector|sosreport|
     /// supportconfig|oswatcher|loose), root, marker}`.
     pub layout: crate::layout::Detected,
+    /// Set when the bundle was written by `rca redact`: what was pseudonymised or removed and
+    /// which analyses that limits (its `redaction.json`); null otherwise.
+    pub redaction: Option<crate::redact::Summary>,
 }
 
 /// The collection window (UTC).
@@ -356,6 +359,7 @@ impl Report {
                 refused: c.summary.refused.clone(),
                 manifest: c.manifest_path.clone(),
                 layout: c.layout.clone(),
+                redaction: c.redaction.clone(),
             },
             host: facts.identity.clone(),
             jvms: facts.jvms,
@@ -497,6 +501,7 @@ pub(crate) mod testkit {
             summary: Default::default(),
             layout: crate::layout::Detected::loose(),
             incomplete: Vec::new(),
+            redaction: None,
         };
         let facts = crate::facts::HostFacts::default();
         let eval = crate::rules::evaluate(&facts);

@@ -39,6 +39,9 @@ pub fn summary(r: &Report) -> String {
         or_unknown(h.machine.as_deref()),
         h.cpus.map(|c| c.to_string()).unwrap_or_else(|| "?".into())
     );
+    if let Some(red) = &r.bundle.redaction {
+        let _ = writeln!(s, "{}", clean(&red.headline()));
+    }
     for w in &r.bundle.warnings {
         let _ = writeln!(s, "warning: {}", clean(w));
     }

@@ -37,6 +37,7 @@ mod links;
 mod linux_facts;
 mod one_snapshot;
 mod profile;
+mod redact;
 mod sample_pairs;
 mod samples;
 mod sosreport;

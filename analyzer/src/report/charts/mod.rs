@@ -748,6 +748,7 @@ mod tests {
             summary: Default::default(),
             layout: crate::layout::Detected::loose(),
             incomplete: Vec::new(),
+            redaction: None,
         }
     }
 
