@@ -101,7 +101,7 @@ fn group_members(pgid: u32) -> Vec<u32> {
 
 /// Runs `tests/collector/run.sh` with `envs` for `test`; fails with its failed checks and their
 /// detail lines. Returns its output, or `None` when the test is skipped for want of a tool.
-fn suite(test: &str, envs: &[(&str, &str)]) -> Option<String> {
+fn suite(test: &'static str, envs: &[(&str, &str)]) -> Option<String> {
     let ready = Needs::new(test)
         .root()
         .commands("shellcheck", &["shellcheck"])
