@@ -144,8 +144,8 @@ impl Map {
 
     /// Every original the map holds with its class, for the leak scan: host names, domains,
     /// addresses, MACs, user names and keywords.
-    pub fn originals(&self) -> Vec<(String, super::scan::Class)> {
-        use super::scan::Class;
+    pub fn originals(&self) -> Vec<(String, super::class::Class)> {
+        use super::class::Class;
         let mut v = Vec::new();
         v.extend(self.hosts.keys().map(|k| (k.clone(), Class::Host)));
         v.extend(self.domains.iter().map(|k| (k.clone(), Class::Domain)));

@@ -26,6 +26,7 @@
 //! output's folder, renamed onto the output at the end; nothing else is written. An output inside
 //! the input folder is refused (it would be read back).
 
+pub mod class;
 pub mod map;
 pub mod scan;
 pub mod secrets;

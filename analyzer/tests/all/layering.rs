@@ -14,6 +14,7 @@ const LAYERS: &[&str] = &[
     "manifest",
     "bundle",
     "layout",
+    "redact",
     "artifacts",
     "evidence",
     "facts",
