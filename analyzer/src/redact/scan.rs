@@ -21,7 +21,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::net::{Ipv4Addr, Ipv6Addr};
 use std::sync::LazyLock;
 
-
 /// Originals discovered in a bundle.
 #[derive(Debug, Default)]
 pub struct Found {

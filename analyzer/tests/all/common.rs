@@ -52,6 +52,35 @@ pub fn analyze_json(path: &Path) -> (Option<i32>, serde_json::Value) {
     (o.status.code(), doc)
 }
 
+/// The `result` of rule `id` in an analysis document's `rules` list; panics if it is not listed.
+pub fn rule_status<'a>(doc: &'a serde_json::Value, id: &str) -> &'a serde_json::Value {
+    &doc["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == id)
+        .unwrap_or_else(|| panic!("rule {id} is listed"))["result"]
+}
+
+/// The `(artifact path, line, text)` of each evidence line of finding `f`.
+pub fn cited_lines(f: &serde_json::Value) -> Vec<(String, u64, String)> {
+    f["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|e| {
+            let path = e["artifact"].as_str().unwrap().to_string();
+            e["excerpt"].as_array().unwrap().iter().map(move |x| {
+                (
+                    path.clone(),
+                    x["line"].as_u64().unwrap(),
+                    x["text"].as_str().unwrap().to_string(),
+                )
+            })
+        })
+        .collect()
+}
+
 /// The ranked findings of an analysis document.
 pub fn findings(doc: &serde_json::Value) -> &Vec<serde_json::Value> {
     doc["findings"].as_array().unwrap()

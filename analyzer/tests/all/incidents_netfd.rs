@@ -6,14 +6,11 @@
 //! allocations need two nodes, which the capturing machine does not have: that case starts from
 //! its real `node0/numastat` and changes only the counters it is about.
 
-use super::common::findings;
-use super::common::repo;
+use super::common::{
+    analyze_json as analyze, cited_lines as cited, findings, incident, repo, rule_status,
+};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-
-fn incident(rel: &str) -> PathBuf {
-    repo().join("analyzer/tests/fixtures/incidents").join(rel)
-}
 
 /// The one `.tar.gz` in `dir`.
 fn tarball(dir: &Path) -> PathBuf {
@@ -22,38 +19,6 @@ fn tarball(dir: &Path) -> PathBuf {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .find(|p| p.to_string_lossy().ends_with(".tar.gz"))
         .unwrap_or_else(|| panic!("a collector bundle in {}", dir.display()))
-}
-
-fn analyze(path: &Path) -> (Option<i32>, Value) {
-    super::common::analyze_json(path)
-}
-
-fn rule_status<'a>(doc: &'a Value, id: &str) -> &'a Value {
-    &doc["rules"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["id"] == id)
-        .unwrap_or_else(|| panic!("rule {id} is listed"))["result"]
-}
-
-/// The `(artifact path ending, line, text)` of each evidence line of finding `f`.
-fn cited(f: &Value) -> Vec<(String, u64, String)> {
-    f["evidence"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|e| {
-            let path = e["artifact"].as_str().unwrap().to_string();
-            e["excerpt"].as_array().unwrap().iter().map(move |x| {
-                (
-                    path.clone(),
-                    x["line"].as_u64().unwrap(),
-                    x["text"].as_str().unwrap().to_string(),
-                )
-            })
-        })
-        .collect()
 }
 
 fn rank_of(doc: &Value, id: &str) -> Option<usize> {

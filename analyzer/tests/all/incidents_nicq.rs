@@ -4,46 +4,9 @@
 //! the exit status; the healthy twin must leave both rules clear, and a single snapshot must
 //! leave them not evaluated with the reason.
 
-use super::common::findings;
-use super::common::repo;
-use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-fn incident(rel: &str) -> PathBuf {
-    repo().join("analyzer/tests/fixtures/incidents").join(rel)
-}
-
-fn analyze(path: &Path) -> (Option<i32>, Value) {
-    super::common::analyze_json(path)
-}
-
-fn rule_status<'a>(doc: &'a Value, id: &str) -> &'a Value {
-    &doc["rules"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["id"] == id)
-        .unwrap_or_else(|| panic!("rule {id} is listed"))["result"]
-}
-
-/// `(artifact path, line, text)` of each evidence line of finding `f`.
-fn cited(f: &Value) -> Vec<(String, u64, String)> {
-    f["evidence"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|e| {
-            let path = e["artifact"].as_str().unwrap().to_string();
-            e["excerpt"].as_array().unwrap().iter().map(move |x| {
-                (
-                    path.clone(),
-                    x["line"].as_u64().unwrap(),
-                    x["text"].as_str().unwrap().to_string(),
-                )
-            })
-        })
-        .collect()
-}
+use super::common::{
+    analyze_json as analyze, cited_lines as cited, findings, incident, rule_status,
+};
 
 const LATER: &str = "ethtool/ens192/ethtool-S_20261202T101600Z.txt";
 const EARLIER: &str = "ethtool/ens192/ethtool-S_20261202T101500Z.txt";

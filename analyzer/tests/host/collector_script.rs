@@ -51,7 +51,8 @@ struct Hogs {
 
 impl Hogs {
     fn start(n: usize) -> Hogs {
-        let script = "i=0; while [ $i -lt $1 ]; do sh -c 'while :; do :; done' & i=$((i + 1)); done; wait";
+        let script =
+            "i=0; while [ $i -lt $1 ]; do sh -c 'while :; do :; done' & i=$((i + 1)); done; wait";
         let leader = Command::new("sh")
             .args(["-c", script, "sh", &n.to_string()])
             .process_group(0)
@@ -119,7 +120,10 @@ fn suite(test: &'static str, envs: &[(&str, &str)]) -> Option<String> {
     let summary = stdout.lines().last().unwrap_or_default();
     assert!(summary.ends_with(" 0 failed"), "{summary}");
     // Budgets, overruns and the suite's time, for whoever reads the test's output.
-    for l in stdout.lines().filter(|l| l.starts_with("measure ") || l.starts_with("note ")) {
+    for l in stdout
+        .lines()
+        .filter(|l| l.starts_with("measure ") || l.starts_with("note "))
+    {
         eprintln!("{l}");
     }
     Some(stdout)
