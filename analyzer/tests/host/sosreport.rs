@@ -131,7 +131,10 @@ fn expected_kind(path: &str) -> Option<&'static str> {
         ),
         (r"^sos_commands/networking/netstat_-s$", "netstat-s"),
         (r"^sos_logs/(sos|ui)\.log$", "sos-log"),
-        (r"^sos_commands/[^/]+/systemctl_status_[^/]+$", "systemctl-status"),
+        (
+            r"^sos_commands/[^/]+/systemctl_status_[^/]+$",
+            "systemctl-status",
+        ),
         (
             r"^sys/kernel/mm/transparent_hugepage/(enabled|defrag)$",
             "thp-file",
