@@ -25,8 +25,8 @@ repo=$(cd "$here/../.." && pwd)
 collector=${RCA_COLLECTOR:-$repo/collector.sh} # override to test another copy
 strict=${RCA_HOST_TESTS:-0}
 
-# shellcheck source=tests/collector/checks.sh
-. "$here/checks.sh"
+# shellcheck source=tests/checks.sh
+. "$here/../checks.sh"
 
 suite_t0=$(date +%s)
 # RCA_TEST_LOAD names the load the caller keeps the machine under (the host tests run the suite

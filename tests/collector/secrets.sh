@@ -34,8 +34,8 @@ repo=$(cd "$here/../.." && pwd)
 collector=${RCA_COLLECTOR:-$repo/collector.sh} # override to test another copy
 strict=${RCA_HOST_TESTS:-0}
 
-# shellcheck source=tests/collector/checks.sh
-. "$here/checks.sh"
+# shellcheck source=tests/checks.sh
+. "$here/../checks.sh"
 
 missing=
 for tool in busybox gawk mawk dash tar gzip java javac; do

@@ -43,22 +43,8 @@ zk_server=/usr/share/zookeeper/bin/zkServer.sh
 zk_jar=/usr/share/java/zookeeper.jar
 optimized=org.apache.zookeeper.server.watch.WatchManagerOptimized
 
-passed=0
-failed=0
-ok() {
-    passed=$((passed + 1))
-    printf 'ok      %s\n' "$*"
-}
-not_ok() {
-    failed=$((failed + 1))
-    printf 'FAILED  %s\n' "$*"
-}
-# check DESCRIPTION COMMAND...: one assertion.
-check() {
-    local desc=$1
-    shift
-    if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
+# shellcheck source=tests/checks.sh
+. "$here/../checks.sh"
 now_ms() {
     echo $(($(date +%s%N) / 1000000))
 }

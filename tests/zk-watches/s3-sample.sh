@@ -39,21 +39,8 @@ duration=${S3_DURATION:-10}
 warmup_fgc=${S3_WARMUP_FGC:-3}
 zk_server=/usr/share/zookeeper/bin/zkServer.sh
 
-passed=0
-failed=0
-ok() {
-    passed=$((passed + 1))
-    printf 'ok      %s\n' "$*"
-}
-not_ok() {
-    failed=$((failed + 1))
-    printf 'FAILED  %s\n' "$*"
-}
-check() { # check DESCRIPTION COMMAND...
-    local desc=$1
-    shift
-    if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
+# shellcheck source=tests/checks.sh
+. "$here/../checks.sh"
 
 # --- prerequisites ---------------------------------------------------------------------------
 python=

@@ -1,8 +1,9 @@
 # shellcheck shell=bash
-# Assertions shared by the collector's shell suites (sourced by run.sh and secrets.sh, under
-# bash): `check DESCRIPTION COMMAND...` runs one assertion and prints `ok` or `FAILED` with the
-# description; `passed` and `failed` count them for the suite's summary line. Detail lines,
-# printed only for failures, are indented by four spaces.
+# Assertions shared by the shell suites (sourced under bash by tests/collector/run.sh and
+# secrets.sh, tests/zk-watches/run.sh and s3-sample.sh): `check DESCRIPTION COMMAND...` runs one
+# assertion and prints `ok` or `FAILED` with the description; `passed` and `failed` count them
+# for the suite's summary line. Detail lines, printed only for failures, are indented by four
+# spaces.
 
 passed=0
 failed=0
