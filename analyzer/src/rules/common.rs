@@ -1,5 +1,5 @@
-//! Helpers shared by rules: averages, what "sustained" means, a finding's common fields, and
-//! when a CPU profile is large enough to judge.
+//! Helpers shared by rules: averages, what "sustained" means, a finding's common fields, the
+//! verdict over several judged subjects, and when a CPU profile is large enough to judge.
 
 use super::{Check, Confidence, Finding, RuleMeta, Severity, Source};
 use crate::evidence::Evidence;
@@ -54,6 +54,24 @@ pub(crate) fn finding(
         score,
         time_range: None,
         evidence,
+    }
+}
+
+/// The verdict of a rule that judges several subjects (NICs, devices): not evaluated with
+/// `none` when it could judge none of them, clear with `clear` followed by the judged subjects'
+/// names when it found nothing, else its findings.
+pub(crate) fn verdict(
+    judged: &[&str],
+    out: Vec<Finding>,
+    none: impl FnOnce() -> String,
+    clear: &str,
+) -> Check {
+    if judged.is_empty() {
+        Check::NotEvaluated(none())
+    } else if out.is_empty() {
+        Check::Clear(format!("{clear} {}", judged.join(", ")))
+    } else {
+        Check::Found(out)
     }
 }
 

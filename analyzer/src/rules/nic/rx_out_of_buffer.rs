@@ -6,7 +6,7 @@
 //! `ethtool -S` snapshots, and its ring sizes (`ethtool -g`) for the remedy.
 
 use crate::facts::{stats_windows, Fact, HostFacts};
-use crate::rules::common::finding;
+use crate::rules::common::{finding, verdict};
 use crate::rules::sources::REDHAT_NETWORK_TUNING;
 use crate::rules::{
     Area, Check, Confidence, Finding, Limit, RuleMeta, Severity, Source, SymptomGroup, Threshold,
@@ -185,21 +185,17 @@ pub fn check(f: &HostFacts) -> Check {
             )
         });
     }
-    if counted.is_empty() {
-        let names: Vec<&str> = windows.iter().map(|(n, _)| n.name.as_str()).collect();
-        return Check::NotEvaluated(format!(
+    let none = || {
+        format!(
             "the `ethtool -S` of {} print no out-of-buffer counter",
-            names.join(", ")
-        ));
-    }
-    if out.is_empty() {
-        Check::Clear(format!(
-            "no out-of-buffer counter grew on {}",
-            counted.join(", ")
-        ))
-    } else {
-        Check::Found(out)
-    }
+            windows
+                .iter()
+                .map(|(n, _)| n.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    verdict(&counted, out, none, "no out-of-buffer counter grew on")
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! `[N]: rx_discards` …) and packet counters between two `ethtool -S` snapshots.
 
 use crate::facts::{stats_windows, Fact, HostFacts};
-use crate::rules::common::finding;
+use crate::rules::common::{finding, verdict};
 use crate::rules::sources::KERNEL_SCALING;
 use crate::rules::{
     Area, Check, Confidence, Finding, Limit, RuleMeta, Severity, Source, SymptomGroup, Threshold,
@@ -201,21 +201,19 @@ pub fn check(f: &HostFacts) -> Check {
             )
         });
     }
-    if judged.is_empty() {
-        let names: Vec<&str> = windows.iter().map(|(n, _)| n.name.as_str()).collect();
-        return Check::NotEvaluated(format!(
+    let none =
+        || {
+            format!(
             "no per-queue receive drop counters on two or more queues in the `ethtool -S` of {}",
-            names.join(", ")
-        ));
-    }
-    if out.is_empty() {
-        Check::Clear(format!(
-            "receive drops not concentrated on one queue of {}",
-            judged.join(", ")
-        ))
-    } else {
-        Check::Found(out)
-    }
+            windows.iter().map(|(n, _)| n.name.as_str()).collect::<Vec<_>>().join(", ")
+        )
+        };
+    verdict(
+        &judged,
+        out,
+        none,
+        "receive drops not concentrated on one queue of",
+    )
 }
 
 #[cfg(test)]
