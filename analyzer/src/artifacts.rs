@@ -222,14 +222,7 @@ pub fn collect_until(
             if past() {
                 return;
             }
-            let summary_file = crate::redact::SUMMARY_FILE;
-            let at_top = entry.path == summary_file
-                || entry
-                    .path
-                    .strip_suffix(summary_file)
-                    .and_then(|f| f.strip_suffix('/'))
-                    .is_some_and(|f| !f.is_empty() && !f.contains('/'));
-            if at_top {
+            if crate::redact::is_summary(&entry.path) {
                 if let EntryContent::Bytes(b) = &entry.content {
                     if let Ok(r) = serde_json::from_slice::<crate::redact::Summary>(b) {
                         *redaction.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);

@@ -46,6 +46,16 @@ use std::path::{Path, PathBuf};
 /// top folder when it has one).
 pub const SUMMARY_FILE: &str = "redaction.json";
 
+/// Whether a bundle entry at `path` is a redaction's own summary: [`SUMMARY_FILE`] at the top of
+/// the bundle or inside its one top folder (`rca-host-…/redaction.json`).
+pub fn is_summary(path: &str) -> bool {
+    path == SUMMARY_FILE
+        || path
+            .strip_suffix(SUMMARY_FILE)
+            .and_then(|f| f.strip_suffix('/'))
+            .is_some_and(|f| !f.is_empty() && !f.contains('/'))
+}
+
 /// How to redact.
 #[derive(Debug, Default)]
 pub struct Options {

@@ -59,12 +59,7 @@ pub fn verify(
     let mut out = Scanned::default();
     let summary = bundle::read(path, limits, &|_| None, |e: RawEntry| {
         // The redaction's own summary: counts and sentences written by rca, no bundle text.
-        let own = e.path == super::SUMMARY_FILE
-            || e.path
-                .strip_suffix(super::SUMMARY_FILE)
-                .and_then(|f| f.strip_suffix('/'))
-                .is_some_and(|f| !f.is_empty() && !f.contains('/'));
-        if own {
+        if super::is_summary(&e.path) {
             return;
         }
         if let Some(r) = &originals {
