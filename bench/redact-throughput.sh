@@ -75,21 +75,13 @@ while n < total:
 print(f"generated {n / 2**20:.0f} MiB in {i} files of {entry >> 20} MiB")
 PY
 
-python3 - "$rca" "$bundle" "$work" <<'PY'
-import os, resource, shutil, subprocess, sys, time
+PYTHONPATH="$here/bench" python3 - "$rca" "$bundle" "$work" <<'PY'
+import os, shutil, sys
+from measure import run
 rca, bundle, work = sys.argv[1:]
 files = [os.path.join(d, f) for d, _, fs in os.walk(bundle) for f in fs]
 raw = sum(os.path.getsize(f) for f in files)
 largest = max(os.path.getsize(f) for f in files)
-def run(argv):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.monotonic()
-    with open(os.devnull, "wb") as null:
-        code = subprocess.run(argv, stdout=null).returncode
-    wall = time.monotonic() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, after.ru_maxrss, code
 pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
 print(f"cores: {os.cpu_count()}; bundle: {raw / 2**20:.0f} MiB of text in {len(files)} files, "
       f"largest entry {largest / 2**20:.0f} MiB")

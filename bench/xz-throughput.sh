@@ -35,18 +35,10 @@ xz "-$level" -T1 -c "$work/bundle.tar" > "$work/one-block.tar.xz" || exit 1
 xz "-$level" -T0 -c "$work/bundle.tar" > "$work/blocks.tar.xz" || exit 1
 rm "$work/bundle.tar"
 
-python3 - "$rca" "$work/one-block.tar.xz" "$work/blocks.tar.xz" <<'PY'
-import os, resource, subprocess, sys, time
+PYTHONPATH="$here/bench" python3 - "$rca" "$work/one-block.tar.xz" "$work/blocks.tar.xz" <<'PY'
+import os, subprocess, sys
+from measure import run
 rca, files = sys.argv[1], sys.argv[2:]
-def run(argv):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.monotonic()
-    with open(os.devnull, "wb") as null:
-        code = subprocess.run(argv, stdout=null).returncode
-    wall = time.monotonic() - t
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, after.ru_maxrss, code
 print(f"cores: {os.cpu_count()}")
 for f in files:
     # `xz --robot -l`: file, streams, blocks, compressed, uncompressed, ratio, check, padding.
