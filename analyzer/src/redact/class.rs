@@ -56,10 +56,13 @@ impl Class {
                 !joined
             }
             Class::Ipv6 | Class::Mac => {
+                // A colon joins a colon form to a longer one; a hex form of /proc/net
+                // (`…0A000000:0050`) is followed by its port.
+                let colon = h[s..e].contains(&b':');
                 let joined = alnum(before)
                     || alnum(after)
-                    || is(before, b':')
-                    || is(after, b':')
+                    || (colon && is(before, b':'))
+                    || (colon && is(after, b':'))
                     || (is(after, b'.') && digit(after2));
                 !joined
             }

@@ -28,6 +28,7 @@
 
 pub mod class;
 pub mod map;
+pub mod procnet;
 pub mod scan;
 pub mod secrets;
 pub mod verify;
@@ -269,7 +270,7 @@ fn limits_text(s: &Summary, keep_oui: bool) -> Vec<String> {
         v.push("host names pseudonymised label by label, consistently across bundles redacted with the same map: fleet grouping and diff pairing by name unaffected; names no longer resolve".into());
     }
     if has("ipv4-addresses") || has("ipv6-addresses") {
-        v.push("IP addresses pseudonymised with their /8, /16, /24 (IPv6 /32, /48, /64) prefixes kept: subnet and peer grouping unaffected; loopback, link-local, multicast and documentation addresses kept; addresses written in hexadecimal (/proc/net/tcp) are not recognised".into());
+        v.push("IP addresses pseudonymised with their /8, /16, /24 (IPv6 /32, /48, /64) prefixes kept: subnet and peer grouping unaffected; loopback, link-local, multicast and documentation addresses kept; the hexadecimal addresses of /proc/net's socket and route tables are pseudonymised the same way".into());
     }
     if has("mac-addresses") {
         v.push(if keep_oui {
@@ -317,6 +318,7 @@ pub fn redact(
         if let EntryContent::Bytes(b) = &e.content {
             if !binary(b) {
                 scan::discover(&e.path, b, &opts.keywords, &mut found);
+                procnet::discover(&e.path, b, &mut found);
             }
         }
     })?;
@@ -415,6 +417,8 @@ pub fn redact(
                 }
                 let masked = secrets::mask(&b, &mut secret_counts);
                 let text = masked.as_deref().unwrap_or(&b);
+                let hexed = procnet::replace(&e.path, text, map, &mut counts);
+                let text = hexed.as_deref().unwrap_or(text);
                 let replaced = replacer.replace(text, map, &mut counts);
                 let text = replaced.as_deref().unwrap_or(text);
                 let data = match e.compression {

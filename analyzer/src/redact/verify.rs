@@ -1,5 +1,7 @@
 //! The leak scan (`rca redact --verify`, `--verify-only`): a redacted bundle is searched for
-//! every original value in the pseudonym map and for secret values.
+//! every original value in the pseudonym map, in every form it may be written ([`leak_forms`]:
+//! an IPv6 address expanded or with leading zeros, an IPv4 address mapped into IPv6, either in
+//! the hexadecimal of /proc/net), and for secret values.
 //!
 //! In: the redacted bundle (read like any bundle, compressed members decompressed) and the map
 //! (optional: without one, only secrets are sought). Out: every [`Leak`], with the entry path
@@ -8,9 +10,10 @@
 //! themselves ([`super::secrets::find`]): text holds a secret when masking would change it.
 
 use super::scan::Replacer;
-use super::{binary, secrets, Map};
+use super::{binary, procnet, secrets, Class, Map};
 use crate::bundle::{self, EntryContent, Limits, RawEntry};
 use serde::Serialize;
+use std::net::{Ipv4Addr, Ipv6Addr};
 use std::path::Path;
 
 /// One leak found.
@@ -39,6 +42,70 @@ pub struct Scanned {
     pub leaks: Vec<Leak>,
 }
 
+/// Every text the originals of `map` may be written as, with its class: each original as the map
+/// keeps it; for each IPv6 address its other colon forms ([`v6_text_forms`]) and /proc/net hex
+/// forms ([`procnet::v6_hex_forms`]); for each IPv4 address its /proc/net hex forms
+/// ([`procnet::v4_hex_forms`]) and its IPv4-mapped IPv6 forms (`::ffff:10.1.2.3`,
+/// `::ffff:a01:203`, expanded). Upper-case forms are not listed: the scan ignores ASCII case.
+/// Originals shorter than two characters are left out. Sorted, without duplicates.
+pub fn leak_forms(map: &Map) -> Vec<(String, Class)> {
+    let mut v: Vec<(String, Class)> = map
+        .originals()
+        .into_iter()
+        .filter(|(o, _)| o.len() >= 2)
+        .collect();
+    for k in map.ipv6.keys() {
+        if let Ok(a) = k.parse::<Ipv6Addr>() {
+            v.extend(v6_text_forms(a).into_iter().map(|f| (f, Class::Ipv6)));
+            v.extend(procnet::v6_hex_forms(a).into_iter().map(|f| (f, Class::Ipv6)));
+        }
+    }
+    for k in map.ipv4.keys() {
+        if let Ok(a) = k.parse::<Ipv4Addr>() {
+            v.extend(procnet::v4_hex_forms(a).into_iter().map(|f| (f, Class::Ipv4)));
+            let m = a.to_ipv6_mapped();
+            v.extend(v6_text_forms(m).into_iter().map(|f| (f, Class::Ipv4)));
+            v.push((format!("::ffff:{a}"), Class::Ipv4));
+            v.push((format!("0:0:0:0:0:ffff:{a}"), Class::Ipv4));
+            v.push((format!("0000:0000:0000:0000:0000:ffff:{a}"), Class::Ipv4));
+        }
+    }
+    v.sort();
+    v.dedup_by(|a, b| a.0.eq_ignore_ascii_case(&b.0));
+    v
+}
+
+/// The colon forms of an IPv6 address, lower-case: its groups with and without leading zeros,
+/// each written in full and with each run of zero groups compressed to `::` (the canonical RFC
+/// 5952 form among them).
+pub fn v6_text_forms(a: Ipv6Addr) -> Vec<String> {
+    let s = a.segments();
+    let mut v = vec![a.to_string()];
+    for padded in [false, true] {
+        let g: Vec<String> = s
+            .iter()
+            .map(|x| if padded { format!("{x:04x}") } else { format!("{x:x}") })
+            .collect();
+        v.push(g.join(":"));
+        let mut i = 0;
+        while i < 8 {
+            if s[i] != 0 {
+                i += 1;
+                continue;
+            }
+            let mut j = i;
+            while j < 8 && s[j] == 0 {
+                j += 1;
+            }
+            v.push(format!("{}::{}", g[..i].join(":"), g[j..].join(":")));
+            i = j;
+        }
+    }
+    v.sort();
+    v.dedup();
+    v
+}
+
 /// Scans the bundle at `path` for the originals of `map` and for secrets.
 ///
 /// Errors: the bundle cannot be read at all.
@@ -48,10 +115,8 @@ pub fn verify(
     limits: &Limits,
 ) -> Result<Scanned, bundle::BundleError> {
     let originals = map.map(|m| {
-        let pats = m
-            .originals()
+        let pats = leak_forms(m)
             .into_iter()
-            .filter(|(o, _)| o.len() >= 2)
             .map(|(o, c)| (o, (c, String::new())))
             .collect();
         Replacer::from_patterns(pats)
@@ -116,4 +181,43 @@ pub fn verify(
         out.unscanned.push(r.path);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_form_of_an_address() {
+        let f = v6_text_forms("2a01:4f8:0:7::10".parse().unwrap());
+        for x in [
+            "2a01:4f8:0:7::10",
+            "2a01:4f8::7:0:0:0:10",
+            "2a01:4f8:0:7:0:0:0:10",
+            "2a01:04f8:0000:0007:0000:0000:0000:0010",
+            "2a01:04f8:0000:0007::0010",
+            "2a01:04f8::0007:0000:0000:0000:0010",
+        ] {
+            assert!(f.contains(&x.to_string()), "{x} not in {f:?}");
+        }
+        let mut m = Map::default();
+        m.ipv4("10.0.0.121".parse().unwrap());
+        m.ipv6("2a01:4f8:0:7::10".parse().unwrap());
+        let forms = leak_forms(&m);
+        let has = |x: &str, c: Class| forms.iter().any(|(f, k)| f.eq_ignore_ascii_case(x) && *k == c);
+        assert!(has("10.0.0.121", Class::Ipv4));
+        assert!(has("7900000a", Class::Ipv4));
+        assert!(has("::ffff:10.0.0.121", Class::Ipv4));
+        assert!(has("::ffff:a00:79", Class::Ipv4));
+        assert!(has("0000000000000000FFFF00007900000A", Class::Ipv4));
+        assert!(has("2a0104f8000000070000000000000010", Class::Ipv6));
+        assert!(has("F804012A070000000000000010000000", Class::Ipv6));
+        // Matched at the boundaries the scan uses: a hex form followed by its port.
+        let r = Replacer::from_patterns(
+            forms.into_iter().map(|(o, c)| (o, (c, String::new()))).collect(),
+        );
+        let t = b"   1: 2A0104F8000000070000000000000010:0050 and 2A01:4F8:0:7:0:0:0:10 and 7900000A:2009";
+        let found: Vec<&[u8]> = r.matches(t).map(|(s, e, _)| &t[s..e]).collect();
+        assert_eq!(found.len(), 3, "{:?}", found);
+    }
 }

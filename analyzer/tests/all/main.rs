@@ -38,6 +38,7 @@ mod linux_facts;
 mod one_snapshot;
 mod profile;
 mod redact;
+mod redact_procnet;
 mod sample_pairs;
 mod samples;
 mod sosreport;

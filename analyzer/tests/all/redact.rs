@@ -10,7 +10,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn repo() -> PathBuf {
+pub(super) fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .unwrap()
@@ -18,7 +18,7 @@ fn repo() -> PathBuf {
 }
 
 /// Runs `rca` with `args`: exit code, stdout, stderr (never a panic).
-fn rca(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
+pub(super) fn rca(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_rca"))
         .args(args)
         .output()
@@ -36,7 +36,7 @@ fn rca(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
 }
 
 /// `rca redact IN -o OUT --map MAP [extra]`, asserting success.
-fn redact(input: &Path, out: &Path, map: &Path, extra: &[&str]) -> String {
+pub(super) fn redact(input: &Path, out: &Path, map: &Path, extra: &[&str]) -> String {
     let mut args: Vec<&std::ffi::OsStr> = vec![
         "redact".as_ref(),
         input.as_os_str(),
@@ -57,7 +57,7 @@ fn redact(input: &Path, out: &Path, map: &Path, extra: &[&str]) -> String {
 }
 
 /// Every entry of a `.tar.gz`, compressed members decompressed: (path, bytes).
-fn entries(tgz: &Path) -> Vec<(String, Vec<u8>)> {
+pub(super) fn entries(tgz: &Path) -> Vec<(String, Vec<u8>)> {
     let f = std::fs::File::open(tgz).unwrap();
     let mut a = tar::Archive::new(GzDecoder::new(f));
     let mut v = Vec::new();
@@ -252,7 +252,7 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-fn walk(d: &Path, out: &mut Vec<PathBuf>) {
+pub(super) fn walk(d: &Path, out: &mut Vec<PathBuf>) {
     let mut v: Vec<_> = std::fs::read_dir(d)
         .unwrap()
         .map(|e| e.unwrap().path())
