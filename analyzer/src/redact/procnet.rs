@@ -74,8 +74,10 @@ enum Table {
 /// `proc/net/<table>` or `proc/<pid>/net/<table>` (also `proc/self/net/…`), with an optional
 /// suffix such as `.start`.
 static PATH: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(^|/)proc/(([0-9]+|self)/)?net/(tcp6?|udp6?|udplite6?|raw6?|route)(\.[A-Za-z0-9_-]+)?$")
-        .unwrap()
+    Regex::new(
+        r"(^|/)proc/(([0-9]+|self)/)?net/(tcp6?|udp6?|udplite6?|raw6?|route)(\.[A-Za-z0-9_-]+)?$",
+    )
+    .unwrap()
 });
 
 /// The table a path names, if any.
@@ -119,7 +121,9 @@ fn socket_row(line: &[u8], t: &[(usize, usize)]) -> Option<[(usize, usize, Form)
         return None;
     }
     let sl = &line[t[0].0..t[0].1];
-    if sl.len() < 2 || sl.last() != Some(&b':') || !sl[..sl.len() - 1].iter().all(u8::is_ascii_digit)
+    if sl.len() < 2
+        || sl.last() != Some(&b':')
+        || !sl[..sl.len() - 1].iter().all(u8::is_ascii_digit)
     {
         return None;
     }
@@ -299,7 +303,13 @@ fn words(h: &[u8]) -> Option<Vec<u32>> {
 /// Decodes a field written in `form` (`big`: the table's host order is big-endian).
 fn decode(h: &[u8], form: Form, big: bool) -> Option<Addr> {
     let w = words(h)?;
-    let bytes = |w: u32| if big { w.to_be_bytes() } else { w.to_le_bytes() };
+    let bytes = |w: u32| {
+        if big {
+            w.to_be_bytes()
+        } else {
+            w.to_le_bytes()
+        }
+    };
     match form {
         Form::V4 => Some(Addr::V4(Ipv4Addr::from(bytes(*w.first()?)))),
         Form::V6Words => {
@@ -478,7 +488,7 @@ mod tests {
         discover("net.txt", ROUTE.as_bytes(), &mut f);
         discover("if_inet6", IF_INET6.as_bytes(), &mut f);
         let got: Vec<String> = f.ipv4.iter().map(ToString::to_string).collect();
-        assert_eq!(got, ["10.0.0.0", "10.0.0.112", "10.0.0.121", "10.0.0.2"]);
+        assert_eq!(got, ["10.0.0.0", "10.0.0.2", "10.0.0.112", "10.0.0.121"]);
         let got: Vec<&String> = f.ipv6.keys().collect();
         assert_eq!(got, ["2a01:4f8:77::10", "2a01:4f8:77::a"]);
     }
@@ -499,12 +509,21 @@ mod tests {
         // The mapped IPv4 of tcp6 is the same map entry as the IPv4 of tcp.
         let out6 = replace("tcp6", TCP6.as_bytes(), &mut map, &mut c).unwrap();
         let out6 = String::from_utf8(out6).unwrap();
-        assert!(out6.contains(&format!("0000000000000000FFFF0000{hexp}:2009")), "{out6}");
+        assert!(
+            out6.contains(&format!("0000000000000000FFFF0000{hexp}:2009")),
+            "{out6}"
+        );
         // Network order, lower case, in if_inet6; loopback kept.
         let outi = replace("if_inet6", IF_INET6.as_bytes(), &mut map, &mut c).unwrap();
         let outi = String::from_utf8(outi).unwrap();
-        let p6: Ipv6Addr = map.ipv6("2a01:4f8:77::10".parse().unwrap()).parse().unwrap();
-        assert!(outi.starts_with(&encode(Addr::V6(p6), Form::V6Net, true, false)), "{outi}");
+        let p6: Ipv6Addr = map
+            .ipv6("2a01:4f8:77::10".parse().unwrap())
+            .parse()
+            .unwrap();
+        assert!(
+            outi.starts_with(&encode(Addr::V6(p6), Form::V6Net, true, false)),
+            "{outi}"
+        );
         assert!(outi.contains("00000000000000000000000000000001 01 80 10 80       lo"));
         // The route's mask is no address.
         let outr = replace("route", ROUTE.as_bytes(), &mut map, &mut c).unwrap();

@@ -57,12 +57,20 @@ pub fn leak_forms(map: &Map) -> Vec<(String, Class)> {
     for k in map.ipv6.keys() {
         if let Ok(a) = k.parse::<Ipv6Addr>() {
             v.extend(v6_text_forms(a).into_iter().map(|f| (f, Class::Ipv6)));
-            v.extend(procnet::v6_hex_forms(a).into_iter().map(|f| (f, Class::Ipv6)));
+            v.extend(
+                procnet::v6_hex_forms(a)
+                    .into_iter()
+                    .map(|f| (f, Class::Ipv6)),
+            );
         }
     }
     for k in map.ipv4.keys() {
         if let Ok(a) = k.parse::<Ipv4Addr>() {
-            v.extend(procnet::v4_hex_forms(a).into_iter().map(|f| (f, Class::Ipv4)));
+            v.extend(
+                procnet::v4_hex_forms(a)
+                    .into_iter()
+                    .map(|f| (f, Class::Ipv4)),
+            );
             let m = a.to_ipv6_mapped();
             v.extend(v6_text_forms(m).into_iter().map(|f| (f, Class::Ipv4)));
             v.push((format!("::ffff:{a}"), Class::Ipv4));
@@ -84,7 +92,13 @@ pub fn v6_text_forms(a: Ipv6Addr) -> Vec<String> {
     for padded in [false, true] {
         let g: Vec<String> = s
             .iter()
-            .map(|x| if padded { format!("{x:04x}") } else { format!("{x:x}") })
+            .map(|x| {
+                if padded {
+                    format!("{x:04x}")
+                } else {
+                    format!("{x:x}")
+                }
+            })
             .collect();
         v.push(g.join(":"));
         let mut i = 0;
@@ -204,7 +218,11 @@ mod tests {
         m.ipv4("10.0.0.121".parse().unwrap());
         m.ipv6("2a01:4f8:0:7::10".parse().unwrap());
         let forms = leak_forms(&m);
-        let has = |x: &str, c: Class| forms.iter().any(|(f, k)| f.eq_ignore_ascii_case(x) && *k == c);
+        let has = |x: &str, c: Class| {
+            forms
+                .iter()
+                .any(|(f, k)| f.eq_ignore_ascii_case(x) && *k == c)
+        };
         assert!(has("10.0.0.121", Class::Ipv4));
         assert!(has("7900000a", Class::Ipv4));
         assert!(has("::ffff:10.0.0.121", Class::Ipv4));
@@ -214,7 +232,10 @@ mod tests {
         assert!(has("F804012A070000000000000010000000", Class::Ipv6));
         // Matched at the boundaries the scan uses: a hex form followed by its port.
         let r = Replacer::from_patterns(
-            forms.into_iter().map(|(o, c)| (o, (c, String::new()))).collect(),
+            forms
+                .into_iter()
+                .map(|(o, c)| (o, (c, String::new())))
+                .collect(),
         );
         let t = b"   1: 2A0104F8000000070000000000000010:0050 and 2A01:4F8:0:7:0:0:0:10 and 7900000A:2009";
         let found: Vec<&[u8]> = r.matches(t).map(|(s, e, _)| &t[s..e]).collect();

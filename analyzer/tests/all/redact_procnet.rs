@@ -8,7 +8,7 @@
 //! table keeps its rows, states, ports and widths, an address in hex is the same map entry as in
 //! text, and the leak scan catches each form put back.
 
-use super::redact::{entries, rca, redact, repo};
+use super::redact::{entries, rca, redact, repo, walk};
 use std::net::{Ipv4Addr, Ipv6Addr};
 use std::path::Path;
 
@@ -200,14 +200,19 @@ fn hex_addresses_of_proc_net_are_pseudonymised_consistently() {
     assert!(text("net/tcp").contains("   0: 0100007F:0CEA 00000000:0000 0A"));
     assert!(text("net/if_inet6").contains("fe8000000000000002163efffe3fd91c 1a 40 20 80     eth0"));
     assert!(text("net/if_inet6").contains("00000000000000000000000000000001 01 80 10 80       lo"));
-    assert!(text("net/route").contains("\t00FFFFFF\t") && text("net/route").contains("\t0000FFFF\t"));
+    assert!(
+        text("net/route").contains("\t00FFFFFF\t") && text("net/route").contains("\t0000FFFF\t")
+    );
 
     // The same original is the same pseudonym in hex and in text.
     let m: serde_json::Value = serde_json::from_slice(&std::fs::read(&map).unwrap()).unwrap();
     let p4 = m["ipv4"]["10.77.1.21"].as_str().unwrap();
     let p6 = m["ipv6"]["2a01:4f8:77:1::21"].as_str().unwrap();
     let hosts = text("etc/hosts");
-    assert!(hosts.contains(&format!("{p4} ")) && hosts.contains(&format!("{p6} ")), "{hosts}");
+    assert!(
+        hosts.contains(&format!("{p4} ")) && hosts.contains(&format!("{p6} ")),
+        "{hosts}"
+    );
     assert!(text("net/tcp").contains(&format!(" {}:1F54 ", le4(p4))));
     assert!(text("net/tcp6").contains(&format!(" {}:01BB ", words6(p6))));
     assert!(text("net/tcp6").contains(&format!(" {}:A0F1 ", words6(&format!("::ffff:{p4}")))));
@@ -220,7 +225,10 @@ fn hex_addresses_of_proc_net_are_pseudonymised_consistently() {
     );
     assert!(text("net/route").contains(&format!("eth1\t{}\t00000000\t0001", le4(p_net))));
     let summary: serde_json::Value = serde_json::from_str(&text("redaction.json")).unwrap();
-    assert!(!summary["limits"].to_string().contains("not recognised"), "{summary}");
+    assert!(
+        !summary["limits"].to_string().contains("not recognised"),
+        "{summary}"
+    );
 }
 
 #[test]
@@ -248,11 +256,8 @@ fn the_leak_scan_catches_every_form_put_back() {
     };
     let (code, stdout, stderr) = verify();
     assert_eq!(code, 0, "{stdout}{stderr}");
-    let top = std::fs::read_dir(&unpacked)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.is_dir())
-        .unwrap();
+    let mut files = Vec::new();
+    walk(&unpacked, &mut files);
     let tail = "0A 00000000:00000000 00:00000000 00000000     0        0 1 1 0000000000000000 100 0 0 10 0";
     let cases = [
         // Hex IPv4, as tcp prints it.
@@ -303,17 +308,20 @@ fn the_leak_scan_catches_every_form_put_back() {
         ),
     ];
     for (file, line, value) in cases {
-        let f = top.join(&file);
-        let clean = std::fs::read(&f).unwrap();
+        let f = files
+            .iter()
+            .find(|p| p.ends_with(&file))
+            .unwrap_or_else(|| panic!("{file} not in the redacted bundle"));
+        let clean = std::fs::read(f).unwrap();
         let mut b = clean.clone();
         b.extend_from_slice(format!("{line}\n").as_bytes());
-        std::fs::write(&f, &b).unwrap();
+        std::fs::write(f, &b).unwrap();
         let (code, _, stderr) = verify();
         assert_eq!(code, 1, "{value} put back in {file} not caught:\n{stderr}");
         assert!(
             stderr.contains(&format!("{file}:")) && stderr.contains(&value),
             "{value}:\n{stderr}"
         );
-        std::fs::write(&f, &clean).unwrap();
+        std::fs::write(f, &clean).unwrap();
     }
 }
