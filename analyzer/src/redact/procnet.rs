@@ -442,11 +442,19 @@ pub fn replace(path: &str, text: &[u8], map: &mut Map, counts: &mut Counts) -> O
 /// Every hex form of an IPv4 address in /proc/net tables, upper-case (the leak scan matches
 /// without regard to case): 8 digits in little- and big-endian order, and its IPv4-mapped IPv6
 /// address as four host-order words (`tcp6`) in both orders and in network order.
+///
+/// An 8-digit form starting `0000` (in little-endian order, a `/16` network such as 10.1.0.0)
+/// is left out: it reads like the small counters printed in 8 hex digits elsewhere
+/// (`/proc/net/softnet_stat`), which the scan would take for leaks. Such addresses are still
+/// replaced inside the tables.
 pub fn v4_hex_forms(a: Ipv4Addr) -> Vec<String> {
-    let mut v = vec![
+    let mut v: Vec<String> = [
         encode(Addr::V4(a), Form::V4, false, true),
         encode(Addr::V4(a), Form::V4, true, true),
-    ];
+    ]
+    .into_iter()
+    .filter(|f| !f.starts_with("0000"))
+    .collect();
     v.extend(v6_hex_forms(a.to_ipv6_mapped()));
     v.sort();
     v.dedup();
@@ -559,6 +567,9 @@ mod tests {
         ] {
             assert!(f.contains(&x.to_string()), "{x} not in {f:?}");
         }
+        let f = v4_hex_forms(v4("10.1.0.0"));
+        assert!(!f.contains(&"0000010A".to_string()), "{f:?}");
+        assert!(f.contains(&"0A010000".to_string()), "{f:?}");
         let f = v6_hex_forms("2a01:4f8:77::10".parse().unwrap());
         assert_eq!(
             f,
