@@ -138,33 +138,103 @@ def hms(t):
     return f"{s // 3600:02d}:{s // 60 % 60:02d}:{s % 60:02d}"
 
 
-def cpu_rows(rows, prefix):
-    """mpstat rows of `all` and CPUs 0-7 -> `all` and CPUs 0-127 (CPU c has the values of c % 8)."""
-    out = [prefix + rows[0][8:]]
-    real = rows[1:]
-    for c in range(CPUS):
-        r = real[c % len(real)]
-        out.append(prefix + f"{c:>8}" + r[16:])
-    return out
+NUM = re.compile(r" *\d+\.\d+")
+POOL = 16  # varied copies made of each real row
 
 
-def gen_sysstat(src, path, limit, expand=None):
+def vary(line, start, stop, pct_ends, rng, spread=0.15):
+    """`line` with each decimal number between `start` and `stop` scaled by a random factor within
+    +-spread, in its column (right-aligned, same decimals); numbers ending where a `%` column's
+    header ends stay <= 100."""
+    out, pos = [line[:start]], start
+    for m in NUM.finditer(line, start, stop):
+        tok = m.group()
+        d = len(tok) - tok.index(".") - 1
+        x = float(tok) * (1 + rng.uniform(-spread, spread))
+        if m.end() in pct_ends:
+            x = min(x, 100.0)
+        out.append(line[pos:m.start()])
+        out.append(f"{x:{len(tok)}.{d}f}")
+        pos = m.end()
+    out.append(line[pos:])
+    return "".join(out)
+
+
+def pct_ends(header):
+    return {m.end() for m in re.finditer(r"\S+", header) if m.group().startswith("%")}
+
+
+def vary_cpu(vals, rng):
+    """mpstat's usr nice sys iowait irq soft steal guest gnice idle: the busy shares varied, idle
+    what is left of 100."""
+    v = [x * (1 + rng.uniform(-0.15, 0.15)) for x in vals]
+    busy = sum(v[:7])
+    if busy > 100:
+        v = [x * 100 / busy for x in v]
+        busy = 100.0
+    v[9] = max(0.0, 100.0 - busy)
+    return v
+
+
+class Varied:
+    """POOL varied copies of each real row, made once; `pick` takes one at random."""
+
+    def __init__(self, rows, make, rng):
+        self.pool = [[make(r, rng) for _ in range(POOL)] for r in rows]
+        self.rng = rng
+
+    def pick(self, i):
+        return self.pool[i][self.rng.randrange(POOL)]
+
+
+def mpstat_expander(blocks, rng):
+    """mpstat rows of `all` and CPUs 0-7 -> `all` and CPUs 0-127, each CPU's row a varied copy of
+    a real CPU row of any interval."""
+    real = [r for b in blocks for r in b[1:] if r[8:16].strip() != "all"]
+
+    def make(r, rng):
+        v = vary_cpu([float(x) for x in r[16:].split()], rng)
+        return "".join(f"{x:8.2f}" for x in v)
+
+    pool = Varied(real, make, rng)
+
+    def expand(rows, prefix):
+        out = [prefix + rows[0][8:]]
+        for c in range(CPUS):
+            out.append(prefix + f"{c:>8}" + pool.pick(rng.randrange(len(real))))
+        return out
+
+    return expand
+
+
+def gen_sysstat(src, path, limit, rng, cpus=False):
+    """A sysstat report (mpstat, pidstat, sar) grown to `limit` characters: the real interval
+    blocks in turn, one second apart, each row a varied copy (a pidstat Command column is kept)."""
     first, blocks, avg = sysstat_blocks(src)
     first = first.replace("(dn01.example)", f"({HOST})").replace("2026-11-30", T0.strftime("%Y-%m-%d"))
     first = re.sub(r"\(\d+ CPU\)", f"({CPUS} CPU)", first)
-    step = 1  # one-second intervals, as collected (`mpstat -P ALL 1`)
+    expand = mpstat_expander(blocks, rng) if cpus else None
+    varied = []
+    for b in blocks:
+        ends = pct_ends(b[0])
+        stop = b[0].find("Command")
+
+        def make(r, rng, ends=ends, stop=stop):
+            return vary(r, 8, stop if stop > 0 else len(r), ends, rng)[8:]
+
+        varied.append(Varied(b[1:], make, rng))
     out = Out(path, limit)
     out.write(first + "\n\n")
     k = 0
     while not out.full():
-        b = blocks[k % len(blocks)]
-        t = k * step
-        head = hms(t) + b[0][8:]
-        rows = b[1:]
+        i = k % len(blocks)
+        b = blocks[i]
+        head = hms(k) + b[0][8:]
+        ts = hms(k + 1)
         if expand:
-            rows = expand(rows, hms(t + step))
+            rows = expand(b[1:], ts)
         else:
-            rows = [hms(t + step) + r[8:] for r in rows]
+            rows = [ts + varied[i].pick(j) for j in range(len(b) - 1)]
         out.write(head + "\n" + "\n".join(rows) + "\n\n")
         k += 1
     for b in avg:
@@ -195,15 +265,22 @@ def json_head(src):
 JSON_TAIL = "\n\t\t\t]\n\t\t}\n\t]\n}}\n"
 
 
-def gen_mpstat_json(src, path, limit):
+def gen_mpstat_json(src, path, limit, rng):
     stats = json.loads(src)["sysstat"]["hosts"][0]["statistics"]
     step = 1
     out = Out(path, limit)
     out.write(json_head(src))
     k = 0
+    keys = ["usr", "nice", "sys", "iowait", "irq", "soft", "steal", "guest", "gnice", "idle"]
+    real = [r for st in stats for r in st["cpu-load"] if r["cpu"] != "all"]
+
+    def make(r, rng):
+        return dict(zip(keys, vary_cpu([r[k] for k in keys], rng)))
+
+    pool = Varied(real, make, rng)
     while not out.full():
         loads = stats[k % len(stats)]["cpu-load"]
-        rows = [loads[0]] + [dict(loads[1 + c % (len(loads) - 1)], cpu=str(c)) for c in range(CPUS)]
+        rows = [loads[0]] + [dict(cpu=str(c), **pool.pick(rng.randrange(len(real)))) for c in range(CPUS)]
         body = ",\n".join("\t\t\t\t\t\t" + jobj(r) for r in rows)
         out.write(("" if k == 0 else ",\n") + "\t\t\t\t{\n"
                   f'\t\t\t\t\t"timestamp": "{hms((k + 1) * step)}",\n'
@@ -217,15 +294,32 @@ def disk_name(i):
     return "sd" + chr(ord("a") + i)
 
 
-def gen_iostat_json(src, path, limit):
+PCT_KEYS = {"util", "rrqm", "wrqm", "drqm"}
+
+
+def vary_dict(d, rng):
+    out = {}
+    for key, v in d.items():
+        if isinstance(v, float):
+            v *= 1 + rng.uniform(-0.15, 0.15)
+            if key in PCT_KEYS:
+                v = min(v, 100.0)
+        out[key] = v
+    return out
+
+
+def gen_iostat_json(src, path, limit, rng):
     stats = json.loads(src)["sysstat"]["hosts"][0]["statistics"]
+    real = [d for st in stats for d in st["disk"]]
+    pool = Varied(real, vary_dict, rng)
     out = Out(path, limit)
     out.write(json_head(src))
     k = 0
     while not out.full():
         st = stats[k % len(stats)]
-        disks = st["disk"]
-        rows = [dict(disks[i % len(disks)], disk_device=disk_name(i)) for i in range(DISKS)]
+        per = len(st["disk"])
+        base = (k % len(stats)) * per
+        rows = [dict(pool.pick(base + i % per), disk_device=disk_name(i)) for i in range(DISKS)]
         body = ",\n".join("\t\t\t\t\t\t" + jobj(r) for r in rows)
         out.write(("" if k == 0 else ",\n") + "\t\t\t\t{\n"
                   '\t\t\t\t\t"avg-cpu":  ' + jobj(st["avg-cpu"]) + ",\n"
@@ -235,7 +329,7 @@ def gen_iostat_json(src, path, limit):
     out.close()
 
 
-def gen_iostat_txt(src, path, limit):
+def gen_iostat_txt(src, path, limit, rng):
     first, rest = src.split("\n", 1)
     first = first.replace("(dn01.example)", f"({HOST})").replace("2026-11-30", f"{T0:%Y-%m-%d}")
     first = re.sub(r"\(\d+ CPU\)", f"({CPUS} CPU)", first)
@@ -244,13 +338,15 @@ def gen_iostat_txt(src, path, limit):
     for c in chunks:
         lines = c.rstrip("\n").split("\n")
         dev = next(i for i, l in enumerate(lines) if l.startswith("Device"))
-        parsed.append((lines[: dev + 1], lines[dev + 1:]))
+        ends = pct_ends(lines[dev])
+        parsed.append((lines[: dev + 1],
+                       Varied(lines[dev + 1:], lambda r, rng, e=ends: vary(r, 3, len(r), e, rng), rng)))
     out = Out(path, limit)
     out.write(first + "\n\n")
     k = 0
     while not out.full():
         head, rows = parsed[k % len(parsed)]
-        rows = [disk_name(i) + rows[i % len(rows)][3:] for i in range(DISKS)]
+        rows = [disk_name(i) + rows.pick(i % len(rows.pool))[3:] for i in range(DISKS)]
         ts = (T0 + datetime.timedelta(seconds=k)).strftime("%Y-%m-%dT%H:%M:%S+0000")
         out.write(ts + "\n" + "\n".join(head + rows) + "\n\n\n")
         k += 1
@@ -445,14 +541,13 @@ def build(top, size_mb, seed):
 
     share = {k: int(v * total) for k, v in SHARES.items()}
     ss = os.path.join(top, "sysstat")
-    gen_sysstat(sysstat["mpstat-P-ALL.txt"], os.path.join(ss, "mpstat-P-ALL.txt"), share["mpstat-txt"], cpu_rows)
-    gen_mpstat_json(sysstat["mpstat-P-ALL.json"], os.path.join(ss, "mpstat-P-ALL.json"), share["mpstat-json"])
-    gen_iostat_txt(sysstat["iostat-x.txt"], os.path.join(ss, "iostat-x.txt"), share["iostat-txt"])
-    gen_iostat_json(sysstat["iostat-x.json"], os.path.join(ss, "iostat-x.json"), share["iostat-json"])
-    gen_sysstat(sysstat["pidstat-udw.txt"], os.path.join(ss, "pidstat-udw.txt"), share["pidstat-udw"])
-    gen_sysstat(sysstat["pidstat-t.txt"], os.path.join(ss, "pidstat-t.txt"), share["pidstat-t"])
-    gen_sysstat(sysstat["sar-n-DEV.txt"], os.path.join(ss, "sar-n-DEV.txt"), share["sar-dev"])
-    gen_sysstat(sysstat["sar-n-EDEV.txt"], os.path.join(ss, "sar-n-EDEV.txt"), share["sar-edev"])
+    gen_sysstat(sysstat["mpstat-P-ALL.txt"], os.path.join(ss, "mpstat-P-ALL.txt"), share["mpstat-txt"], rng, cpus=True)
+    gen_mpstat_json(sysstat["mpstat-P-ALL.json"], os.path.join(ss, "mpstat-P-ALL.json"), share["mpstat-json"], rng)
+    gen_iostat_txt(sysstat["iostat-x.txt"], os.path.join(ss, "iostat-x.txt"), share["iostat-txt"], rng)
+    gen_iostat_json(sysstat["iostat-x.json"], os.path.join(ss, "iostat-x.json"), share["iostat-json"], rng)
+    for name, key in (("pidstat-udw.txt", "pidstat-udw"), ("pidstat-t.txt", "pidstat-t"),
+                      ("sar-n-DEV.txt", "sar-dev"), ("sar-n-EDEV.txt", "sar-edev")):
+        gen_sysstat(sysstat[name], os.path.join(ss, name), share[key], rng)
     gen_vmstat(sysstat["vmstat.txt"], os.path.join(ss, "vmstat.txt"), share["vmstat"])
     os.makedirs(os.path.join(top, "perf"), exist_ok=True)
     for rel, data in healthy_text.items():
