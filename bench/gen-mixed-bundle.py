@@ -32,9 +32,12 @@ collector writes it. The bundle is the same for the same size, seed and format (
 written with fixed times, owners and order).
 
 Usage: bench/gen-mixed-bundle.py OUT --size-mb N [--seed S] [--format dir|tar.gz|zip|tar.xz]
+                                     [--perf-script-mb M]
   dir      OUT is the bundle's top folder (holding manifest.tsv)
   tar.gz   OUT is an archive of the top folder `rca-benchhost-20261201T000000Z/`
            (tar | gzip -6 -n), likewise zip (deflate, level 6) and tar.xz (xz -3, one thread)
+  --perf-script-mb M   perf/perf-script.txt of M MB whatever N is: one artifact larger than
+           all the others together (e.g. N 16, M 2048)
 """
 import argparse
 import datetime
@@ -503,7 +506,7 @@ def manifest_records_text(text):
     return meta, arts
 
 
-def build(top, size_mb, seed):
+def build(top, size_mb, seed, perf_mb=None):
     rng = random.Random(seed)
     total = size_mb * 1_000_000
     meta, arts = manifest_records(os.path.join(S1, "manifest.tsv"))
@@ -540,6 +543,8 @@ def build(top, size_mb, seed):
                 shutil.copyfile(os.path.join(dirpath, f), os.path.join(top, rel, f))
 
     share = {k: int(v * total) for k, v in SHARES.items()}
+    if perf_mb:
+        share["perf-script"] = perf_mb * 1_000_000
     ss = os.path.join(top, "sysstat")
     gen_sysstat(sysstat["mpstat-P-ALL.txt"], os.path.join(ss, "mpstat-P-ALL.txt"), share["mpstat-txt"], rng, cpus=True)
     gen_mpstat_json(sysstat["mpstat-P-ALL.json"], os.path.join(ss, "mpstat-P-ALL.json"), share["mpstat-json"], rng)
@@ -609,23 +614,26 @@ def build(top, size_mb, seed):
             f.write("\t".join(a) + "\n")
 
 
-def archive(top_parent, fmt, out):
+def archive(top, fmt, out):
+    """Packs the bundle folder `top` as `fmt` into `out`, under the top folder name TOP."""
     names = []
-    for dirpath, dirs, files in os.walk(os.path.join(top_parent, TOP)):
+    for dirpath, dirs, files in os.walk(top):
         dirs.sort()
         for f in sorted(files):
-            names.append(os.path.relpath(os.path.join(dirpath, f), top_parent))
+            names.append(os.path.relpath(os.path.join(dirpath, f), top))
     if fmt == "zip":
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as z:
             for n in names:
-                zi = zipfile.ZipInfo(n, date_time=(2026, 12, 1, 0, 0, 0))
+                zi = zipfile.ZipInfo(f"{TOP}/{n}", date_time=(2026, 12, 1, 0, 0, 0))
                 zi.compress_type = zipfile.ZIP_DEFLATED
                 zi.external_attr = 0o644 << 16
-                with open(os.path.join(top_parent, n), "rb") as src, z.open(zi, "w") as dst:
+                with open(os.path.join(top, n), "rb") as src, z.open(zi, "w", force_zip64=True) as dst:
                     shutil.copyfileobj(src, dst, 1 << 20)
         return
+    base = os.path.basename(os.path.normpath(top))
     tar = ["tar", "--sort=name", "--mtime=@1796083200", "--owner=0", "--group=0",
-           "--numeric-owner", "-C", top_parent, "-cf", "-", TOP]
+           "--numeric-owner", f"--transform=s,^{re.escape(base)},{TOP},", "-C",
+           os.path.dirname(os.path.abspath(top)), "-cf", "-", base]
     comp = ["gzip", "-6", "-n"] if fmt == "tar.gz" else ["xz", "-3", "-T1"]
     with open(out, "wb") as f:
         t = subprocess.Popen(tar, stdout=subprocess.PIPE)
@@ -641,6 +649,9 @@ def main():
     ap.add_argument("--size-mb", type=int, required=True)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--format", choices=["dir", "tar.gz", "zip", "tar.xz"], default="dir")
+    ap.add_argument("--perf-script-mb", type=int,
+                    help="make perf/perf-script.txt this many MB instead of its share of the size "
+                         "(a single artifact larger than the rest of the bundle)")
     a = ap.parse_args()
     if a.size_mb < 4:
         ap.error("--size-mb must be at least 4")
@@ -649,12 +660,12 @@ def main():
     if a.format == "dir":
         tmp = a.out + ".part"
         shutil.rmtree(tmp, ignore_errors=True)
-        build(tmp, a.size_mb, a.seed)
+        build(tmp, a.size_mb, a.seed, a.perf_script_mb)
         os.rename(tmp, a.out)
         return
     with tempfile.TemporaryDirectory(dir=os.path.dirname(os.path.abspath(a.out))) as tmp:
-        build(os.path.join(tmp, TOP), a.size_mb, a.seed)
-        archive(tmp, a.format, a.out + ".part")
+        build(os.path.join(tmp, TOP), a.size_mb, a.seed, a.perf_script_mb)
+        archive(os.path.join(tmp, TOP), a.format, a.out + ".part")
         os.rename(a.out + ".part", a.out)
 
 
