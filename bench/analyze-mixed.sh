@@ -128,7 +128,7 @@ def line(label, m, mb=None):
     wall, cpu, rss = m
     s = f"  {label:<22} {wall:7.2f} s wall {cpu:7.2f} s CPU  CPU/wall {cpu / wall:4.2f}  peak RSS {rss / 1024:7.0f} MiB"
     if mb:
-        s += f"  {mb / wall:6.1f} MB/s"
+        s += f"  {mb / wall:6.1f} MB/s ({mb / cpu:5.0f} MB per CPU-s)"
     say(s)
 
 
