@@ -102,16 +102,16 @@ def stage_of(frames):
 
 
 def table(title, counts, total, floor=0.005):
-    print(f"\n{title:<52} {'samples':>8} {'share':>7}")
+    print(f"\n{title:<52} {'count':>10} {'share':>7}")
     rest = rest_n = 0
     for s, n in counts.most_common():
         if n < floor * total:
             rest += n
             rest_n += 1
             continue
-        print(f"{s[:52]:<52} {n:8d} {100 * n / total:6.1f}%")
+        print(f"{s[:52]:<52} {n:10d} {100 * n / total:6.1f}%")
     if rest:
-        print(f"{f'({rest_n} more, each under {100 * floor:g}%)':<52} {rest:8d} {100 * rest / total:6.1f}%")
+        print(f"{f'({rest_n} more, each under {100 * floor:g}%)':<52} {rest:10d} {100 * rest / total:6.1f}%")
 
 
 def main():
@@ -138,13 +138,13 @@ def main():
             total += n
     if not total:
         sys.exit("no samples")
-    print(f"{total} samples")
+    print(f"{total} in all (samples, or the event period where perf recorded one: ns of cpu-clock)")
     table("pipeline stage (outermost frame)", by_pipeline, total)
     table("code (innermost frame; parsers per kind)", by_stage, total)
-    print(f"\n{'thread':<44} {'samples':>8} {'share':>7}  top stages")
+    print(f"\n{'thread':<44} {'count':>10} {'share':>7}  top stages")
     for t, n in by_thread.most_common():
         top = ", ".join(f"{s} {100 * c / n:.0f}%" for s, c in stage_thread[t].most_common(3))
-        print(f"{t:<44} {n:8d} {100 * n / total:6.1f}%  {top}")
+        print(f"{t:<44} {n:10d} {100 * n / total:6.1f}%  {top}")
 
 
 if __name__ == "__main__":
