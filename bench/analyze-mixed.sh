@@ -18,7 +18,8 @@
 #   --big    a bundle holding one 2 GiB artifact (a 2048 MB perf script in a 16 MB mixed
 #            bundle, as .tar.gz), and 512 and 1024 MB for its scaling.
 #
-# Usage: bench/analyze-mixed.sh [--sos] [--big] [--runs N] [SIZE_MB]   (default 1024)
+# Usage: bench/analyze-mixed.sh [--sos [--sos-files N]] [--big [--big-mb M]] [--runs N] [SIZE_MB]
+#   (SIZE_MB default 1024; N default 100 000 files, M default 2048 MB)
 # BENCH_DATA=DIR keeps the generated bundles in DIR (mixed-<N>m, mixed-<N>m.tar.gz, .zip,
 # .tar.xz, ...) and reuses those already there; without it they go to a temporary folder,
 # removed at the end. Builds rca in release mode first (CARGO_TARGET_DIR is honoured); RCA=PATH
@@ -42,7 +43,9 @@ ap = argparse.ArgumentParser(prog="bench/analyze-mixed.sh")
 ap.add_argument("size_mb", nargs="?", type=int, default=1024)
 ap.add_argument("--runs", type=int, default=5)
 ap.add_argument("--sos", action="store_true", help="also a folder of 100 000 small files")
+ap.add_argument("--sos-files", type=int, default=100_000, help="files of the --sos folder")
 ap.add_argument("--big", action="store_true", help="also a bundle with one 2 GiB artifact")
+ap.add_argument("--big-mb", type=int, default=2048, help="MB of the --big artifact")
 a = ap.parse_args(sys.argv[2:])
 rca = os.environ["RCA"]
 spec = importlib.util.spec_from_file_location("gen", os.path.join(here, "bench", "gen-mixed-bundle.py"))
@@ -194,7 +197,7 @@ try:
 
     if a.sos:
         cases = []
-        for n in (25_000, 50_000, 100_000):
+        for n in (a.sos_files // 4, a.sos_files // 2, a.sos_files):
             tree = os.path.join(data, f"sos-{n}")
             if not os.path.isdir(tree):
                 say(f"generating {tree} ...")
@@ -205,7 +208,7 @@ try:
 
     if a.big:
         cases = []
-        for p in (512, 1024, 2048):
+        for p in (a.big_mb // 4, a.big_mb // 2, a.big_mb):
             f = bundle(16, "tar.gz", p)
             t, big = text_bytes(bundle(16, "dir", p))
             cases.append((f"perf {p} MB", t / 1e6, f, None))
