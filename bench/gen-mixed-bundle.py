@@ -5,22 +5,25 @@
 Nothing in it is an invented format: every artifact is a real collected output, repeated and
 varied. The base is the bundle collected on a Hadoop data node
 (`sample-bundles/s1-hadoop-vmware/`, collector 0.2.0, sysstat 12.6.1, OpenJDK 17): its manifest,
-small artifacts and /proc snapshots are copied as they are; `perf script` comes from
-`sample-bundles/healthy/`, the class histogram and a second GC log from
-`sample-bundles/s3-zookeeper-watches/`. The large artifacts are grown from those outputs:
+small artifacts and /proc snapshots are copied as they are; `perf script`, its `perf report`s and
+`dmesg` come from `sample-bundles/healthy/` (collected as root with perf), a second class
+histogram and GC log from `sample-bundles/s3-zookeeper-watches/`. The large artifacts are grown
+from those outputs; "varied" means each decimal number scaled by a random factor within +-15 %
+in its column (percentages kept <= 100, mpstat's %idle what is left of 100), so the text
+compresses about as collected text does instead of as one block repeated:
 
-  sysstat/mpstat-P-ALL.txt, .json   128 CPUs (the real rows of CPUs 0-7 repeated), thousands of
-                                    intervals, timestamps advancing one interval at a time
-  sysstat/iostat-x.txt, .json       24 disks (the real rows of sda-sdc repeated as sdd-sdx)
-  sysstat/pidstat-udw.txt, -t.txt   the real interval blocks repeated with advancing timestamps
-  sysstat/sar-n-DEV.txt, -EDEV.txt  the same
+  sysstat/mpstat-P-ALL.txt, .json   128 CPUs, each row a varied copy of a real CPU row,
+                                    thousands of one-second intervals
+  sysstat/iostat-x.txt, .json       24 disks (varied copies of the real sda-sdc rows as sda-sdx)
+  sysstat/pidstat-udw.txt, -t.txt   the real interval blocks in turn, rows varied, timestamps
+  sysstat/sar-n-DEV.txt, -EDEV.txt  advancing one second a block
   sysstat/vmstat.txt                the real rows with advancing timestamps
   perf/perf-script.txt              the real samples repeated, times shifted by the span of the
                                     recording at each pass, spread over the 128 CPUs
   jvm/<pid>/thread-dump.{1,2}.txt   one per JVM and window end; the real dumps with their Java
                                     threads repeated under numbered names and new nids (a JVM
                                     with thousands of threads)
-  jvm/<pid>/class-histogram.txt     the real histogram (first line: the pid)
+  jvm/<pid>/class-histogram.txt     a real histogram (first line: the pid)
   jvm/<pid>/gc.log                  the real unified GC log lines repeated, uptime and GC ids
                                     shifted at each pass
   jvm/<pid>/jstat-gcutil.txt        the real rows repeated, uptime advancing and the cumulative
@@ -41,14 +44,12 @@ Usage: bench/gen-mixed-bundle.py OUT --size-mb N [--seed S] [--format dir|tar.gz
 """
 import argparse
 import datetime
-import io
 import json
 import os
 import random
 import re
 import shutil
 import subprocess
-import sys
 import tarfile
 import tempfile
 import zipfile
@@ -520,7 +521,7 @@ def build(top, size_mb, seed, perf_mb=None):
     # From the healthy bundle (collected as root, with perf): its dmesg and perf outputs, with
     # their manifest records, in place of the base's skipped ones.
     with tarfile.open(HEALTHY) as t:
-        hmeta, harts = manifest_records_text(t.extractfile(
+        _, harts = manifest_records_text(t.extractfile(
             next(m for m in t.getmembers() if m.name.endswith("/manifest.tsv"))).read().decode())
         from_healthy = {a[1]: a for a in harts if a[1] in FROM_HEALTHY}
         healthy_text = {}
