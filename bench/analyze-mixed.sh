@@ -93,7 +93,7 @@ def text_bytes(folder):
 
 def measure(argv):
     """(wall s, cpu s, peak RSS KiB, exit) of one run, in a fresh process so the RSS is argv's."""
-    code = ("import json, sys; sys.path.insert(0, sys.argv[1]); import measure; "
+    code = ("import json, sys; sys.dont_write_bytecode = True; sys.path.insert(0, sys.argv[1]); import measure; "
             "print(json.dumps(measure.run(sys.argv[2:])))")
     out = subprocess.run([sys.executable, "-c", code, os.path.join(here, "bench")] + argv,
                          capture_output=True, text=True, check=True).stdout
