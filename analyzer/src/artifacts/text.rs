@@ -493,7 +493,10 @@ fn compress(chunk: &[u8]) -> Option<Box<[u8]>> {
         let mut ctx = ctx.borrow_mut();
         if ctx.is_none() {
             let c = zstd::bulk::Compressor::new(ZSTD_LEVEL).ok()?;
-            *ctx = Some((c, Vec::with_capacity(zstd::zstd_safe::compress_bound(CHUNK))));
+            *ctx = Some((
+                c,
+                Vec::with_capacity(zstd::zstd_safe::compress_bound(CHUNK)),
+            ));
         }
         let (c, buf) = ctx.as_mut()?;
         buf.clear();
@@ -586,7 +589,9 @@ impl<'a> Source<'a> {
     fn nth_newline(&mut self, from: usize, mut skip: usize) -> Option<usize> {
         if let Source::Plain(s) = self {
             let bytes = s.as_bytes().get(from..)?;
-            return memchr::memchr_iter(b'\n', bytes).nth(skip).map(|p| from + p);
+            return memchr::memchr_iter(b'\n', bytes)
+                .nth(skip)
+                .map(|p| from + p);
         }
         let (size, len) = (self.chunk_len(), self.len());
         let mut at = from;
@@ -850,7 +855,12 @@ mod tests {
         for t in [Text::from(text), Text::from(text).pack()] {
             assert_eq!(t.line_count(), std.len(), "{text:?}");
             for (i, l) in std.iter().enumerate() {
-                assert_eq!(t.line(i + 1).as_deref(), Some(*l), "line {} of {text:?}", i + 1);
+                assert_eq!(
+                    t.line(i + 1).as_deref(),
+                    Some(*l),
+                    "line {} of {text:?}",
+                    i + 1
+                );
             }
             assert_eq!(t.line(0), None);
             assert_eq!(t.line(std.len() + 1), None);
@@ -874,7 +884,12 @@ mod tests {
         let std: Vec<&str> = text.lines().collect();
         assert_eq!(t.line_count(), std.len(), "{text:?}");
         for (i, l) in std.iter().enumerate() {
-            assert_eq!(t.line(i + 1).as_deref(), Some(*l), "line {} of {text:?}", i + 1);
+            assert_eq!(
+                t.line(i + 1).as_deref(),
+                Some(*l),
+                "line {} of {text:?}",
+                i + 1
+            );
         }
         assert_eq!(t.line(std.len() + 1), None);
     }
@@ -915,7 +930,15 @@ mod tests {
                 .into_iter()
                 .map(|l| l.map(Cow::into_owned))
                 .collect();
-            let want = [Some("c"), Some("a"), Some("b"), Some("b"), Some("x"), None, None];
+            let want = [
+                Some("c"),
+                Some("a"),
+                Some("b"),
+                Some("b"),
+                Some("x"),
+                None,
+                None,
+            ];
             assert_eq!(got, want.map(|w| w.map(str::to_string)));
         }
     }
@@ -1050,11 +1073,24 @@ mod tests {
     fn a_packed_text_is_small_and_reads_back_whole() {
         // 200 000 lines of a `pidstat`-like table: packing keeps a fraction of it.
         let text: String = (0..200_000)
-            .map(|i| format!("12:00:{:02} {:>6} {:>6.2} {:>6.2} java\n", i % 60, i % 977, i as f64 / 7.0, 0.5))
+            .map(|i| {
+                format!(
+                    "12:00:{:02} {:>6} {:>6.2} {:>6.2} java\n",
+                    i % 60,
+                    i % 977,
+                    i as f64 / 7.0,
+                    0.5
+                )
+            })
             .collect();
         let t = Text::from(text.as_str()).pack();
         assert!(t.is_packed());
-        assert!(t.stored_bytes() * 4 < text.len(), "{} of {}", t.stored_bytes(), text.len());
+        assert!(
+            t.stored_bytes() * 4 < text.len(),
+            "{} of {}",
+            t.stored_bytes(),
+            text.len()
+        );
         assert_eq!(t.contents(), text);
         assert_eq!(t.plain().contents(), text);
         assert!(!t.plain().is_packed());
@@ -1066,7 +1102,11 @@ mod tests {
         assert_eq!(w.head(usize::MAX), wide);
         // Short texts stay whole.
         assert!(!Text::from("short\n").pack().is_packed());
-        assert!(Text::from(" \n\t\r\n".repeat(PACK_MIN).as_str()).pack().is_blank());
-        assert!(!Text::from(format!("{}x", " \n".repeat(PACK_MIN)).as_str()).pack().is_blank());
+        assert!(Text::from(" \n\t\r\n".repeat(PACK_MIN).as_str())
+            .pack()
+            .is_blank());
+        assert!(!Text::from(format!("{}x", " \n".repeat(PACK_MIN)).as_str())
+            .pack()
+            .is_blank());
     }
 }
