@@ -122,7 +122,7 @@ pub fn cite(findings: &mut [Finding], c: &Collected) {
             wanted.entry(i).or_default().extend(&ev.lines);
         }
     }
-    let texts: HashMap<usize, HashMap<usize, &str>> = wanted
+    let texts: HashMap<usize, HashMap<usize, std::borrow::Cow<'_, str>>> = wanted
         .into_iter()
         .map(|(i, lines)| {
             let lines: Vec<usize> = lines.into_iter().collect();
@@ -142,7 +142,7 @@ pub fn cite(findings: &mut [Finding], c: &Collected) {
                 out.push(ev);
                 continue;
             };
-            let text = |l: usize| texts.get(&i).and_then(|t| t.get(&l)).copied();
+            let text = |l: usize| texts.get(&i).and_then(|t| t.get(&l)).map(|t| t.as_ref());
             match &c.artifacts[i].origin {
                 Some(Origin::Joined { parts }) => {
                     for p in parts {

@@ -217,6 +217,8 @@ pub fn collect_until(
     let manifests: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let links: Mutex<Vec<(String, String)>> = Mutex::new(Vec::new());
     let redaction: Mutex<Option<crate::redact::Summary>> = Mutex::new(None);
+    let queued = Queued::default();
+    let queued = &queued;
     let mut summary = rayon::scope(|s| {
         bundle::read(path, limits, &stream_for, |entry: RawEntry| {
             if past() {
@@ -266,7 +268,9 @@ pub fn collect_until(
                 return;
             }
             let results = &results;
+            let queued = queued.admit(&entry);
             s.spawn(move |_| {
+                let _queued = queued;
                 if past() {
                     return;
                 }
@@ -300,7 +304,7 @@ pub fn collect_until(
     let mut incomplete = Vec::new();
     let (manifest_path, manifest) = match manifest {
         Some((p, text)) => {
-            let m = Manifest::parse(&text, limits.max_entries);
+            let m = Manifest::parse(&text.contents(), limits.max_entries);
             let files = artifacts.len();
             let absent = reconcile(&mut artifacts, &p, &m, summary.stopped.as_deref());
             incomplete = m.gaps();
@@ -320,7 +324,7 @@ pub fn collect_until(
                 },
                 issues: m.issues.clone(),
                 record: None,
-                text,
+                text: text.pack(),
                 kept_lines: None,
                 data: None,
                 origin: None,
@@ -344,6 +348,56 @@ pub fn collect_until(
         incomplete,
         redaction: redaction.into_inner().unwrap_or_else(|e| e.into_inner()),
     })
+}
+
+/// Bytes of entries read but not yet parsed past which reading waits (parsing queued entries
+/// itself meanwhile): an archive inflates faster than most kinds parse, and entries left to
+/// queue would hold the bundle's whole text. An entry larger than this is let in alone.
+pub const QUEUED_BYTES: u64 = 64 << 20;
+
+/// The bytes of the entries handed to the pool and not yet parsed.
+#[derive(Default)]
+struct Queued(std::sync::atomic::AtomicU64);
+
+/// One entry's share of [`Queued`], given back when dropped (its parse done, or skipped).
+struct Admitted<'a> {
+    queued: &'a Queued,
+    bytes: u64,
+}
+
+impl Queued {
+    /// Waits until `entry`'s bytes fit within [`QUEUED_BYTES`] with those queued (or nothing is
+    /// queued), running queued parses on this thread meanwhile when it is one of the pool's,
+    /// then counts them in.
+    fn admit(&self, entry: &RawEntry) -> Admitted<'_> {
+        use std::sync::atomic::Ordering::SeqCst;
+        let bytes = match &entry.content {
+            EntryContent::Bytes(b) => b.len() as u64,
+            _ => 0,
+        };
+        loop {
+            let now = self.0.load(SeqCst);
+            if now == 0 || now + bytes <= QUEUED_BYTES {
+                break;
+            }
+            if rayon::yield_now() != Some(rayon::Yield::Executed) {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        }
+        self.0.fetch_add(bytes, SeqCst);
+        Admitted {
+            queued: self,
+            bytes,
+        }
+    }
+}
+
+impl Drop for Admitted<'_> {
+    fn drop(&mut self) {
+        self.queued
+            .0
+            .fetch_sub(self.bytes, std::sync::atomic::Ordering::SeqCst);
+    }
 }
 
 /// The files a manifest lists with an output (its note begins neither with `not found` nor
@@ -541,7 +595,9 @@ fn place_in_layout(artifacts: &mut [Artifact], d: &layout::Detected) {
             redone
         };
         match layout::place(d, &a.path) {
-            layout::Place::Kind(spec) if !a.is(kind::refine(spec, &a.text)) => {
+            layout::Place::Kind(spec)
+                if !a.is(kind::refine(spec, &a.text.head(kind::SNIFF_HEAD_BYTES))) =>
+            {
                 if a.kept_lines.is_some()
                     || read_failed(a)
                     || matches!(a.outcome, Outcome::TooLarge { .. })
@@ -597,13 +653,16 @@ fn sos_manifest(
             .find(|a| a.path == p)
             .map(|a| a.text.clone())
     };
-    let dates = sosreport::DATES.map(text_of);
-    let read = sosreport::manifest(
-        &artifacts[at].text,
-        d,
-        max_records,
-        dates.each_ref().map(|t| t.as_deref()),
-    );
+    let read = {
+        let dates = sosreport::DATES.map(text_of);
+        let dates = dates.each_ref().map(|t| t.as_ref().map(Text::contents));
+        sosreport::manifest(
+            &artifacts[at].text.contents(),
+            d,
+            max_records,
+            dates.each_ref().map(|t| t.as_deref()),
+        )
+    };
     let own = &mut artifacts[at];
     own.kind = Some(&kind::MANIFEST);
     own.kind_source = Some(KindSource::Path);
@@ -736,7 +795,7 @@ fn reconcile(
                     && !a
                         .kind
                         .and_then(|k| k.answers_with_exit)
-                        .is_some_and(|answers| answers(e, &a.text))
+                        .is_some_and(|answers| answers(e, &a.text.contents()))
             });
         if failed && matches!(a.outcome, Outcome::Unusable { .. }) {
             // The command failed and printed only its complaint: that is the collector's
@@ -744,9 +803,9 @@ fn reconcile(
             let said = a
                 .text
                 .lines()
-                .map(str::trim)
-                .find(|l| !l.is_empty())
-                .unwrap_or("")
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or_default()
+                .trim()
                 .chars()
                 .take(200)
                 .collect::<String>();
@@ -763,7 +822,7 @@ fn reconcile(
                 note,
             };
             a.data = None;
-        } else if failed && a.text.trim().is_empty() {
+        } else if failed && a.text.is_blank() {
             a.outcome = Outcome::NotCollected {
                 exit: rec.exit,
                 timed_out: rec.timed_out,
@@ -898,7 +957,7 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>, max_text: u64
         Some(k) => (Some(k), KindSource::Manifest),
         None => match layout::by_path(&path) {
             Some(k) => (Some(k), KindSource::Path),
-            None => match kind::sniff(&text) {
+            None => match kind::sniff(&text.head(kind::SNIFF_HEAD_BYTES)) {
                 Sniffed::Kind(k) => (Some(k), KindSource::Content),
                 Sniffed::Nothing => (None, KindSource::Content),
                 Sniffed::Ambiguous(names) => {
@@ -917,7 +976,7 @@ pub fn process(entry: RawEntry, forced: Option<&'static KindSpec>, max_text: u64
     let mut a = match spec {
         Some(spec) => parse_with(spec, source, &path, text, size),
         None => {
-            let reason = match nested_archive(&text) {
+            let reason = match nested_archive(&text.head(512)) {
                 Some(fmt) => format!("{fmt} data: archives inside a bundle are not unpacked; unpack it and analyze the result"),
                 None => "no parser recognised the content".into(),
             };
@@ -996,7 +1055,7 @@ fn streamed(path: String, bytes: u64, st: kind::Streamed) -> Artifact {
         outcome,
         issues,
         record: None,
-        text: Text::from(text),
+        text: Text::from(text).pack(),
         kept_lines: Some(Arc::new(numbers)),
         data,
         origin: None,
@@ -1065,7 +1124,7 @@ fn unrecognised(path: String, bytes: u64, text: Text, reason: String) -> Artifac
         outcome: Outcome::Unrecognised { reason },
         issues: Vec::new(),
         record: None,
-        text,
+        text: text.pack(),
         kept_lines: None,
         data: None,
         origin: None,
@@ -1080,9 +1139,26 @@ fn parse_with(
     text: Text,
     bytes: u64,
 ) -> Artifact {
+    // Parsed whole: a packed text (read again as another kind) is decompressed for the parse,
+    // and the text kept is packed once the parser is done with it.
+    let whole = text.plain();
+    let mut a = parse_whole(spec, source, path, &whole.contents(), bytes);
+    drop(whole);
+    a.text = text.pack();
+    a
+}
+
+/// [`parse_with`] on the whole text; the artifact's text is left empty.
+fn parse_whole(
+    spec: &'static KindSpec,
+    source: KindSource,
+    path: &str,
+    text: &str,
+    bytes: u64,
+) -> Artifact {
     // A file named as one kind may hold another that carries it (a GC log with histograms).
     let named = spec;
-    let spec = kind::refine(named, &text);
+    let spec = kind::refine(named, text);
     let source = if std::ptr::eq(spec, named) {
         source
     } else {
@@ -1096,7 +1172,7 @@ fn parse_with(
         outcome: Outcome::Parsed,
         issues: Vec::new(),
         record: None,
-        text: text.clone(),
+        text: Text::default(),
         kept_lines: None,
         data: None,
         origin: None,
@@ -1110,7 +1186,7 @@ fn parse_with(
         };
         return a;
     };
-    match console::catch_quietly(|| parse(&text)) {
+    match console::catch_quietly(|| parse(text)) {
         Ok(Ok((data, issues))) => {
             a.outcome = if issues.is_empty() {
                 Outcome::Parsed
@@ -1126,7 +1202,7 @@ fn parse_with(
             }
         }
         Err(caught) => {
-            let line = panic_line(parse, &text);
+            let line = panic_line(parse, text);
             a.outcome = Outcome::ParserBug {
                 message: format!(
                     "parser bug in `{}` at {} (panicked at {}: {})",

@@ -84,7 +84,10 @@ pub(super) fn split_supportconfig(artifacts: &mut Vec<Artifact>, d: &layout::Det
         {
             continue;
         }
-        let split = supportconfig::split(&a.text);
+        // The file is read whole once, decompressed, while its entries are parsed.
+        let text = a.text.clone();
+        let whole = text.contents();
+        let split = supportconfig::split(&whole);
         let mut read = 0usize;
         let mut issues: Vec<LineIssue> = a
             .issues
@@ -106,7 +109,7 @@ pub(super) fn split_supportconfig(artifacts: &mut Vec<Artifact>, d: &layout::Det
                 break;
             }
             read += 1;
-            derived.push(entry(a, s, spec));
+            derived.push(entry(a, &whole, s, spec));
         }
         a.kind = None;
         a.kind_source = None;
@@ -123,8 +126,13 @@ pub(super) fn split_supportconfig(artifacts: &mut Vec<Artifact>, d: &layout::Det
     artifacts.extend(derived);
 }
 
-/// The artifact of entry `s` of the supportconfig file `file`.
-fn entry(file: &Artifact, s: &supportconfig::Section, spec: &'static KindSpec) -> Artifact {
+/// The artifact of entry `s` of the supportconfig file `file`, whose whole text is `text`.
+fn entry(
+    file: &Artifact,
+    text: &str,
+    s: &supportconfig::Section,
+    spec: &'static KindSpec,
+) -> Artifact {
     let path = format!("{}#{}", file.path, s.name);
     let origin = Origin::Entry {
         file: file.path.clone(),
@@ -133,7 +141,7 @@ fn entry(file: &Artifact, s: &supportconfig::Section, spec: &'static KindSpec) -
         header_line: s.header_line,
         lines: (s.first_line, s.last_line),
     };
-    let body = file.text.get(s.bytes.clone()).unwrap_or("");
+    let body = text.get(s.bytes.clone()).unwrap_or("");
     let mut a = match &s.missing {
         Some(note) => Artifact {
             path,
@@ -169,7 +177,7 @@ fn entry(file: &Artifact, s: &supportconfig::Section, spec: &'static KindSpec) -
             text.push('\n');
             let numbers: Vec<usize> = (s.first_line..=s.last_line).collect();
             a.kept_lines = (!body.is_empty()).then(|| Arc::new(numbers));
-            a.text = Text::from(text);
+            a.text = Text::from(text).pack();
             a
         }
     };
@@ -237,7 +245,7 @@ pub(super) fn join_oswatcher(artifacts: &mut Vec<Artifact>) {
         let mut bytes = 0;
         for &m in &members {
             let a = &artifacts[m];
-            let lines = a.text.lines().count();
+            let lines = a.text.line_count();
             parts.push(Part {
                 file: a.path.clone(),
                 first_line: line,
@@ -245,7 +253,7 @@ pub(super) fn join_oswatcher(artifacts: &mut Vec<Artifact>) {
             });
             line += lines;
             bytes += a.bytes;
-            text.push_str(&a.text);
+            text.push_str(&a.text.contents());
             if !text.ends_with('\n') {
                 text.push('\n');
             }

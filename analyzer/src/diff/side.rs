@@ -198,12 +198,12 @@ impl Side {
         };
         let all = Lines::new(text, numbers.as_deref().map(Vec::as_slice));
         let wanted = &lines[..lines.len().min(EXCERPT_MAX_LINES)];
-        let found: HashMap<usize, &str> = wanted
+        let found: HashMap<usize, std::borrow::Cow<'_, str>> = wanted
             .iter()
             .zip(all.get_many(wanted))
             .filter_map(|(&l, t)| Some((l, t?)))
             .collect();
-        let mut out = analysis::excerpt(wanted, |l| found.get(&l).copied());
+        let mut out = analysis::excerpt(wanted, |l| found.get(&l).map(|t| t.as_ref()));
         if lines.len() > EXCERPT_MAX_LINES {
             out.push(ExcerptLine {
                 line: 0,

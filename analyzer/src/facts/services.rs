@@ -110,7 +110,7 @@ pub fn build(c: &Collected) -> Result<Vec<Cited<Service>>, String> {
     // an answer too.
     any |= c.artifacts.iter().any(|a| {
         a.is(&kind::SYSTEMCTL_STATUS)
-            && a.text.trim().is_empty()
+            && a.text.is_blank()
             && a.record.as_ref().is_some_and(|r| r.exit == Some(0))
     });
     if !any {

@@ -189,7 +189,7 @@ fn view(index: usize, text: &Text, cited: &BTreeSet<usize>, cap: usize, page_cap
         if l > prev + 1 {
             gap(&mut gutter, &mut html, prev + 1, l - 1);
         }
-        let t = clean(t.unwrap_or(""));
+        let t = clean(t.as_deref().unwrap_or(""));
         if cited.contains(&l) {
             let _ = writeln!(gutter, "<b>{l}</b>");
             let _ = writeln!(html, "<mark id=\"a{index}-L{l}\">{}</mark>", HtmlEscape(&t));
@@ -319,7 +319,7 @@ fn choose(text: &Text, cited: &BTreeSet<usize>, cap: usize) -> Vec<usize> {
 
 /// Whether every line of `text` fits in `cap` bytes, each line's text (without its `\r\n`)
 /// and a newline: at most the text's length plus one, at least half of it.
-fn whole_fits(text: &str, cap: usize) -> bool {
+fn whole_fits(text: &Text, cap: usize) -> bool {
     if text.len() < cap {
         return true;
     }

@@ -431,7 +431,10 @@ fn duplicate_tar_names_keep_the_first_and_list_the_rest() {
         1
     );
     assert!(
-        artifact(&r, "proc/softirqs").text.contains("43066"),
+        artifact(&r, "proc/softirqs")
+            .text
+            .contents()
+            .contains("43066"),
         "the first copy is the one analyzed"
     );
     assert!(r

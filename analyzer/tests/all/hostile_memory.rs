@@ -266,3 +266,136 @@ fn citing_thousands_of_saturated_devices_reads_their_iostat_about_once() {
         text.scanned() - before
     );
 }
+
+/// Address space for a bundle of many small artifacts whose text, together, is three times as
+/// large (`many_logs_bundle`): the program (a debug build maps about 200 MiB; `MALLOC_ARENA_MAX`
+/// and two workers keep what it reserves around the data the same on any machine), the entries
+/// read ahead of the parsers (`rca::artifacts::QUEUED_BYTES`, 64 MiB), the artifacts being
+/// parsed and the packed texts of all (about a sixth of their size for these logs). Measured
+/// on a debug build: it finishes within 256 MiB, with 210 MiB resident; keeping every
+/// artifact's text whole took 830 MiB resident and failed within 512 MiB. Twice what is
+/// needed, well under the text.
+const MANY_LOGS_AS: u64 = 512 << 20;
+
+/// Bytes of text of the logs added by `many_logs_bundle`.
+const MANY_LOGS_TEXT: u64 = 768 << 20;
+
+/// A `.tgz` at `path` holding the `java-contention` incident (a lock held by one thread, and
+/// the others blocked on it: findings that cite thread dumps) and [`MANY_LOGS_TEXT`] bytes of
+/// application logs in files of 2 MiB, which no parser reads: lines of an order service's log
+/// with varying threads, ids and durations, so that they compress as real logs do, not to
+/// nothing.
+fn many_logs_bundle(path: &Path) {
+    const FILE: usize = 2 << 20;
+    let gz = GzEncoder::new(
+        io::BufWriter::new(std::fs::File::create(path).unwrap()),
+        flate2::Compression::fast(),
+    );
+    let mut tar = tar::Builder::new(gz);
+    let mut add = |name: &str, data: &[u8]| {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(data.len() as u64);
+        h.set_mode(0o644);
+        h.set_mtime(1_700_000_000);
+        tar.append_data(&mut h, format!("bundle/{name}"), data)
+            .unwrap();
+    };
+    let incident = crate::common::incident("java-contention");
+    let mut files: Vec<_> = std::fs::read_dir(&incident)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    for f in files {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        add(&name, &std::fs::read(&f).unwrap());
+    }
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let verbs = ["accepted", "priced", "reserved", "shipped", "settled"];
+    for i in 0..MANY_LOGS_TEXT as usize / FILE {
+        let mut log = String::with_capacity(FILE + 200);
+        let mut ms = 0u64;
+        while log.len() < FILE {
+            let r = next();
+            ms += r % 40;
+            log.push_str(&format!(
+                "2024-03-0{} {:02}:{:02}:{:02},{:03} INFO  [order-worker-{}] OrderService - order {} {} in {} ms (queue {})\n",
+                1 + i % 9,
+                ms / 3_600_000 % 24,
+                ms / 60_000 % 60,
+                ms / 1000 % 60,
+                ms % 1000,
+                r % 64,
+                100_000 + (r >> 8) % 900_000,
+                verbs[(r >> 32) as usize % verbs.len()],
+                (r >> 40) % 500,
+                (r >> 50) % 16,
+            ));
+        }
+        add(&format!("logs/orders-{i:03}.log"), log.as_bytes());
+    }
+    tar.into_inner().unwrap().finish().unwrap().flush().unwrap();
+}
+
+#[test]
+fn memory_is_bounded_by_the_largest_artifact_not_by_the_bundle() {
+    let dir = tempfile::tempdir().unwrap();
+    let bundle = dir.path().join("many-logs.tgz");
+    many_logs_bundle(&bundle);
+    let run = |limit: Option<u64>| {
+        let (html, json) = (dir.path().join("out.html"), dir.path().join("out.json"));
+        let args: [&std::ffi::OsStr; 6] = [
+            "analyze".as_ref(),
+            bundle.as_os_str(),
+            "-o".as_ref(),
+            html.as_os_str(),
+            "--json".as_ref(),
+            json.as_os_str(),
+        ];
+        let o = match limit {
+            Some(l) => rca_within(l, &args),
+            None => Command::new(env!("CARGO_BIN_EXE_rca"))
+                .args(args)
+                .output()
+                .unwrap(),
+        };
+        let doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap_or_else(|e| {
+                panic!(
+                    "no document within {limit:?} bytes ({e}): {}\n{}",
+                    o.status,
+                    String::from_utf8_lossy(&o.stderr)
+                )
+            }))
+            .unwrap();
+        (o.status.code(), doc)
+    };
+    let (free_status, free) = run(None);
+    let (status, bounded) = run(Some(MANY_LOGS_AS));
+    assert_eq!(status, free_status);
+    let logs = bounded["artifacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["path"].as_str().unwrap().starts_with("bundle/logs/"))
+        .map(|a| a["bytes"].as_u64().unwrap())
+        .collect::<Vec<_>>();
+    assert!(logs.iter().sum::<u64>() >= MANY_LOGS_TEXT);
+    assert!(logs.iter().all(|&b| b < 3 << 20));
+    const { assert!(MANY_LOGS_TEXT > MANY_LOGS_AS) };
+    // The same findings, citing the same lines with the same text.
+    let findings = crate::common::findings(&bounded);
+    assert!(
+        findings
+            .iter()
+            .any(|f| !crate::common::cited_lines(f).is_empty()),
+        "{findings:?}"
+    );
+    assert_eq!(findings, crate::common::findings(&free));
+}
