@@ -207,8 +207,8 @@ fn view(index: usize, text: &Text, cited: &BTreeSet<usize>, cap: usize, page_cap
     } else if embedded_lines == 0 {
         Some(if page_cap {
             format!(
-                "Not embedded: the page's {} MiB budget for artifact text is spent (cited artifacts come first).",
-                TOTAL_BYTES >> 20
+                "{n} line{} not embedded: the page's budget for artifact text is spent (cited artifacts come first).",
+                if n == 1 { "" } else { "s" }
             )
         } else {
             "Not embedded: its first line alone is over the size cap.".into()
@@ -217,10 +217,7 @@ fn view(index: usize, text: &Text, cited: &BTreeSet<usize>, cap: usize, page_cap
         Some(format!(
             "Cut to fit the page: {embedded_lines} of {n} lines embedded ({}); lines left out are marked ⋮.",
             if page_cap {
-                format!(
-                    "the page's {} MiB budget for artifact text is nearly spent",
-                    TOTAL_BYTES >> 20
-                )
+                "the page's budget for artifact text is nearly spent".to_string()
             } else {
                 format!(
                     "at most {} KiB of one artifact, cited lines with {CONTEXT_LINES} lines around each first",
