@@ -9,8 +9,9 @@
 //! The whole page stays within [`PAGE_BYTES`], whatever the bundle: findings are placed in rank
 //! order, so the most important findings' evidence is embedded first; an excerpt past the budget
 //! is cut at a line and ends with "N more lines not embedded (see PATH)"; a finding whose card
-//! no longer fits gets a one-line entry (its rank, severity, title and citation), and past
-//! those, one sentence counts the findings left for the JSON document. The artifact viewer gets
+//! no longer fits in [`CARD_SHARE_PCT`] of the findings' bytes gets a one-line entry (its rank,
+//! severity, title and citation), and past those, one sentence counts the findings left for the
+//! JSON document. The artifact viewer gets
 //! what the findings leave, at least [`VIEWER_RESERVE`] when the fixed part leaves that much.
 
 use super::Report;
@@ -25,6 +26,10 @@ pub const PAGE_BYTES: usize = 4_500_000;
 /// page leaves that much: a reader can still open the cited artifacts of a bundle with
 /// thousands of findings.
 pub const VIEWER_RESERVE: usize = 512 * 1024;
+/// Share of the findings' bytes (%) that full cards may take; the rest lists the findings past
+/// them one line each, so that a bundle with thousands of findings still shows every title it
+/// can.
+pub const CARD_SHARE_PCT: usize = 65;
 /// Bytes counted for each evidence link into the viewer, which is built after the findings are
 /// placed (an evidence citing an artifact the page may view gets two links of at most this
 /// length together, markup included).
@@ -51,6 +56,8 @@ pub struct Placed {
 pub fn place(report: &Report, card_bytes: &[usize], budget: usize) -> Placed {
     let mut out = Placed::default();
     let mut left = budget;
+    // Bytes the cards may leave unspent: the rest of the budget is theirs.
+    let for_entries = budget - budget * CARD_SHARE_PCT / 100;
     let mut cards_done = false;
     for (i, f) in report.findings.iter().enumerate() {
         let links = LINK_BYTES * f.evidence.len();
@@ -59,12 +66,12 @@ pub fn place(report: &Report, card_bytes: &[usize], budget: usize) -> Placed {
         // leaves out.
         let notes: Vec<usize> = f.evidence.iter().map(note_bytes).collect();
         let mut reserved: usize = notes.iter().sum();
-        if !cards_done && base + reserved <= left {
+        if !cards_done && base + reserved + for_entries <= left {
             left -= base;
             let mut ex = Vec::with_capacity(f.evidence.len());
             for (e, note) in f.evidence.iter().zip(notes) {
                 reserved -= note;
-                let (html, cut) = excerpt_html(e, left - reserved);
+                let (html, cut) = excerpt_html(e, left - reserved - for_entries);
                 left -= html.len();
                 out.lines_left_out += cut;
                 ex.push(html);
