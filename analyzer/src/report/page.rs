@@ -199,8 +199,15 @@ fn entry_html(n: usize, f: &crate::rules::Finding) -> String {
                 if n == 1 { "" } else { "s" },
                 HtmlEscape(&e.artifact)
             );
-            if f.evidence.len() > 1 {
-                let _ = write!(s, " and {} more artifact(s)", f.evidence.len() - 1);
+            let others = f
+                .evidence
+                .iter()
+                .map(|x| x.artifact.as_str())
+                .filter(|a| *a != e.artifact)
+                .collect::<std::collections::BTreeSet<_>>()
+                .len();
+            if others > 0 {
+                let _ = write!(s, " and {others} more artifact(s)");
             }
             s.push_str(")</span>");
         }
@@ -241,7 +248,7 @@ mod tests {
         assert!(html.len() <= 1000, "{}", html.len());
         assert!(cut > 0 && cut < 100, "{cut}");
         assert!(html.contains(&format!(
-            "{cut} more lines not embedded (see <code>sysstat/&lt;io&gt;.txt</code>)"
+            "{cut} more lines not embedded (see <code>sysstat&#x2f;&lt;io&gt;.txt</code>)"
         )));
         assert!(html.ends_with("</pre>"));
         let (html, cut) = excerpt_html(&e, 20);
@@ -381,7 +388,8 @@ mod tests {
         // what is left out says so, naming the artifact.
         assert!(html.contains("<article class=\"card finding critical\" id=\"finding-1\""));
         assert!(html.contains("<span class=\"n\">1</span>sd1 &lt;script&gt;alert(1)"));
-        assert!(html.contains("not embedded (see <code>sysstat/&lt;iostat&gt;.txt</code>)"));
+        assert!(html.contains("not embedded (see <code>sysstat&#x2f;&lt;iostat&gt;.txt</code>)"));
+        assert!(html.contains("<li id=\"finding-"));
         assert!(html.contains("id=\"findings-listed\"") || html.contains("id=\"findings-left-out\""));
         // Every piece of bundle text is escaped.
         assert!(!html.contains("<script>alert") && !html.contains("<sd1>"));
