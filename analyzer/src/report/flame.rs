@@ -297,11 +297,7 @@ mod tests {
         let lines = bounded(&folded, 0.01, 100);
         assert_eq!(
             lines,
-            [
-                "java;gc 97",
-                "java;main;[other] 3",
-                "java;main;work 900"
-            ]
+            ["java;gc 97", "java;main;[other] 3", "java;main;work 900"]
         );
         // Every sample is kept, whatever the cap.
         let total = |v: &[String]| -> u64 {

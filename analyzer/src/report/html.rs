@@ -199,8 +199,12 @@ pub fn render(report: &Report) -> Result<String, minijinja::Error> {
     let no_viewers = Value::from_serialize(BTreeMap::<usize, Value>::new());
     // The fixed part: the page without findings and artifact text, plus the links to the viewer
     // it may gain (the top candidates' and the coverage rows').
-    let fixed = render_page(String::new(), &no_viewers, viewer_info(&Default::default(), 0))?
-        .len()
+    let fixed = render_page(
+        String::new(),
+        &no_viewers,
+        viewer_info(&Default::default(), 0),
+    )?
+    .len()
         + page::LINK_BYTES * (5 + rows);
     let card_tmpl = env.get_template("finding.html")?;
     let findings = r.get_attr("findings")?;
@@ -249,7 +253,10 @@ pub fn render(report: &Report) -> Result<String, minijinja::Error> {
         .cards
         .par_iter()
         .map(|(i, ex)| {
-            let ex: Vec<Value> = ex.iter().map(|h| Value::from_safe_string(h.clone())).collect();
+            let ex: Vec<Value> = ex
+                .iter()
+                .map(|h| Value::from_safe_string(h.clone()))
+                .collect();
             card(*i, &viewers, Value::from(ex))
         })
         .collect::<Result<_, _>>()?;

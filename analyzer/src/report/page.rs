@@ -183,7 +183,11 @@ fn entry_html(n: usize, f: &crate::rules::Finding) -> String {
         title = super::html::md(&f.title),
     );
     if let Some(e) = f.evidence.first() {
-        let _ = write!(s, " <code class=\"cite\">--&gt; {}", HtmlEscape(&e.artifact));
+        let _ = write!(
+            s,
+            " <code class=\"cite\">--&gt; {}",
+            HtmlEscape(&e.artifact)
+        );
         if let (Some(a), Some(b)) = (e.lines.first(), e.lines.last()) {
             let _ = write!(s, ":{a}");
             if b != a {
@@ -390,7 +394,9 @@ mod tests {
         assert!(html.contains("<span class=\"n\">1</span>sd1 &lt;script&gt;alert(1)"));
         assert!(html.contains("not embedded (see <code>sysstat&#x2f;&lt;iostat&gt;.txt</code>)"));
         assert!(html.contains("<li id=\"finding-"));
-        assert!(html.contains("id=\"findings-listed\"") || html.contains("id=\"findings-left-out\""));
+        assert!(
+            html.contains("id=\"findings-listed\"") || html.contains("id=\"findings-left-out\"")
+        );
         // Every piece of bundle text is escaped.
         assert!(!html.contains("<script>alert") && !html.contains("<sd1>"));
         assert!(!html.contains("<b>note</b>") && !html.contains("<i>one</i>"));

@@ -7,7 +7,8 @@
 //! with the findings' time ranges ([`Mark`]).
 //!
 //! Fitting is presentation and stays here: line series are reduced to at most [`MAX_POINTS`]
-//! points by min-max decimation ([`bin`]: each bucket's lowest and highest sample, so spikes stay), CPU columns to the heatmap's cell budget ([`HEATMAP_CELLS`], from
+//! points by min-max decimation ([`bin`]: each bucket's lowest and highest sample, so spikes
+//! stay), CPU columns to the heatmap's cell budget ([`HEATMAP_CELLS`], from
 //! [`HEATMAP_FROM_CPUS`] CPUs on), and the [`MAX_LINES`] busiest devices and interfaces are
 //! kept. The facts keep every sample, so a rule sees every sample the chart's buckets stand for.
 //!
@@ -246,7 +247,11 @@ fn min_max(c: &[(f64, Option<f64>)]) -> Vec<(f64, Option<f64>)> {
     match (lo, hi) {
         (Some(lo), Some(hi)) if lo.1 == hi.1 => vec![c[lo.0]],
         (Some(lo), Some(hi)) => {
-            let (a, b) = if lo.0 < hi.0 { (lo.0, hi.0) } else { (hi.0, lo.0) };
+            let (a, b) = if lo.0 < hi.0 {
+                (lo.0, hi.0)
+            } else {
+                (hi.0, lo.0)
+            };
             vec![c[a], c[b]]
         }
         _ => {
@@ -823,7 +828,12 @@ mod tests {
         let b = bin(&pts, 6);
         assert_eq!(
             b,
-            vec![(1.0, Some(9.0)), (3.0, Some(0.5)), (5.5, None), (8.0, Some(2.0))]
+            vec![
+                (1.0, Some(9.0)),
+                (3.0, Some(0.5)),
+                (5.5, None),
+                (8.0, Some(2.0))
+            ]
         );
         // A long series keeps its one-sample spike whatever its length.
         let long: Vec<(f64, Option<f64>)> = (0..100_000)
@@ -1032,7 +1042,11 @@ mod tests {
         let segs = series::segment::split(&[pts.iter().map(|p| p.0).collect()], &[]);
         assert_eq!(segs.len(), 2);
         let binned = line("x", &pts, &segs).points;
-        assert!(binned.len() <= MAX_POINTS + 2 * segs.len(), "{}", binned.len());
+        assert!(
+            binned.len() <= MAX_POINTS + 2 * segs.len(),
+            "{}",
+            binned.len()
+        );
         for (t, v) in &binned {
             let first = *t <= 1000.0;
             assert!(first || *t >= 1e7, "bin at {t} spans the gap");
