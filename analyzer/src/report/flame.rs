@@ -8,10 +8,21 @@
 
 use crate::facts::profile::Profile;
 use inferno::flamegraph::{self, Options, Palette};
+use std::collections::HashMap;
 
 /// Frames narrower than this many pixels are left out (inferno's default is 0.1): keeps the SVG
 /// of a profile with hundreds of thousands of stacks to a size a browser opens at once.
 pub const MIN_WIDTH_PX: f64 = 0.5;
+/// Frames holding less than this share of the samples are merged, per parent, into one
+/// [`OTHER`] frame before drawing: 0.1 % is 1.2 px of the 1200 px graph, under the width at
+/// which inferno prints a name.
+pub const MIN_SHARE: f64 = 0.001;
+/// Most frames drawn. Each is an SVG group of about 250 bytes (rectangle, name, tooltip), so
+/// 4000 frames are about 1 MB; when a profile has more frames over [`MIN_SHARE`], the share
+/// is raised (doubled until they fit).
+pub const MAX_FRAMES: usize = 4000;
+/// Name of the frame that stands for a parent's frames under the share kept.
+pub const OTHER: &str = "[other]";
 
 /// The flame graph of `p`, or `None` when it has no stacks (a `perf report` profile) or inferno
 /// fails (reported as `Err` text for the page).
@@ -22,20 +33,115 @@ pub fn svg(p: &Profile) -> Option<Result<String, String>> {
     let mut opts = options(
         format!("CPU flame graph: {}", p.artifact),
         format!(
-            "{} samples of {}, {} busy; kernel frames end in _[k]",
+            "{} samples of {}, {} busy; kernel frames end in _[k]; frames under {} % of the samples are merged into {OTHER}",
             p.samples,
             p.event.as_deref().unwrap_or("?"),
-            p.busy_samples
+            p.busy_samples,
+            MIN_SHARE * 100.0
         ),
     );
     opts.hash = true;
     opts.colors = Palette::Basic(flamegraph::color::BasicPalette::Hot);
-    let lines: Vec<String> = p.folded.iter().map(|(s, n)| format!("{s} {n}")).collect();
+    let lines = bounded(&p.folded, MIN_SHARE, MAX_FRAMES);
     Some(draw(
         &mut opts,
         lines.iter().map(String::as_str),
         "flame graph",
     ))
+}
+
+/// Folded lines (`frame;frame;… samples`) of `folded` with at most `max_frames` frames: under
+/// each parent, the frames holding less than `min_share` of all samples are merged into one
+/// [`OTHER`] frame (their samples kept, their callees dropped); the share is doubled until the
+/// frames left are at most `max_frames` (an [`OTHER`] frame counts as one).
+pub fn bounded(folded: &[(String, u64)], min_share: f64, max_frames: usize) -> Vec<String> {
+    // The call tree: node 0 is the root; `total` counts the samples of the node and its callees.
+    struct Node<'a> {
+        name: &'a str,
+        total: u64,
+        children: Vec<usize>,
+    }
+    let mut nodes = vec![Node {
+        name: "",
+        total: 0,
+        children: Vec::new(),
+    }];
+    let mut child: HashMap<(usize, &str), usize> = HashMap::new();
+    for (stack, n) in folded {
+        let mut at = 0;
+        nodes[0].total += n;
+        for frame in stack.split(';') {
+            let next = *child.entry((at, frame)).or_insert_with(|| {
+                nodes.push(Node {
+                    name: frame,
+                    total: 0,
+                    children: Vec::new(),
+                });
+                let id = nodes.len() - 1;
+                nodes[at].children.push(id);
+                id
+            });
+            nodes[next].total += n;
+            at = next;
+        }
+    }
+    let all = nodes[0].total;
+    // Frames kept at threshold `t`: those at or over it under kept parents, plus one OTHER per
+    // parent that loses some.
+    let count = |t: u64| -> usize {
+        let mut kept = 0usize;
+        let mut stack = vec![0usize];
+        while let Some(i) = stack.pop() {
+            let mut lost = false;
+            for &c in &nodes[i].children {
+                if nodes[c].total >= t {
+                    kept += 1;
+                    stack.push(c);
+                } else {
+                    lost = true;
+                }
+            }
+            kept += usize::from(lost);
+        }
+        kept
+    };
+    let mut t = ((all as f64 * min_share).ceil() as u64).max(1);
+    while count(t) > max_frames && t < all {
+        t = t.saturating_mul(2);
+    }
+    // The folded lines of the kept tree: each kept node's own samples (its total less its
+    // callees'), and per parent the samples of the frames it lost, as OTHER.
+    let mut out = Vec::new();
+    let mut stack: Vec<(usize, String)> = vec![(0, String::new())];
+    while let Some((i, path)) = stack.pop() {
+        let mut own = nodes[i].total;
+        let mut lost = 0u64;
+        for &c in &nodes[i].children {
+            own -= nodes[c].total;
+            if nodes[c].total >= t {
+                let p = if path.is_empty() {
+                    nodes[c].name.to_string()
+                } else {
+                    format!("{path};{}", nodes[c].name)
+                };
+                stack.push((c, p));
+            } else {
+                lost += nodes[c].total;
+            }
+        }
+        if i != 0 && own > 0 {
+            out.push(format!("{path} {own}"));
+        }
+        if lost > 0 {
+            out.push(if path.is_empty() {
+                format!("{OTHER} {lost}")
+            } else {
+                format!("{path};{OTHER} {lost}")
+            });
+        }
+    }
+    out.sort_unstable();
+    out
 }
 
 /// inferno's options for a graph inlined in the page: no script, deterministic colours, 1200 px,
@@ -177,6 +283,45 @@ mod tests {
         assert!(svg.starts_with("<svg") && !svg.contains("<script"));
         assert!(svg.contains("secmodel_check"));
         assert!(differential_svg(&b, &profile(&[])).is_none());
+    }
+
+    #[test]
+    fn small_frames_merge_into_other_and_frames_are_capped() {
+        let folded: Vec<(String, u64)> = vec![
+            ("java;main;work".into(), 900),
+            ("java;main;tiny_a".into(), 1),
+            ("java;main;tiny_b".into(), 2),
+            ("java;gc".into(), 97),
+        ];
+        // 1 % of 1000 samples: the two tiny frames become one OTHER under `main`.
+        let lines = bounded(&folded, 0.01, 100);
+        assert_eq!(
+            lines,
+            ["java;gc 97", "java;main;[other] 3", "java;main;work 900"]
+        );
+        // Every sample is kept, whatever the cap.
+        let total = |v: &[String]| -> u64 {
+            v.iter()
+                .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+                .sum()
+        };
+        assert_eq!(total(&lines), 1000);
+        // Thousands of distinct leaves of equal weight: the cap holds, samples are kept.
+        let wide: Vec<(String, u64)> = (0..10_000)
+            .map(|i| (format!("app;loop;leaf_{i}"), 1 + (i % 3) as u64))
+            .collect();
+        let lines = bounded(&wide, 0.0, 500);
+        let frames: std::collections::BTreeSet<String> = lines
+            .iter()
+            .flat_map(|l| {
+                let stack = l.rsplit_once(' ').unwrap().0;
+                let parts: Vec<&str> = stack.split(';').collect();
+                (1..=parts.len()).map(move |k| parts[..k].join(";"))
+            })
+            .collect();
+        assert!(frames.len() <= 500, "{}", frames.len());
+        assert_eq!(total(&lines), wide.iter().map(|w| w.1).sum::<u64>());
+        assert!(lines.iter().any(|l| l.starts_with("app;loop;[other] ")));
     }
 
     #[test]

@@ -26,6 +26,7 @@ const TEMPLATES: &[(&str, &str)] = &[
         "components.html",
         include_str!("../../../templates/components.html"),
     ),
+    ("finding.html", FINDING_CARD),
     ("style.css", include_str!("../../../templates/style.css")),
 ];
 
@@ -119,58 +120,44 @@ pub(crate) fn chart_value(mut d: super::charts::Drawn) -> Value {
     }
 }
 
-/// Renders the report page. Errors: a template error (a defect in rca).
+/// One finding's card (`ui.finding`), rendered on its own so that cards render in parallel and
+/// the page's budget can be spent card by card ([`super::page`]).
+const FINDING_CARD: &str = "{% import \"components.html\" as ui %}{{ ui.finding(f, n, art_index, viewers, capture, excerpts) }}";
+
+/// Renders the report page within [`super::page::PAGE_BYTES`]. Errors: a template error (a
+/// defect in rca).
+///
+/// The parts that do not depend on one another (flame graphs, charts, the coverage table, the
+/// rule reference, the report as a template value) are built in parallel. The page is rendered
+/// once without findings and artifact text to learn the size of its fixed part; the finding
+/// cards are rendered (in parallel) without excerpts to learn theirs; then the findings are
+/// placed in rank order ([`super::page::place`]), the artifact viewer gets the bytes left, and
+/// the cards and the page are rendered again with both.
 pub fn render(report: &Report) -> Result<String, minijinja::Error> {
+    use super::page;
+    use rayon::prelude::*;
     let env = environment();
-    let docs = super::reference::page_docs();
-    // One entry per profile: the inline SVG (inferno's escaped output, marked safe), or why
-    // there is none.
-    let flames: Vec<Value> = report
-        .profiles
-        .iter()
-        .map(|p| match super::flame::svg(p) {
-            Some(Ok(svg)) => context! { svg => Value::from_safe_string(svg) },
-            Some(Err(e)) => context! { error => e },
-            None => context! { error => "no stacks in this profile (perf report only)" },
-        })
-        .collect();
-    let charts: Vec<Value> = super::charts::draw(report)
-        .into_iter()
-        .map(chart_value)
-        .collect();
-    // The artifact viewer: escaped in viewer.rs, marked safe here.
-    let views = super::viewer::build(report);
-    let mut viewers: BTreeMap<usize, Value> = BTreeMap::new();
-    for v in &views.views {
-        viewers.insert(
-            v.index,
-            context! {
-                lines => v.lines,
-                embedded_lines => v.embedded_lines,
-                // A map (line → true), so that the page's evidence links test membership by
-                // lookup: thousands of findings on one artifact stay linear.
-                cited => v.cited.iter().map(|&l| (l, true)).collect::<BTreeMap<_, _>>(),
-                note => v.note.clone(),
-                gutter => Value::from_safe_string(v.gutter.clone()),
-                html => Value::from_safe_string(v.html.clone()),
-            },
-        );
-    }
-    // Evidence links: artifact path → index, and the cited lines that are embedded.
+    let ((flames, charts), (coverage, (docs, r))) = rayon::join(
+        || rayon::join(|| flames(report), || charts(report)),
+        || {
+            rayon::join(
+                || super::coverage::build(report),
+                || {
+                    rayon::join(super::reference::page_docs, || {
+                        Value::from_serialize(report)
+                    })
+                },
+            )
+        },
+    );
+    // Evidence links: artifact path → index.
     let art_index: BTreeMap<&str, usize> = report
         .artifacts
         .iter()
         .enumerate()
         .map(|(i, a)| (a.path.as_str(), i))
         .collect();
-    let viewer_info = context! {
-        embedded_bytes => views.embedded_bytes,
-        capped => views.capped,
-        unviewed => views.unviewed,
-        max_views => super::viewer::MAX_VIEWS,
-        total_cap_mib => super::viewer::TOTAL_BYTES >> 20,
-        artifact_cap_kib => super::viewer::ARTIFACT_BYTES >> 10,
-    };
+    let art_index = Value::from_serialize(&art_index);
     let areas: Vec<&str> = {
         let mut a: Vec<&str> = report.findings.iter().map(|f| f.area.label()).collect();
         a.sort_unstable();
@@ -190,19 +177,154 @@ pub fn render(report: &Report) -> Result<String, minijinja::Error> {
     } else {
         BTreeMap::new()
     };
-    env.get_template("report.html")?.render(context! {
-        r => report,
-        rule_docs => docs,
-        flames => flames,
-        charts => charts,
-        viewers => viewers,
-        viewer => viewer_info,
-        art_index => art_index,
-        areas => areas,
-        outcomes => outcomes,
-        captures => captures,
-        coverage => super::coverage::build(report),
-    })
+    let coverage = Value::from_serialize(&coverage);
+    let rows = report.artifacts.len().min(coverage_rows(&coverage));
+    let page_tmpl = env.get_template("report.html")?;
+    let render_page = |findings: String, viewers: &Value, viewer_info: Value| {
+        page_tmpl.render(context! {
+            r => r.clone(),
+            rule_docs => docs.clone(),
+            flames => flames.clone(),
+            charts => charts.clone(),
+            viewers => viewers.clone(),
+            viewer => viewer_info,
+            art_index => art_index.clone(),
+            areas => areas.clone(),
+            outcomes => outcomes.clone(),
+            captures => captures.clone(),
+            coverage => coverage.clone(),
+            findings_html => Value::from_safe_string(findings),
+        })
+    };
+    let no_viewers = Value::from_serialize(BTreeMap::<usize, Value>::new());
+    // The fixed part: the page without findings and artifact text, plus the links to the viewer
+    // it may gain (the top candidates' and the coverage rows').
+    let fixed = render_page(
+        String::new(),
+        &no_viewers,
+        viewer_info(&Default::default(), 0),
+    )?
+    .len()
+        + page::LINK_BYTES * (5 + rows);
+    let card_tmpl = env.get_template("finding.html")?;
+    let findings = r.get_attr("findings")?;
+    let card = |i: usize, viewers: &Value, excerpts: Value| -> Result<String, minijinja::Error> {
+        card_tmpl.render(context! {
+            f => findings.get_item(&Value::from(i))?,
+            n => i + 1,
+            art_index => art_index.clone(),
+            viewers => viewers.clone(),
+            capture => captures.get(&(i + 1)).copied(),
+            excerpts => excerpts,
+        })
+    };
+    let card_bytes: Vec<usize> = (0..report.findings.len())
+        .into_par_iter()
+        .map(|i| {
+            let none = vec![""; report.findings[i].evidence.len()];
+            card(i, &no_viewers, Value::from_serialize(&none)).map(|s| s.len())
+        })
+        .collect::<Result<_, _>>()?;
+    let room = page::PAGE_BYTES.saturating_sub(fixed);
+    let reserve = page::VIEWER_RESERVE.min(room / 4);
+    let placed = page::place(report, &card_bytes, room - reserve);
+    // The artifact viewer: escaped in viewer.rs, marked safe here; it gets what the findings
+    // leave.
+    let viewer_budget = super::viewer::TOTAL_BYTES.min(room - placed.bytes);
+    let views = super::viewer::build_with(report, viewer_budget, super::viewer::ARTIFACT_BYTES);
+    let mut viewers: BTreeMap<usize, Value> = BTreeMap::new();
+    for v in &views.views {
+        viewers.insert(
+            v.index,
+            context! {
+                lines => v.lines,
+                embedded_lines => v.embedded_lines,
+                // A map (line → true), so that the page's evidence links test membership by
+                // lookup: thousands of findings on one artifact stay linear.
+                cited => v.cited.iter().map(|&l| (l, true)).collect::<BTreeMap<_, _>>(),
+                note => v.note.clone(),
+                gutter => Value::from_safe_string(v.gutter.clone()),
+                html => Value::from_safe_string(v.html.clone()),
+            },
+        );
+    }
+    let viewers = Value::from_serialize(&viewers);
+    let cards: Vec<String> = placed
+        .cards
+        .par_iter()
+        .map(|(i, ex)| {
+            let ex: Vec<Value> = ex
+                .iter()
+                .map(|h| Value::from_safe_string(h.clone()))
+                .collect();
+            card(*i, &viewers, Value::from(ex))
+        })
+        .collect::<Result<_, _>>()?;
+    let mut section = cards.join("\n");
+    if !placed.entries.is_empty() {
+        section.push_str(&format!(
+            "<p class=\"muted\" id=\"findings-listed\">{} more finding(s), past the page's budget of {:.1} MB, listed by title; {} evidence line(s) in all are not embedded: the JSON document (<code>rca analyze --json FILE</code>) holds every finding with its evidence.</p>\n<ul class=\"entries\">\n",
+            placed.entries.len(),
+            page::PAGE_BYTES as f64 / 1e6,
+            placed.lines_left_out,
+        ));
+        for e in &placed.entries {
+            section.push_str(e);
+        }
+        section.push_str("</ul>\n");
+    }
+    if placed.left_out > 0 {
+        section.push_str(&format!(
+            "<p class=\"muted\" id=\"findings-left-out\">{} more finding(s) are not on the page: its budget of {:.1} MB is spent. The JSON document (<code>rca analyze --json FILE</code>) lists every finding with its evidence.</p>\n",
+            placed.left_out,
+            page::PAGE_BYTES as f64 / 1e6,
+        ));
+    }
+    render_page(section, &viewers, viewer_info(&views, viewer_budget))
+}
+
+/// Rows the coverage table lists (an upper bound on its links into the viewer).
+fn coverage_rows(coverage: &Value) -> usize {
+    coverage
+        .get_attr("rows")
+        .ok()
+        .and_then(|v| v.len())
+        .unwrap_or(0)
+}
+
+/// What the viewer section says about its caps.
+fn viewer_info(views: &super::viewer::Views, budget: usize) -> Value {
+    context! {
+        embedded_bytes => views.embedded_bytes,
+        capped => views.capped,
+        unviewed => views.unviewed,
+        max_views => super::viewer::MAX_VIEWS,
+        total_cap_mib => ((budget as f64 / 1048576.0) * 100.0).round() / 100.0,
+        artifact_cap_kib => super::viewer::ARTIFACT_BYTES >> 10,
+    }
+}
+
+/// One entry per profile: the inline SVG (inferno's escaped output, marked safe), or why there
+/// is none.
+fn flames(report: &Report) -> Vec<Value> {
+    use rayon::prelude::*;
+    report
+        .profiles
+        .par_iter()
+        .map(|p| match super::flame::svg(p) {
+            Some(Ok(svg)) => context! { svg => Value::from_safe_string(svg) },
+            Some(Err(e)) => context! { error => e },
+            None => context! { error => "no stacks in this profile (perf report only)" },
+        })
+        .collect()
+}
+
+/// The drawn charts, for `ui.chart`.
+fn charts(report: &Report) -> Vec<Value> {
+    super::charts::draw(report)
+        .into_iter()
+        .map(chart_value)
+        .collect()
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ pub mod charts;
 pub mod coverage;
 pub mod flame;
 pub mod html;
+pub mod page;
 pub mod reference;
 pub mod terminal;
 pub mod viewer;
@@ -80,8 +81,9 @@ pub const SCHEMA_VERSION: u32 = 1;
 ///   {artifact, si, so}, marks: [{finding, rule_id, area, severity, from_s, to_s, segment}],
 ///   missing: [{chart, why}], segments: [{start_s, end_s, start_host, end_host, start_utc,
 ///   end_utc, label}]}`. A series is `{label, points: [[t, value|null]]}`; every `t` is seconds
-///   from the collection window's start (`axis`); series are binned (means) to at most
-///   [`charts::MAX_POINTS`] points. `busy` is `100 − %idle − %iowait`. A mark's `finding` is the
+///   from the collection window's start (`axis`); series are reduced to at most
+///   [`charts::MAX_POINTS`] points (plus two per segment) keeping each bucket's lowest and
+///   highest sample (min-max decimation, [`charts`]). `busy` is `100 − %idle − %iowait`. A mark's `finding` is the
 ///   1-based rank of the finding whose time range it shades, its `segment` the index of the
 ///   segment that holds it. `segments` are the runs of samples close together in time (one for
 ///   one capture; one per capture for captures hours or months apart), each drawn on its own

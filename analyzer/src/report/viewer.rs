@@ -4,12 +4,13 @@
 //!
 //! Embedding is capped so that a huge bundle still gives a page a browser opens at once: at most
 //! [`ARTIFACT_BYTES`] of one artifact's text, [`MAX_VIEWS`] artifacts, and [`TOTAL_BYTES`] of
-//! the viewer's HTML in all — the escaped text, the line numbers and the markup around each
-//! artifact ([`VIEW_MARKUP`] plus its path twice), so that thousands of small files cost what
-//! they weigh on the page. Cited artifacts are served first, then those that parsed, then the others of a
-//! known kind. An artifact over its cap keeps its cited lines with [`CONTEXT_LINES`] around each,
-//! then as many of its first lines as fit; what is left out is marked in the text and said in
-//! a note. The HTML of the text is built here (escaped), not by the template engine: it is the
+//! the viewer's HTML in all (less when the page's budget, [`super::page::PAGE_BYTES`], has less
+//! left once the findings are placed): the escaped text, the line numbers and the markup around
+//! each artifact ([`VIEW_MARKUP`] plus its path twice), so that thousands of small files cost
+//! what they weigh on the page. Cited artifacts are served first, then those that parsed, then
+//! the others of a known kind. An artifact over its cap keeps its cited lines with
+//! [`CONTEXT_LINES`] around each, then as many of its first lines as fit; what is left out is
+//! marked in the text and said in a note. The HTML of the text is built here (escaped), not by the template engine: it is the
 //! bulk of the page and a loop per line in the template would dominate render time.
 //!
 //! Only the lines a view may embed are read: cited lines are found through the artifact's line
@@ -207,8 +208,8 @@ fn view(index: usize, text: &Text, cited: &BTreeSet<usize>, cap: usize, page_cap
     } else if embedded_lines == 0 {
         Some(if page_cap {
             format!(
-                "Not embedded: the page's {} MiB budget for artifact text is spent (cited artifacts come first).",
-                TOTAL_BYTES >> 20
+                "{n} line{} not embedded: the page's budget for artifact text is spent (cited artifacts come first).",
+                if n == 1 { "" } else { "s" }
             )
         } else {
             "Not embedded: its first line alone is over the size cap.".into()
@@ -217,10 +218,7 @@ fn view(index: usize, text: &Text, cited: &BTreeSet<usize>, cap: usize, page_cap
         Some(format!(
             "Cut to fit the page: {embedded_lines} of {n} lines embedded ({}); lines left out are marked ⋮.",
             if page_cap {
-                format!(
-                    "the page's {} MiB budget for artifact text is nearly spent",
-                    TOTAL_BYTES >> 20
-                )
+                "the page's budget for artifact text is nearly spent".to_string()
             } else {
                 format!(
                     "at most {} KiB of one artifact, cited lines with {CONTEXT_LINES} lines around each first",

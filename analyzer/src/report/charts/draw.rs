@@ -35,6 +35,10 @@ pub struct Drawn {
     pub segment: Option<usize>,
 }
 
+/// Most findings whose time range one chart shades, the highest-ranked first: each band is a
+/// few SVG elements and a link in the caption, and thousands of findings (one per saturated
+/// device of a large array) would make the chart heavier than the rest of the page.
+pub const MAX_MARKS: usize = 24;
 /// Chart width, pixels (the SVG scales to the page).
 const WIDTH: u32 = 1100;
 /// Stands for the text colour; replaced by `currentColor` so axes follow the page's theme.
@@ -121,6 +125,7 @@ fn draw_axis(ch: &Charts, tops: &BTreeMap<String, f64>, with_softirq: bool) -> V
         ch.marks
             .iter()
             .filter(|m| areas.contains(&m.area.as_str()))
+            .take(MAX_MARKS)
             .cloned()
             .collect()
     };
@@ -327,6 +332,13 @@ fn draw_axis(ch: &Charts, tops: &BTreeMap<String, f64>, with_softirq: bool) -> V
     }
     if with_softirq {
         out.extend(softirq(ch, tops));
+    }
+    for d in &mut out {
+        if d.marks.len() == MAX_MARKS {
+            d.caption.push_str(&format!(
+                " At most {MAX_MARKS} findings' time ranges are shaded, the highest-ranked first."
+            ));
+        }
     }
     out
 }

@@ -6,10 +6,11 @@
 //! Out: [`Charts`] on a [`TimeAxis`] that spans the collection window and every point drawn,
 //! with the findings' time ranges ([`Mark`]).
 //!
-//! Fitting is presentation and stays here: line series are binned (mean of each bin) to at most
-//! [`MAX_POINTS`] points, CPU columns to the heatmap's cell budget ([`HEATMAP_CELLS`], from
+//! Fitting is presentation and stays here: line series are reduced to at most [`MAX_POINTS`]
+//! points by min-max decimation ([`bin`]: each bucket's lowest and highest sample, so spikes
+//! stay), CPU columns to the heatmap's cell budget ([`HEATMAP_CELLS`], from
 //! [`HEATMAP_FROM_CPUS`] CPUs on), and the [`MAX_LINES`] busiest devices and interfaces are
-//! kept. The facts keep every sample, so a rule sees the sample a bin's mean would hide.
+//! kept. The facts keep every sample, so a rule sees every sample the chart's buckets stand for.
 //!
 //! Samples far apart in time (captures months apart in one folder) fall in separate
 //! [`SegmentInfo`]s ([`crate::facts::series::segment`] says the rule): no bin spans two
@@ -213,22 +214,51 @@ pub struct Missing {
     pub why: String,
 }
 
-/// Averages consecutive points into at most `max` bins (time: mean of the bin's times; value:
-/// mean of its present values, `None` when none is present).
+/// Reduces consecutive points to at most `max` by min-max decimation: the points fall in
+/// `max / 2` buckets of consecutive samples, and each bucket keeps its lowest and its highest
+/// sample, at their own times and in time order ([`min_max`]).
+///
+/// Min-max rather than a bucket's mean, or LTTB's one point per bucket (S. Steinarsson,
+/// "Downsampling Time Series for Visual Representation", MSc thesis, University of Iceland,
+/// 2013): a one-sample spike (an `await` of 900 ms among 2 ms samples) is what an incident's
+/// reader looks for, and a mean flattens it while LTTB may keep a neighbour instead; keeping
+/// each bucket's extremes draws the same envelope as every sample would at the chart's width
+/// (the min/max part of M4: U. Jugel et al., "M4: A Visualization-Oriented Time Series Data
+/// Aggregation", PVLDB 7(10), 2014).
 pub(crate) fn bin(points: &[(f64, Option<f64>)], max: usize) -> Vec<(f64, Option<f64>)> {
     if points.len() <= max || max == 0 {
         return points.to_vec();
     }
-    let k = points.len().div_ceil(max);
-    points
-        .chunks(k)
-        .map(|c| {
-            let t = c.iter().map(|p| p.0).sum::<f64>() / c.len() as f64;
-            let vals: Vec<f64> = c.iter().filter_map(|p| p.1).collect();
-            let v = (!vals.is_empty()).then(|| vals.iter().sum::<f64>() / vals.len() as f64);
-            (t, v)
-        })
-        .collect()
+    let k = points.len().div_ceil((max / 2).max(1));
+    points.chunks(k).flat_map(min_max).collect()
+}
+
+/// One bucket's points: its lowest and highest samples in time order (one point when they are
+/// equal); a bucket without a value is one gap (`None`) at its mean time, so a hole in the data
+/// stays a hole in the line.
+fn min_max(c: &[(f64, Option<f64>)]) -> Vec<(f64, Option<f64>)> {
+    let present = || {
+        c.iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.1.filter(|v| !v.is_nan()).map(|v| (i, v)))
+    };
+    let lo = present().min_by(|a, b| a.1.total_cmp(&b.1));
+    let hi = present().max_by(|a, b| a.1.total_cmp(&b.1));
+    match (lo, hi) {
+        (Some(lo), Some(hi)) if lo.1 == hi.1 => vec![c[lo.0]],
+        (Some(lo), Some(hi)) => {
+            let (a, b) = if lo.0 < hi.0 {
+                (lo.0, hi.0)
+            } else {
+                (hi.0, lo.0)
+            };
+            vec![c[a], c[b]]
+        }
+        _ => {
+            let t = c.iter().map(|p| p.0).sum::<f64>() / c.len().max(1) as f64;
+            vec![(t, None)]
+        }
+    }
 }
 
 fn chunked_mean(v: &[Option<f64>], groups: &[std::ops::Range<usize>]) -> Vec<Option<f64>> {
@@ -251,17 +281,17 @@ fn peak(s: &Series) -> f64 {
         .fold(0.0_f64, f64::max)
 }
 
-/// A series binned to [`MAX_POINTS`] (plus at most one per segment), no bin spanning two
-/// `segments`.
+/// A series reduced to [`MAX_POINTS`] by [`bin`] (plus at most two per segment), no bucket
+/// spanning two `segments`.
 fn line(label: &str, points: &[(f64, Option<f64>)], segments: &[Segment]) -> Series {
-    let k = points.len().div_ceil(MAX_POINTS).max(1);
-    let points = if segments.len() <= 1 || k == 1 {
+    let k = points.len().div_ceil(MAX_POINTS / 2).max(1);
+    let points = if segments.len() <= 1 || points.len() <= MAX_POINTS {
         bin(points, MAX_POINTS)
     } else {
         let times: Vec<f64> = points.iter().map(|p| p.0).collect();
         groups(&times, k, segments)
             .into_iter()
-            .flat_map(|g| bin(&points[g], 1))
+            .flat_map(|g| min_max(&points[g]))
             .collect()
     };
     Series {
@@ -780,12 +810,38 @@ mod tests {
     }
 
     #[test]
-    fn binning_keeps_gaps_as_gaps_and_averages_the_rest() {
-        let b = bin(
-            &[(0.0, Some(1.0)), (1.0, Some(3.0)), (2.0, None), (3.0, None)],
-            2,
+    fn binning_keeps_spikes_and_gaps() {
+        let pts = [
+            (0.0, Some(1.0)),
+            (1.0, Some(9.0)),
+            (2.0, Some(1.0)),
+            (3.0, Some(0.5)),
+            (4.0, None),
+            (5.0, None),
+            (6.0, None),
+            (7.0, None),
+            (8.0, Some(2.0)),
+            (9.0, Some(2.0)),
+        ];
+        // Three buckets of four: the spike (9 at t = 1) and the low (0.5 at t = 3) are kept in
+        // time order, the empty bucket stays a gap, the flat one is one point.
+        let b = bin(&pts, 6);
+        assert_eq!(
+            b,
+            vec![
+                (1.0, Some(9.0)),
+                (3.0, Some(0.5)),
+                (5.5, None),
+                (8.0, Some(2.0))
+            ]
         );
-        assert_eq!(b, vec![(0.5, Some(2.0)), (2.5, None)]);
+        // A long series keeps its one-sample spike whatever its length.
+        let long: Vec<(f64, Option<f64>)> = (0..100_000)
+            .map(|i| (f64::from(i), Some(if i == 77_777 { 900.0 } else { 2.0 })))
+            .collect();
+        let b = bin(&long, MAX_POINTS);
+        assert!(b.len() <= MAX_POINTS, "{}", b.len());
+        assert!(b.contains(&(77_777.0, Some(900.0))));
     }
 
     #[test]
@@ -986,7 +1042,11 @@ mod tests {
         let segs = series::segment::split(&[pts.iter().map(|p| p.0).collect()], &[]);
         assert_eq!(segs.len(), 2);
         let binned = line("x", &pts, &segs).points;
-        assert!(binned.len() <= MAX_POINTS + segs.len(), "{}", binned.len());
+        assert!(
+            binned.len() <= MAX_POINTS + 2 * segs.len(),
+            "{}",
+            binned.len()
+        );
         for (t, v) in &binned {
             let first = *t <= 1000.0;
             assert!(first || *t >= 1e7, "bin at {t} spans the gap");
