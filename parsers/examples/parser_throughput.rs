@@ -252,13 +252,6 @@ const KINDS: &[Kind] = &[
         tail: 0,
         parse: parser!(parsers::proc::stat::parse),
     },
-    Kind {
-        name: "proc-interrupts",
-        fixture: "proc-interrupts/insights-core__proc-interrupts-x86-8cpu-IR-IO-APIC.txt",
-        head: 0,
-        tail: 0,
-        parse: parser!(parsers::proc::interrupts::parse),
-    },
 ];
 
 /// A `Write` that feeds a hasher.

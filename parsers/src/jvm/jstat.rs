@@ -480,6 +480,8 @@ pub fn parse(text: &str) -> Result<Parsed<Jstat>, ParseError> {
             "no jstat header line (column names with `YGC`) found",
         ));
     }
+    // A long listing grows its vector by doubling: give back what is left over.
+    out.samples.shrink_to_fit();
     Ok(Parsed {
         value: out,
         issues: issues.into_vec(),
