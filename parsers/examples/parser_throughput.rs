@@ -355,7 +355,9 @@ fn main() {
                 return;
             }
             "-h" | "--help" => {
-                eprintln!("usage: parser_throughput [--size-mb N] [--runs N] [--digest] [--list] [KIND…]");
+                eprintln!(
+                    "usage: parser_throughput [--size-mb N] [--runs N] [--digest] [--list] [KIND…]"
+                );
                 return;
             }
             _ => wanted.push(a),

@@ -1051,8 +1051,9 @@ mod tests {
             "                --0.50%--tcp_write_xmit",
             "                          __tcp_push_pending_frames",
         ];
+        let mut names = Names::default();
         for (i, l) in lines.iter().enumerate() {
-            g.line(&mut e, l, i + 1).unwrap();
+            g.line(&mut e, l, i + 1, &mut names).unwrap();
         }
         assert_eq!(e.callchain.len(), 3);
         assert_eq!(e.callchain[1].parent, Some(0));

@@ -249,18 +249,12 @@ mod tests {
         assert_eq!(e.peer_host(), "10.0.0.1");
         assert_eq!(e.port_number(), Some(8080));
         let e = Endpoint::inet("127.0.0.53%lo:53");
-        assert_eq!(
-            (e.host(), e.scope()),
-            ("127.0.0.53", Some("lo"))
-        );
+        assert_eq!((e.host(), e.scope()), ("127.0.0.53", Some("lo")));
         let e = Endpoint::inet(":::37968");
         assert_eq!((e.host(), e.port()), ("::", Some("37968")));
         let e = Endpoint::inet("*:*");
         assert_eq!((e.host(), e.port()), ("*", Some("*")));
         let e = Endpoint::inet("[fe80::1%eth0]:22");
-        assert_eq!(
-            (e.host(), e.scope()),
-            ("fe80::1", Some("eth0"))
-        );
+        assert_eq!((e.host(), e.scope()), ("fe80::1", Some("eth0")));
     }
 }

@@ -12,8 +12,7 @@
 
 use super::{next_token, ConnView, Endpoint, SocketOwner};
 use crate::common::{
-    excerpt, head_lines, numbered_lines, strip_bom, Issues, Name, Names, ParseError, Parsed,
-    Sniff,
+    excerpt, head_lines, numbered_lines, strip_bom, Issues, Name, Names, ParseError, Parsed, Sniff,
 };
 use serde::Serialize;
 
@@ -213,12 +212,7 @@ fn ss_header(line: &str) -> Option<Columns> {
         .then_some(Columns { netid, state })
 }
 
-fn ss_row<'l>(
-    line: &'l str,
-    cols: Columns,
-    n: usize,
-    names: &mut Names,
-) -> Result<Socket, String> {
+fn ss_row<'l>(line: &'l str, cols: Columns, n: usize, names: &mut Names) -> Result<Socket, String> {
     let has_netid = cols.netid;
     let expected = "expected `[Netid] State Recv-Q Send-Q Local Peer [Process]`";
     let short = || format!("{expected}, found `{}`", excerpt(line));
@@ -290,7 +284,8 @@ fn ss_row<'l>(
     let mut r = rest;
     while !r.is_empty() {
         if r.starts_with("users:(") {
-            let (users, used) = parse_users(r, names).map_err(|m| format!("{m} in `{}`", excerpt(r)))?;
+            let (users, used) =
+                parse_users(r, names).map_err(|m| format!("{m} in `{}`", excerpt(r)))?;
             s.users = users;
             r = r.get(used..).unwrap_or("").trim_start();
             continue;
@@ -461,9 +456,11 @@ mod tests {
 
     #[test]
     fn users_field() {
-        let (u, used) =
-            parse_users("users:((\"rpcbind\",pid=1139,fd=5),(\"systemd\",pid=1,fd=41)) ino:1", &mut Names::default())
-                .unwrap();
+        let (u, used) = parse_users(
+            "users:((\"rpcbind\",pid=1139,fd=5),(\"systemd\",pid=1,fd=41)) ino:1",
+            &mut Names::default(),
+        )
+        .unwrap();
         assert_eq!(
             used,
             "users:((\"rpcbind\",pid=1139,fd=5),(\"systemd\",pid=1,fd=41))".len()
@@ -473,7 +470,11 @@ mod tests {
             (u[1].name.as_str(), u[1].pid, u[1].fd),
             ("systemd", Some(1), Some(41))
         );
-        let (u, _) = parse_users("users:((\"Web Content\",pid=9,fd=3))", &mut Names::default()).unwrap();
+        let (u, _) = parse_users(
+            "users:((\"Web Content\",pid=9,fd=3))",
+            &mut Names::default(),
+        )
+        .unwrap();
         assert_eq!(u[0].name, "Web Content");
         assert!(parse_users("users:((\"x", &mut Names::default()).is_err());
         assert!(parse_users("users:(x)", &mut Names::default()).is_err());

@@ -459,10 +459,7 @@ fn ss_all_families_and_tulpen() {
         .iter()
         .find(|x| x.state == "ESTAB" && x.netid.as_deref() == Some("tcp"))
         .unwrap();
-    assert_eq!(
-        (ssh.local.host(), ssh.local.port()),
-        ("::1", Some("ssh"))
-    );
+    assert_eq!((ssh.local.host(), ssh.local.port()), ("::1", Some("ssh")));
 
     let p = procs::ss::parse_ss(&fixture("ss/jc__ss-tulpen-ubuntu1804.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
@@ -484,10 +481,7 @@ fn ss_all_families_and_tulpen() {
         .find(|x| x.local.text == "127.0.0.53%lo:53" && x.netid.as_deref() == Some("udp"))
         .unwrap();
     assert_eq!(
-        (
-            resolved.local.host(),
-            resolved.local.scope()
-        ),
+        (resolved.local.host(), resolved.local.scope()),
         ("127.0.0.53", Some("lo"))
     );
     assert_eq!(resolved.users[0].name, "systemd-resolve");
