@@ -626,6 +626,106 @@ pub(crate) fn first_non_blank(text: &str) -> Option<u8> {
     strip_bom(text).bytes().find(|b| !b.is_ascii_whitespace())
 }
 
+/// A short text value that repeats across the rows of one artifact (a command name, a socket
+/// state, a process name): shared, so a million rows naming `java` hold one copy of `java`.
+///
+/// Reads as a `&str` (`Deref`, `as_str`, comparisons with `&str` and `String`) and serialises
+/// as a plain string. Made by a [`Names`] table during one parse.
+#[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Name(std::sync::Arc<str>);
+
+impl Name {
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for Name {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for Name {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for Name {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl std::fmt::Display for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&str> for Name {
+    fn from(s: &str) -> Self {
+        Name(s.into())
+    }
+}
+
+impl PartialEq<str> for Name {
+    fn eq(&self, other: &str) -> bool {
+        &*self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Name {
+    fn eq(&self, other: &&str) -> bool {
+        &*self.0 == *other
+    }
+}
+
+impl PartialEq<String> for Name {
+    fn eq(&self, other: &String) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl PartialEq<Name> for &str {
+    fn eq(&self, other: &Name) -> bool {
+        **self == *other.0
+    }
+}
+
+impl Serialize for Name {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
+/// The [`Name`]s of one parse: the same text gives the same shared value.
+#[derive(Debug, Default)]
+pub(crate) struct Names {
+    table: std::collections::HashSet<Name>,
+}
+
+impl Names {
+    /// The shared value for `s`.
+    pub(crate) fn get(&mut self, s: &str) -> Name {
+        if let Some(n) = self.table.get(s) {
+            return n.clone();
+        }
+        let n = Name::from(s);
+        self.table.insert(n.clone());
+        n
+    }
+}
+
 /// Longest name or value a parser copies out of an input into a summary, in characters.
 pub const CLIP_CHARS: usize = 256;
 

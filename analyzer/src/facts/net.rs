@@ -890,10 +890,10 @@ fn stack(c: &Collected, sysctl: &BTreeMap<String, Cited<String>>) -> NetStack {
                 if b > 0 && q >= b {
                     net.full_listeners.push(Cited::new(
                         ListenQueue {
-                            local: s.local.text.clone(),
+                            local: s.local.text.to_string(),
                             queued: q,
                             backlog: b,
-                            process: s.users.first().map(|u| u.name.clone()),
+                            process: s.users.first().map(|u| u.name.to_string()),
                         },
                         &a.path,
                         s.line,

@@ -223,17 +223,17 @@ pub fn retrans_peers(c: &Collected) -> Vec<Cited<RetransPeer>> {
         .sockets
         .iter()
         .filter_map(|s| {
-            let i = s.info?;
+            let i = *s.info.as_deref()?;
             let total = i.retrans_total.filter(|&n| n > 0)?;
             Some(Cited::lines(
                 RetransPeer {
-                    local: s.local.text.clone(),
-                    peer: s.peer.text.clone(),
+                    local: s.local.text.to_string(),
+                    peer: s.peer.text.to_string(),
                     retrans_total: total,
                     data_segs_out: i.data_segs_out,
                     rto_ms: i.rto_us.map(|us| us as f64 / 1000.0),
                     cwnd: i.cwnd,
-                    process: s.users.first().map(|u| u.name.clone()),
+                    process: s.users.first().map(|u| u.name.to_string()),
                 },
                 &a.path,
                 vec![s.line, i.line],

@@ -200,52 +200,107 @@ enum Slot<'a> {
     Count(&'a mut Option<u64>),
 }
 
+/// A column of [`JstatSample`] named by the parser, found once per header line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Field(u8);
+
+impl Field {
+    /// The field printed under `col`, if the parser names it.
+    fn of(col: &str) -> Option<Field> {
+        Some(Field(match col {
+            "Timestamp" => 0,
+            "S0" => 1,
+            "S1" => 2,
+            "E" => 3,
+            "O" => 4,
+            "M" => 5,
+            "CCS" => 6,
+            "P" => 7,
+            "YGC" => 8,
+            "YGCT" => 9,
+            "FGC" => 10,
+            "FGCT" => 11,
+            "CGC" => 12,
+            "CGCT" => 13,
+            "GCT" => 14,
+            "S0C" => 15,
+            "S1C" => 16,
+            "S0U" => 17,
+            "S1U" => 18,
+            "EC" => 19,
+            "EU" => 20,
+            "OC" => 21,
+            "OU" => 22,
+            "MC" => 23,
+            "MU" => 24,
+            "CCSC" => 25,
+            "CCSU" => 26,
+            "PC" => 27,
+            "PU" => 28,
+            "NGCMN" => 29,
+            "NGCMX" => 30,
+            "NGC" => 31,
+            "OGCMN" => 32,
+            "OGCMX" => 33,
+            "OGC" => 34,
+            "MCMN" => 35,
+            "MCMX" => 36,
+            "CCSMN" => 37,
+            "CCSMX" => 38,
+            "PGCMN" => 39,
+            "PGCMX" => 40,
+            "PGC" => 41,
+            _ => return None,
+        }))
+    }
+}
+
 impl JstatSample {
-    fn slot(&mut self, col: &str) -> Option<Slot<'_>> {
+    fn slot(&mut self, f: Field) -> Option<Slot<'_>> {
         use Slot::{Count, Real};
-        Some(match col {
-            "Timestamp" => Real(&mut self.timestamp_s),
-            "S0" => Real(&mut self.s0_pct),
-            "S1" => Real(&mut self.s1_pct),
-            "E" => Real(&mut self.eden_pct),
-            "O" => Real(&mut self.old_pct),
-            "M" => Real(&mut self.meta_pct),
-            "CCS" => Real(&mut self.ccs_pct),
-            "P" => Real(&mut self.perm_pct),
-            "YGC" => Count(&mut self.ygc),
-            "YGCT" => Real(&mut self.ygct_s),
-            "FGC" => Count(&mut self.fgc),
-            "FGCT" => Real(&mut self.fgct_s),
-            "CGC" => Count(&mut self.cgc),
-            "CGCT" => Real(&mut self.cgct_s),
-            "GCT" => Real(&mut self.gct_s),
-            "S0C" => Real(&mut self.s0c_kib),
-            "S1C" => Real(&mut self.s1c_kib),
-            "S0U" => Real(&mut self.s0u_kib),
-            "S1U" => Real(&mut self.s1u_kib),
-            "EC" => Real(&mut self.ec_kib),
-            "EU" => Real(&mut self.eu_kib),
-            "OC" => Real(&mut self.oc_kib),
-            "OU" => Real(&mut self.ou_kib),
-            "MC" => Real(&mut self.mc_kib),
-            "MU" => Real(&mut self.mu_kib),
-            "CCSC" => Real(&mut self.ccsc_kib),
-            "CCSU" => Real(&mut self.ccsu_kib),
-            "PC" => Real(&mut self.pc_kib),
-            "PU" => Real(&mut self.pu_kib),
-            "NGCMN" => Real(&mut self.ngcmn_kib),
-            "NGCMX" => Real(&mut self.ngcmx_kib),
-            "NGC" => Real(&mut self.ngc_kib),
-            "OGCMN" => Real(&mut self.ogcmn_kib),
-            "OGCMX" => Real(&mut self.ogcmx_kib),
-            "OGC" => Real(&mut self.ogc_kib),
-            "MCMN" => Real(&mut self.mcmn_kib),
-            "MCMX" => Real(&mut self.mcmx_kib),
-            "CCSMN" => Real(&mut self.ccsmn_kib),
-            "CCSMX" => Real(&mut self.ccsmx_kib),
-            "PGCMN" => Real(&mut self.pgcmn_kib),
-            "PGCMX" => Real(&mut self.pgcmx_kib),
-            "PGC" => Real(&mut self.pgc_kib),
+        Some(match f.0 {
+            0 => Real(&mut self.timestamp_s),
+            1 => Real(&mut self.s0_pct),
+            2 => Real(&mut self.s1_pct),
+            3 => Real(&mut self.eden_pct),
+            4 => Real(&mut self.old_pct),
+            5 => Real(&mut self.meta_pct),
+            6 => Real(&mut self.ccs_pct),
+            7 => Real(&mut self.perm_pct),
+            8 => Count(&mut self.ygc),
+            9 => Real(&mut self.ygct_s),
+            10 => Count(&mut self.fgc),
+            11 => Real(&mut self.fgct_s),
+            12 => Count(&mut self.cgc),
+            13 => Real(&mut self.cgct_s),
+            14 => Real(&mut self.gct_s),
+            15 => Real(&mut self.s0c_kib),
+            16 => Real(&mut self.s1c_kib),
+            17 => Real(&mut self.s0u_kib),
+            18 => Real(&mut self.s1u_kib),
+            19 => Real(&mut self.ec_kib),
+            20 => Real(&mut self.eu_kib),
+            21 => Real(&mut self.oc_kib),
+            22 => Real(&mut self.ou_kib),
+            23 => Real(&mut self.mc_kib),
+            24 => Real(&mut self.mu_kib),
+            25 => Real(&mut self.ccsc_kib),
+            26 => Real(&mut self.ccsu_kib),
+            27 => Real(&mut self.pc_kib),
+            28 => Real(&mut self.pu_kib),
+            29 => Real(&mut self.ngcmn_kib),
+            30 => Real(&mut self.ngcmx_kib),
+            31 => Real(&mut self.ngc_kib),
+            32 => Real(&mut self.ogcmn_kib),
+            33 => Real(&mut self.ogcmx_kib),
+            34 => Real(&mut self.ogc_kib),
+            35 => Real(&mut self.mcmn_kib),
+            36 => Real(&mut self.mcmx_kib),
+            37 => Real(&mut self.ccsmn_kib),
+            38 => Real(&mut self.ccsmx_kib),
+            39 => Real(&mut self.pgcmn_kib),
+            40 => Real(&mut self.pgcmx_kib),
+            41 => Real(&mut self.pgc_kib),
             _ => return None,
         })
     }
@@ -279,6 +334,8 @@ pub fn sniff(head: &str) -> Sniff {
 /// The current header.
 struct Layout<'a> {
     cols: Vec<&'a str>,
+    /// The field of each column (`None`: kept in `extra`).
+    fields: Vec<Option<Field>>,
     /// Number of columns before `LGCC` (all of them without `-gccause`).
     numeric: usize,
     /// Byte offset of the `GCC` header in its line.
@@ -290,6 +347,7 @@ fn layout<'a>(line: &'a str, toks: Vec<&'a str>, n: usize) -> Layout<'a> {
     let numeric = toks.iter().position(|t| *t == "LGCC").unwrap_or(toks.len());
     let gcc_at = line.find(" GCC").map(|i| i + 1);
     Layout {
+        fields: toks.iter().map(|c| Field::of(c)).collect(),
         cols: toks,
         numeric,
         gcc_at,
@@ -324,8 +382,10 @@ pub fn parse(text: &str) -> Result<Parsed<Jstat>, ParseError> {
     let mut out = Jstat::default();
     let mut issues = Issues::default();
     let mut current: Option<Layout> = None;
+    let mut toks: Vec<&str> = Vec::with_capacity(32);
     for (n, line) in numbered_lines(strip_bom(text)) {
-        let toks: Vec<&str> = line.split_ascii_whitespace().collect();
+        toks.clear();
+        toks.extend(line.split_ascii_whitespace());
         if toks.is_empty() {
             continue;
         }
@@ -334,7 +394,7 @@ pub fn parse(text: &str) -> Result<Parsed<Jstat>, ParseError> {
                 out.option = JstatOption::infer(&toks);
             }
             out.header_lines.push(n);
-            current = Some(layout(line, toks, n));
+            current = Some(layout(line, std::mem::take(&mut toks), n));
             continue;
         }
         let Some(l) = &current else {
@@ -367,7 +427,7 @@ pub fn parse(text: &str) -> Result<Parsed<Jstat>, ParseError> {
             ..JstatSample::default()
         };
         let mut bad = None;
-        for (col, tok) in l.cols[..l.numeric].iter().zip(&toks) {
+        for ((col, field), tok) in l.cols[..l.numeric].iter().zip(&l.fields).zip(&toks) {
             if *tok == "-" {
                 continue;
             }
@@ -382,7 +442,7 @@ pub fn parse(text: &str) -> Result<Parsed<Jstat>, ParseError> {
                     continue;
                 }
             };
-            match s.slot(col) {
+            match field.and_then(|f| s.slot(f)) {
                 Some(Slot::Real(r)) => *r = Some(v),
                 Some(Slot::Count(c)) => {
                     if v < 0.0 || v.fract() != 0.0 || v > u64::MAX as f64 {
@@ -420,6 +480,8 @@ pub fn parse(text: &str) -> Result<Parsed<Jstat>, ParseError> {
             "no jstat header line (column names with `YGC`) found",
         ));
     }
+    // A long listing grows its vector by doubling: give back what is left over.
+    out.samples.shrink_to_fit();
     Ok(Parsed {
         value: out,
         issues: issues.into_vec(),

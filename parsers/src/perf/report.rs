@@ -91,7 +91,7 @@
 //! assert!(report.events[0].entries[1].level.unwrap().is_kernel());
 //! ```
 
-use crate::common::{excerpt, head_lines, numbered_lines, strip_bom, Issues};
+use crate::common::{excerpt, head_lines, numbered_lines, strip_bom, Issues, Name, Names};
 use crate::common::{ParseError, Parsed, Sniff};
 use crate::perf::script::{classify_dso, DsoKind};
 use serde::Serialize;
@@ -253,7 +253,7 @@ impl ReportEntry {
         }
         path.iter()
             .rev()
-            .flat_map(|n| n.symbols.iter().map(String::as_str))
+            .flat_map(|n| n.symbols.iter().map(Name::as_str))
             .collect()
     }
 }
@@ -269,8 +269,8 @@ pub struct ChainNode {
     pub percent: Option<f64>,
     /// The branch's value when printed as a count (`-g graph,0.5,caller,count`: `--1234--`).
     pub count: Option<u64>,
-    /// Symbols in printed order.
-    pub symbols: Vec<String>,
+    /// Symbols in printed order (shared: a symbol appears in many graphs).
+    pub symbols: Vec<Name>,
     /// 1-based input line of the chain's first symbol.
     pub line: usize,
 }
@@ -710,7 +710,13 @@ fn branch_marker(s: &str) -> Option<(Option<f64>, Option<u64>, usize)> {
 
 impl Graph {
     /// One graph line of `e`; `Err` with a message when it does not fit the tree.
-    fn line(&mut self, e: &mut ReportEntry, line: &str, n: usize) -> Result<(), String> {
+    fn line(
+        &mut self,
+        e: &mut ReportEntry,
+        line: &str,
+        n: usize,
+        names: &mut Names,
+    ) -> Result<(), String> {
         let b = line.as_bytes();
         let Some(p) = b.iter().position(|&c| c != b' ' && c != b'|') else {
             // Only bars: a spacer; the first one marks the top of the graph.
@@ -723,7 +729,7 @@ impl Graph {
         if let Some(sym) = rest.strip_prefix("---") {
             self.root_col.get_or_insert(p);
             self.stack.clear();
-            let idx = push_node(e, None, None, None, sym, n);
+            let idx = push_node(e, None, None, None, sym, n, names);
             self.stack.push((p + 3, idx));
             return Ok(());
         }
@@ -747,7 +753,8 @@ impl Graph {
                     None
                 }
             };
-            let idx = push_node(e, parent, percent, count, rest.get(len..).unwrap_or(""), n);
+            let at = rest.get(len..).unwrap_or("");
+            let idx = push_node(e, parent, percent, count, at, n, names);
             // The chain's next symbols sit one graph level (11 columns) right of the bar.
             self.stack.push((parent_col + 11, idx));
             return Ok(());
@@ -757,7 +764,7 @@ impl Graph {
         }
         match self.stack.last() {
             Some(&(c, idx)) if c == p => {
-                e.callchain[idx].symbols.push(rest.to_string());
+                e.callchain[idx].symbols.push(names.get(rest));
                 Ok(())
             }
             _ => Err(format!(
@@ -776,6 +783,7 @@ fn push_node(
     count: Option<u64>,
     sym: &str,
     n: usize,
+    names: &mut Names,
 ) -> usize {
     let sym = sym.trim();
     e.callchain.push(ChainNode {
@@ -785,7 +793,7 @@ fn push_node(
         symbols: if sym.is_empty() {
             Vec::new()
         } else {
-            vec![sym.to_string()]
+            vec![names.get(sym)]
         },
         line: n,
     });
@@ -875,6 +883,7 @@ pub fn parse(text: &str) -> Result<Parsed<PerfReport>, ParseError> {
     let mut cols: Vec<Column> = Vec::new();
     let mut prev_comment: Option<String> = None;
     let mut graph = Graph::default();
+    let mut names = Names::default();
     let mut in_graph = false;
     for (n, raw) in numbered_lines(strip_bom(text)) {
         let clean = strip_ansi(raw);
@@ -978,7 +987,7 @@ pub fn parse(text: &str) -> Result<Parsed<PerfReport>, ParseError> {
         match entry {
             // Graph lines follow their entry without a blank line in between.
             Some(e) if in_graph => {
-                if let Err(msg) = graph.line(e, line, n) {
+                if let Err(msg) = graph.line(e, line, n, &mut names) {
                     issues.push(n, || msg);
                 }
             }
@@ -1042,8 +1051,9 @@ mod tests {
             "                --0.50%--tcp_write_xmit",
             "                          __tcp_push_pending_frames",
         ];
+        let mut names = Names::default();
         for (i, l) in lines.iter().enumerate() {
-            g.line(&mut e, l, i + 1).unwrap();
+            g.line(&mut e, l, i + 1, &mut names).unwrap();
         }
         assert_eq!(e.callchain.len(), 3);
         assert_eq!(e.callchain[1].parent, Some(0));

@@ -20,63 +20,124 @@ pub mod ulimit;
 pub mod uptime;
 pub mod vmstat;
 
+use crate::common::{Name, Names};
 use serde::Serialize;
 
-/// A socket address as printed.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+/// A socket address as printed: the text, with its host, port and interface scope read as
+/// parts of it (held as byte ranges of the text, so an address costs one shared string).
+///
+/// Serialises as `{text, host, port, scope}`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Endpoint {
     /// As printed (`[::ffff:10.0.0.1]:8080`, `127.0.0.53%lo:53`, `*:*`, `rtnl:kernel`).
-    pub text: String,
-    /// Host without brackets and scope (`::ffff:10.0.0.1`, `127.0.0.53`, `*`); the whole
-    /// text for non-IP families (netlink, unix).
-    pub host: String,
-    /// Port or service name (`8080`, `ssh`, `*`); `None` for non-IP families.
-    pub port: Option<String>,
-    /// Interface scope after `%` (`lo`, `virbr0`).
-    pub scope: Option<String>,
+    pub text: Name,
+    /// Byte range of the host in `text`.
+    host: Span,
+    /// Byte range of the port in `text`.
+    port: Option<Span>,
+    /// Byte range of the scope in `text`.
+    scope: Option<Span>,
+}
+
+/// A byte range `(start, end)` of an [`Endpoint`]'s text.
+type Span = (u32, u32);
+
+/// The range of `part`, a slice of `whole`, within `whole`.
+fn span_of(whole: &str, part: &str) -> Span {
+    let start = (part.as_ptr() as usize)
+        .saturating_sub(whole.as_ptr() as usize)
+        .min(whole.len());
+    let end = (start + part.len()).min(whole.len());
+    (
+        u32::try_from(start).unwrap_or(u32::MAX),
+        u32::try_from(end).unwrap_or(u32::MAX),
+    )
 }
 
 impl Endpoint {
+    fn part(&self, (a, b): Span) -> &str {
+        self.text.get(a as usize..b as usize).unwrap_or("")
+    }
+
+    /// Host without brackets and scope (`::ffff:10.0.0.1`, `127.0.0.53`, `*`); the whole
+    /// text for non-IP families (netlink, unix).
+    pub fn host(&self) -> &str {
+        self.part(self.host)
+    }
+
+    /// Port or service name (`8080`, `ssh`, `*`); `None` for non-IP families.
+    pub fn port(&self) -> Option<&str> {
+        self.port.map(|s| self.part(s))
+    }
+
+    /// Interface scope after `%` (`lo`, `virbr0`).
+    pub fn scope(&self) -> Option<&str> {
+        self.scope.map(|s| self.part(s))
+    }
+
     /// The port as a number, when numeric.
     pub fn port_number(&self) -> Option<u16> {
-        self.port.as_deref()?.parse().ok()
+        self.port()?.parse().ok()
     }
 
     /// The host with an IPv4-mapped IPv6 prefix removed (`::ffff:10.0.0.1` → `10.0.0.1`), so
     /// that the same peer reads the same from an IPv4 and an IPv6 socket.
     pub fn peer_host(&self) -> &str {
-        self.host
-            .strip_prefix("::ffff:")
+        let host = self.host();
+        host.strip_prefix("::ffff:")
             .filter(|h| h.contains('.'))
-            .unwrap_or(&self.host)
+            .unwrap_or(host)
     }
 
     /// Reads `host:port`, `[v6]:port`, `host%scope:port`, `:::port` (old ss/netstat IPv6).
     fn inet(text: &str) -> Endpoint {
-        let (host, port) = match text.rsplit_once(':') {
-            Some((h, p)) if !h.is_empty() => (h, Some(p.to_string())),
-            _ => (text, None),
+        Endpoint::of_inet(Name::from(text))
+    }
+
+    /// [`Endpoint::inet`] with the text shared through `names`.
+    fn inet_in(text: &str, names: &mut Names) -> Endpoint {
+        Endpoint::of_inet(names.get(text))
+    }
+
+    fn of_inet(text: Name) -> Endpoint {
+        let t: &str = &text;
+        let (host, port) = match t.rsplit_once(':') {
+            Some((h, p)) if !h.is_empty() => (h, Some(span_of(t, p))),
+            _ => (t, None),
         };
         let (host, scope) = match host.split_once('%') {
-            Some((h, s)) => (h, Some(s.trim_end_matches(']').to_string())),
+            Some((h, s)) => (h, Some(span_of(t, s.trim_end_matches(']')))),
             None => (host, None),
         };
-        let host = host.trim_start_matches('[').trim_end_matches(']');
+        let host = span_of(t, host.trim_start_matches('[').trim_end_matches(']'));
         Endpoint {
-            text: text.to_string(),
-            host: host.to_string(),
+            text,
+            host,
             port,
             scope,
         }
     }
 
-    fn raw(text: &str) -> Endpoint {
+    /// An address that is not `host:port` (netlink, unix), shared through `names`.
+    fn raw_in(text: &str, names: &mut Names) -> Endpoint {
         Endpoint {
-            text: text.to_string(),
-            host: text.to_string(),
+            text: names.get(text),
+            host: (0, u32::try_from(text.len()).unwrap_or(u32::MAX)),
             port: None,
             scope: None,
         }
+    }
+}
+
+impl Serialize for Endpoint {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Endpoint", 4)?;
+        st.serialize_field("text", &self.text)?;
+        st.serialize_field("host", self.host())?;
+        st.serialize_field("port", &self.port())?;
+        st.serialize_field("scope", &self.scope())?;
+        st.end()
     }
 }
 
@@ -85,7 +146,7 @@ impl Endpoint {
 pub struct SocketOwner {
     /// Process name (ss: the `comm`; netstat: first word of the command line, cut to 15
     /// characters or so).
-    pub name: String,
+    pub name: Name,
     /// PID.
     pub pid: Option<u32>,
     /// File descriptor (ss only).
@@ -184,22 +245,16 @@ mod tests {
     #[test]
     fn endpoints() {
         let e = Endpoint::inet("[::ffff:10.0.0.1]:8080");
-        assert_eq!(e.host, "::ffff:10.0.0.1");
+        assert_eq!(e.host(), "::ffff:10.0.0.1");
         assert_eq!(e.peer_host(), "10.0.0.1");
         assert_eq!(e.port_number(), Some(8080));
         let e = Endpoint::inet("127.0.0.53%lo:53");
-        assert_eq!(
-            (e.host.as_str(), e.scope.as_deref()),
-            ("127.0.0.53", Some("lo"))
-        );
+        assert_eq!((e.host(), e.scope()), ("127.0.0.53", Some("lo")));
         let e = Endpoint::inet(":::37968");
-        assert_eq!((e.host.as_str(), e.port.as_deref()), ("::", Some("37968")));
+        assert_eq!((e.host(), e.port()), ("::", Some("37968")));
         let e = Endpoint::inet("*:*");
-        assert_eq!((e.host.as_str(), e.port.as_deref()), ("*", Some("*")));
+        assert_eq!((e.host(), e.port()), ("*", Some("*")));
         let e = Endpoint::inet("[fe80::1%eth0]:22");
-        assert_eq!(
-            (e.host.as_str(), e.scope.as_deref()),
-            ("fe80::1", Some("eth0"))
-        );
+        assert_eq!((e.host(), e.scope()), ("fe80::1", Some("eth0")));
     }
 }

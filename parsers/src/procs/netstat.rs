@@ -105,7 +105,7 @@ const TCP_STATES: &[&str] = &[
 fn owner(pid_prog: &str) -> Option<SocketOwner> {
     let (pid, name) = pid_prog.split_once('/')?;
     Some(SocketOwner {
-        name: name.trim().to_string(),
+        name: name.trim().into(),
         pid: Some(pid.parse().ok()?),
         fd: None,
     })

@@ -12,7 +12,7 @@
 
 use super::{next_token, ConnView, Endpoint, SocketOwner};
 use crate::common::{
-    excerpt, head_lines, numbered_lines, strip_bom, Issues, ParseError, Parsed, Sniff,
+    excerpt, head_lines, numbered_lines, strip_bom, Issues, Name, Names, ParseError, Parsed, Sniff,
 };
 use serde::Serialize;
 
@@ -21,10 +21,10 @@ use serde::Serialize;
 pub struct Socket {
     /// `Netid` (`tcp`, `udp`, `u_str`, `nl`); `None` when the listing has no Netid column
     /// (`ss -t`).
-    pub netid: Option<String>,
+    pub netid: Option<Name>,
     /// `State` (`ESTAB`, `LISTEN`, `TIME-WAIT`, `UNCONN`); empty when the listing was filtered
     /// to one state (`ss -tin state established` prints no State column).
-    pub state: String,
+    pub state: Name,
     /// `Recv-Q`: bytes not yet read by the application (listeners: accept queue length).
     pub recv_q: Option<u64>,
     /// `Send-Q`: bytes not yet acknowledged (listeners: accept queue limit).
@@ -44,8 +44,9 @@ pub struct Socket {
     pub extra: Option<String>,
     /// 1-based input line.
     pub line: usize,
-    /// The TCP internals of `ss -i`, from the indented line under the socket's row.
-    pub info: Option<TcpInfo>,
+    /// The TCP internals of `ss -i`, from the indented line under the socket's row (boxed:
+    /// most sockets have none).
+    pub info: Option<Box<TcpInfo>>,
 }
 
 /// What `ss -i` prints of a TCP socket's `tcp_info` (iproute2 `tcp_show_info`), on the
@@ -143,7 +144,7 @@ impl SsTable {
 
 /// `users:(("a",pid=1,fd=2),("b",pid=3,fd=4))` starting at `s`; returns the owners and the
 /// byte length consumed.
-fn parse_users(s: &str) -> Result<(Vec<SocketOwner>, usize), String> {
+fn parse_users(s: &str, names: &mut Names) -> Result<(Vec<SocketOwner>, usize), String> {
     let body = s
         .strip_prefix("users:(")
         .ok_or_else(|| "expected `users:((…))`".to_string())?;
@@ -167,7 +168,7 @@ fn parse_users(s: &str) -> Result<(Vec<SocketOwner>, usize), String> {
                     .find("\",")
                     .or_else(|| quoted.find("\")"))
                     .ok_or_else(unclosed)?;
-                let name = quoted.get(..name_len).ok_or_else(unclosed)?.to_string();
+                let name = names.get(quoted.get(..name_len).ok_or_else(unclosed)?);
                 i = name_start + name_len + 1;
                 let unclosed = || "unclosed `(` in users".to_string();
                 let after = body.get(i..).ok_or_else(unclosed)?;
@@ -211,25 +212,26 @@ fn ss_header(line: &str) -> Option<Columns> {
         .then_some(Columns { netid, state })
 }
 
-fn ss_row(line: &str, cols: Columns, n: usize) -> Result<Socket, String> {
+fn ss_row<'l>(line: &'l str, cols: Columns, n: usize, names: &mut Names) -> Result<Socket, String> {
     let has_netid = cols.netid;
     let expected = "expected `[Netid] State Recv-Q Send-Q Local Peer [Process]`";
     let short = || format!("{expected}, found `{}`", excerpt(line));
     let mut rest = line;
-    let take = |rest: &mut &str| -> Result<String, String> {
-        let (t, r) = next_token(rest).ok_or_else(short)?;
+    fn next<'a>(rest: &mut &'a str) -> Option<&'a str> {
+        let (t, r) = next_token(rest)?;
         *rest = r;
-        Ok(t.to_string())
-    };
+        Some(t)
+    }
+    let take = |rest: &mut &'l str| next(rest).ok_or_else(short);
     let netid = if has_netid {
         Some(take(&mut rest)?)
     } else {
         None
     };
     let state = if cols.state {
-        take(&mut rest)?
+        names.get(take(&mut rest)?)
     } else {
-        String::new()
+        names.get("")
     };
     let rq = take(&mut rest)?;
     let sq = take(&mut rest)?;
@@ -238,36 +240,37 @@ fn ss_row(line: &str, cols: Columns, n: usize) -> Result<Socket, String> {
             .map(Some)
             .map_err(|_| format!("{expected}: queue `{}` is not a number", excerpt(v)))
     };
-    let unix = netid.as_deref().is_some_and(|id| id.starts_with("u_"));
+    let unix = netid.is_some_and(|id| id.starts_with("u_"));
     let (local, peer) = if unix {
         let a = take(&mut rest)?;
         let b = take(&mut rest)?;
         let c = take(&mut rest)?;
         let d = take(&mut rest)?;
         (
-            Endpoint::raw(&format!("{a} {b}")),
-            Endpoint::raw(&format!("{c} {d}")),
+            Endpoint::raw_in(&format!("{a} {b}"), names),
+            Endpoint::raw_in(&format!("{c} {d}"), names),
         )
     } else {
         let a = take(&mut rest)?;
         let b = take(&mut rest)?;
-        let ip = netid.as_deref().is_none_or(|id| {
+        let ip = netid.is_none_or(|id| {
             matches!(
                 id,
                 "tcp" | "udp" | "raw" | "sctp" | "mptcp" | "dccp" | "udplite" | "tcp6" | "udp6"
             )
         });
         if ip {
-            (Endpoint::inet(&a), Endpoint::inet(&b))
+            (Endpoint::inet_in(a, names), Endpoint::inet_in(b, names))
         } else {
-            (Endpoint::raw(&a), Endpoint::raw(&b))
+            (Endpoint::raw_in(a, names), Endpoint::raw_in(b, names))
         }
     };
+    let (recv_q, send_q) = (q(rq)?, q(sq)?);
     let mut s = Socket {
-        netid,
+        netid: netid.map(|id| names.get(id)),
         state,
-        recv_q: q(&rq)?,
-        send_q: q(&sq)?,
+        recv_q,
+        send_q,
         local,
         peer,
         line: n,
@@ -281,7 +284,8 @@ fn ss_row(line: &str, cols: Columns, n: usize) -> Result<Socket, String> {
     let mut r = rest;
     while !r.is_empty() {
         if r.starts_with("users:(") {
-            let (users, used) = parse_users(r).map_err(|m| format!("{m} in `{}`", excerpt(r)))?;
+            let (users, used) =
+                parse_users(r, names).map_err(|m| format!("{m} in `{}`", excerpt(r)))?;
             s.users = users;
             r = r.get(used..).unwrap_or("").trim_start();
             continue;
@@ -330,21 +334,24 @@ pub fn parse_ss(text: &str) -> Result<Parsed<SsTable>, ParseError> {
     };
     let mut out = SsTable::default();
     let mut issues = Issues::default();
+    let mut names = Names::default();
     for (n, line) in lines {
         // `ss -i`: the socket's internals on an indented line under its row.
         if line.starts_with([' ', '\t']) {
             if let Some(info) = tcp_info(line, n) {
                 if let Some(last) = out.sockets.last_mut().filter(|s| s.info.is_none()) {
-                    last.info = Some(info);
+                    last.info = Some(Box::new(info));
                     continue;
                 }
             }
         }
-        match ss_row(line, cols, n) {
+        match ss_row(line, cols, n, &mut names) {
             Ok(s) => out.sockets.push(s),
             Err(msg) => issues.push(n, || msg),
         }
     }
+    // A long listing grows its vector by doubling: give back what is left over.
+    out.sockets.shrink_to_fit();
     Ok(Parsed {
         value: out,
         issues: issues.into_vec(),
@@ -366,7 +373,7 @@ mod tests {
             (client.local.text.as_str(), client.send_q),
             ("127.0.0.1:56396", Some(4_190_965))
         );
-        let i = client.info.unwrap();
+        let i = *client.info.as_deref().unwrap();
         assert_eq!(
             (i.retrans_now, i.retrans_total, i.line),
             (Some(1), Some(973), 5)
@@ -376,7 +383,7 @@ mod tests {
             (Some(204_000), Some(1), Some(21), Some(1))
         );
         assert_eq!(i.data_segs_out, Some(18_955));
-        let server = p.value.sockets[0].info.unwrap();
+        let server = *p.value.sockets[0].info.as_deref().unwrap();
         assert_eq!(
             (server.retrans_total, server.rto_us, server.cwnd),
             (None, Some(200_000), Some(10))
@@ -385,7 +392,7 @@ mod tests {
             .value
             .sockets
             .iter()
-            .filter_map(|s| s.info.and_then(|i| i.retrans_total))
+            .filter_map(|s| s.info.as_deref().and_then(|i| i.retrans_total))
             .sum();
         assert_eq!(total, 973 + 1488 + 1010 + 1347);
         let clean = include_str!("../../tests/fixtures/ss/captured-iproute2-6.1-ss-tin-clean.txt");
@@ -409,7 +416,7 @@ mod tests {
             (first.local.text.as_str(), first.peer.text.as_str()),
             ("127.0.0.1:48570", "127.0.0.1:5599")
         );
-        let i = first.info.unwrap();
+        let i = *first.info.as_deref().unwrap();
         assert_eq!(
             (i.cwnd, i.retrans_now, i.retrans_total, i.line),
             (Some(16), Some(0), Some(31), 3)
@@ -433,7 +440,7 @@ mod tests {
             (Some("tcp"), "ESTAB", 27)
         );
         assert_eq!(s.users[0].name, "python3");
-        let i = s.info.unwrap();
+        let i = *s.info.as_deref().unwrap();
         assert_eq!(
             (i.rto_us, i.cwnd, i.retrans_now, i.retrans_total, i.line),
             (Some(204_000), Some(52), Some(0), Some(5), 28)
@@ -443,15 +450,17 @@ mod tests {
             .value
             .sockets
             .iter()
-            .filter_map(|s| s.info)
+            .filter_map(|s| s.info.as_deref())
             .all(|i| i.retrans_total.is_none_or(|n| n < 1000)));
     }
 
     #[test]
     fn users_field() {
-        let (u, used) =
-            parse_users("users:((\"rpcbind\",pid=1139,fd=5),(\"systemd\",pid=1,fd=41)) ino:1")
-                .unwrap();
+        let (u, used) = parse_users(
+            "users:((\"rpcbind\",pid=1139,fd=5),(\"systemd\",pid=1,fd=41)) ino:1",
+            &mut Names::default(),
+        )
+        .unwrap();
         assert_eq!(
             used,
             "users:((\"rpcbind\",pid=1139,fd=5),(\"systemd\",pid=1,fd=41))".len()
@@ -461,9 +470,13 @@ mod tests {
             (u[1].name.as_str(), u[1].pid, u[1].fd),
             ("systemd", Some(1), Some(41))
         );
-        let (u, _) = parse_users("users:((\"Web Content\",pid=9,fd=3))").unwrap();
+        let (u, _) = parse_users(
+            "users:((\"Web Content\",pid=9,fd=3))",
+            &mut Names::default(),
+        )
+        .unwrap();
         assert_eq!(u[0].name, "Web Content");
-        assert!(parse_users("users:((\"x").is_err());
-        assert!(parse_users("users:(x)").is_err());
+        assert!(parse_users("users:((\"x", &mut Names::default()).is_err());
+        assert!(parse_users("users:(x)", &mut Names::default()).is_err());
     }
 }

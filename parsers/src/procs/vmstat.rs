@@ -284,6 +284,8 @@ pub fn parse(text: &str) -> Result<Parsed<Vmstat>, ParseError> {
             "no vmstat column line (`r b swpd free …`) found",
         ));
     }
+    // A long listing grows its vector by doubling: give back what is left over.
+    out.samples.shrink_to_fit();
     Ok(Parsed {
         value: out,
         issues: issues.into_vec(),

@@ -32,7 +32,7 @@
 
 use crate::common::{
     excerpt, first_non_blank, head_lines, numbered_lines, parse_sysstat_header, read_num,
-    strip_bom, Ceiling, Issues, NumError, ParseError, Parsed, Sniff, SysstatHeader,
+    strip_bom, Ceiling, Issues, Name, Names, NumError, ParseError, Parsed, Sniff, SysstatHeader,
 };
 use crate::sysstat::json::sniff_json;
 use crate::sysstat::json::{
@@ -53,9 +53,13 @@ pub struct Pidstat {
     pub averages: Vec<TaskRow>,
 }
 
-/// One task (process or thread) in one report section. Fields are `None` when the section does
-/// not print them.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+/// One task (process or thread) in one report section. Numeric columns are read through
+/// methods (`row.cpu_pct()`), `None` when the section does not print them.
+///
+/// The numbers a row holds are packed (a bit per column present and the values in column
+/// order), so a row takes about as much memory as its line of text; it serialises with every
+/// column as a field, `null` when absent.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct TaskRow {
     /// End of the interval (`None` on `Average:` rows): the banner's date, moved on at
     /// midnight; with an epoch time (`-h` of older sysstat) the UTC date and time.
@@ -66,8 +70,6 @@ pub struct TaskRow {
     pub line: usize,
     /// `UID`.
     pub uid: Option<u32>,
-    /// `USER` (`-U`).
-    pub user: Option<String>,
     /// `PID` (without `-t`).
     pub pid: Option<u32>,
     /// `TGID` (`-t`): the process. On `|__` thread rows, where pidstat prints `-`, the TGID of
@@ -75,66 +77,180 @@ pub struct TaskRow {
     pub tgid: Option<u32>,
     /// `TID` (`-t`): the thread (`None` on process rows).
     pub tid: Option<u32>,
-    /// `Command`, without the `|__` / `(leader)__` thread marker.
-    pub command: String,
-    /// Whether the row is a thread of a process (`|__name`, `(leader)__name`, JSON `TID` set).
-    pub is_thread: bool,
-    /// The process name in `(leader)__name` (JSON `leader`).
-    pub leader: Option<String>,
-    /// `%usr`: user time, % of one CPU (can exceed 100 for multi-threaded tasks).
-    pub usr_pct: Option<f64>,
-    /// `%system`.
-    pub system_pct: Option<f64>,
-    /// `%guest`.
-    pub guest_pct: Option<f64>,
-    /// `%wait`: time waiting to run (sysstat ≥ 11.5.5).
-    pub wait_pct: Option<f64>,
-    /// `%CPU`: total CPU time, % of one CPU.
-    pub cpu_pct: Option<f64>,
     /// `CPU`: processor the task last ran on (`-` on `Average:` rows).
     pub cpu: Option<u32>,
+    /// Whether the row is a thread of a process (`|__name`, `(leader)__name`, JSON `TID` set).
+    pub is_thread: bool,
+    /// `Command`, without the `|__` / `(leader)__` thread marker.
+    pub command: Name,
+    /// What few rows have: `USER`, the leader's name, `policy`, unnamed columns.
+    rare: Option<Box<Rare>>,
+    /// The named numeric columns present: bit `f as u32` for [`TaskField`] `f`.
+    present: u32,
+    /// Their values in [`TaskField`] order, the first [`INLINE`] here (a section prints at
+    /// most five; `-h` prints every selected column on one line) …
+    inline: [f64; INLINE],
+    /// … and the rest here.
+    more: Box<[f64]>,
+}
+
+/// How many numeric values a [`TaskRow`] holds without a heap allocation.
+const INLINE: usize = 6;
+
+/// The columns of a [`TaskRow`] that few rows print.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Rare {
+    user: Option<Name>,
+    leader: Option<Name>,
+    policy: Option<Name>,
+    extra: BTreeMap<String, f64>,
+}
+
+/// What [`TaskRow::extra`] returns for a row without unnamed columns.
+static NO_EXTRA: BTreeMap<String, f64> = BTreeMap::new();
+
+/// A numeric column of [`TaskRow`] that the parser names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskField {
+    /// `%usr`: user time, % of one CPU (can exceed 100 for multi-threaded tasks).
+    UsrPct,
+    /// `%system`.
+    SystemPct,
+    /// `%guest`.
+    GuestPct,
+    /// `%wait`: time waiting to run (sysstat ≥ 11.5.5).
+    WaitPct,
+    /// `%CPU`: total CPU time, % of one CPU.
+    CpuPct,
     /// `usr-ms` (`-T CHILD|ALL`): user time of the task and its children, ms.
-    pub usr_ms: Option<f64>,
+    UsrMs,
     /// `system-ms` (`-T CHILD|ALL`), ms.
-    pub system_ms: Option<f64>,
+    SystemMs,
     /// `guest-ms` (`-T CHILD|ALL`), ms.
-    pub guest_ms: Option<f64>,
+    GuestMs,
     /// `minflt/s`: minor faults per second.
-    pub minflt_per_s: Option<f64>,
+    MinfltPerS,
     /// `majflt/s`: major faults (page read from disk) per second.
-    pub majflt_per_s: Option<f64>,
+    MajfltPerS,
     /// `VSZ`: virtual size, KiB.
-    pub vsz_kb: Option<f64>,
+    VszKb,
     /// `RSS`: resident set size, KiB.
-    pub rss_kb: Option<f64>,
+    RssKb,
     /// `%MEM`: RSS as % of RAM.
-    pub mem_pct: Option<f64>,
+    MemPct,
     /// `StkSize`: stack reserved, KiB.
-    pub stksize_kb: Option<f64>,
+    StksizeKb,
     /// `StkRef`: stack referenced, KiB.
-    pub stkref_kb: Option<f64>,
+    StkrefKb,
     /// `kB_rd/s`: KiB per second read from disk (`None` when pidstat printed `-1.00`).
-    pub kb_rd_per_s: Option<f64>,
+    KbRdPerS,
     /// `kB_wr/s`: KiB per second written (`None` when `-1.00`).
-    pub kb_wr_per_s: Option<f64>,
+    KbWrPerS,
     /// `kB_ccwr/s`: KiB per second of writes cancelled (`None` when `-1.00`).
-    pub kb_ccwr_per_s: Option<f64>,
+    KbCcwrPerS,
     /// `iodelay`: block I/O delay, clock ticks (sysstat ≥ 11.1.6).
-    pub iodelay: Option<f64>,
+    Iodelay,
     /// `cswch/s`: voluntary context switches per second (waiting for a resource).
-    pub cswch_per_s: Option<f64>,
+    CswchPerS,
     /// `nvcswch/s`: involuntary context switches per second (preempted).
-    pub nvcswch_per_s: Option<f64>,
+    NvcswchPerS,
     /// `threads`: threads of the task.
-    pub threads: Option<f64>,
+    Threads,
     /// `fd-nr`: open file descriptors.
-    pub fd_nr: Option<f64>,
+    FdNr,
     /// `prio`: real-time priority.
-    pub prio: Option<f64>,
-    /// `policy`: scheduling policy (`NORMAL`, `FIFO`, `RR`, `BATCH`, `IDLE`, …), as printed.
-    pub policy: Option<String>,
-    /// Numeric columns this parser does not name, by header text (e.g. `minflt-nr`).
-    pub extra: BTreeMap<String, f64>,
+    Prio,
+}
+
+impl TaskField {
+    /// Every field, in serialisation order.
+    pub const ALL: [TaskField; 24] = [
+        TaskField::UsrPct,
+        TaskField::SystemPct,
+        TaskField::GuestPct,
+        TaskField::WaitPct,
+        TaskField::CpuPct,
+        TaskField::UsrMs,
+        TaskField::SystemMs,
+        TaskField::GuestMs,
+        TaskField::MinfltPerS,
+        TaskField::MajfltPerS,
+        TaskField::VszKb,
+        TaskField::RssKb,
+        TaskField::MemPct,
+        TaskField::StksizeKb,
+        TaskField::StkrefKb,
+        TaskField::KbRdPerS,
+        TaskField::KbWrPerS,
+        TaskField::KbCcwrPerS,
+        TaskField::Iodelay,
+        TaskField::CswchPerS,
+        TaskField::NvcswchPerS,
+        TaskField::Threads,
+        TaskField::FdNr,
+        TaskField::Prio,
+    ];
+
+    /// The field of a text header column (`%usr`, `kB_rd/s`), if the parser names it.
+    fn of_header(col: &str) -> Option<TaskField> {
+        Some(match col {
+            "%usr" => TaskField::UsrPct,
+            "%system" => TaskField::SystemPct,
+            "%guest" => TaskField::GuestPct,
+            "%wait" => TaskField::WaitPct,
+            "%CPU" => TaskField::CpuPct,
+            "usr-ms" => TaskField::UsrMs,
+            "system-ms" => TaskField::SystemMs,
+            "guest-ms" => TaskField::GuestMs,
+            "minflt/s" => TaskField::MinfltPerS,
+            "majflt/s" => TaskField::MajfltPerS,
+            "VSZ" => TaskField::VszKb,
+            "RSS" => TaskField::RssKb,
+            "%MEM" => TaskField::MemPct,
+            "StkSize" => TaskField::StksizeKb,
+            "StkRef" => TaskField::StkrefKb,
+            "kB_rd/s" => TaskField::KbRdPerS,
+            "kB_wr/s" => TaskField::KbWrPerS,
+            "kB_ccwr/s" => TaskField::KbCcwrPerS,
+            "iodelay" => TaskField::Iodelay,
+            "cswch/s" => TaskField::CswchPerS,
+            "nvcswch/s" => TaskField::NvcswchPerS,
+            "threads" => TaskField::Threads,
+            "fd-nr" => TaskField::FdNr,
+            "prio" => TaskField::Prio,
+            _ => return None,
+        })
+    }
+
+    /// The serialised field name (`usr_pct`).
+    fn key(self) -> &'static str {
+        match self {
+            TaskField::UsrPct => "usr_pct",
+            TaskField::SystemPct => "system_pct",
+            TaskField::GuestPct => "guest_pct",
+            TaskField::WaitPct => "wait_pct",
+            TaskField::CpuPct => "cpu_pct",
+            TaskField::UsrMs => "usr_ms",
+            TaskField::SystemMs => "system_ms",
+            TaskField::GuestMs => "guest_ms",
+            TaskField::MinfltPerS => "minflt_per_s",
+            TaskField::MajfltPerS => "majflt_per_s",
+            TaskField::VszKb => "vsz_kb",
+            TaskField::RssKb => "rss_kb",
+            TaskField::MemPct => "mem_pct",
+            TaskField::StksizeKb => "stksize_kb",
+            TaskField::StkrefKb => "stkref_kb",
+            TaskField::KbRdPerS => "kb_rd_per_s",
+            TaskField::KbWrPerS => "kb_wr_per_s",
+            TaskField::KbCcwrPerS => "kb_ccwr_per_s",
+            TaskField::Iodelay => "iodelay",
+            TaskField::CswchPerS => "cswch_per_s",
+            TaskField::NvcswchPerS => "nvcswch_per_s",
+            TaskField::Threads => "threads",
+            TaskField::FdNr => "fd_nr",
+            TaskField::Prio => "prio",
+        }
+    }
 }
 
 impl TaskRow {
@@ -143,54 +259,198 @@ impl TaskRow {
         self.tid.or(self.pid).or(self.tgid)
     }
 
-    /// Stores a number printed under `col` (text header name).
-    fn set_num(&mut self, col: &str, v: f64) {
-        let slot = match col {
-            "%usr" => &mut self.usr_pct,
-            "%system" => &mut self.system_pct,
-            "%guest" => &mut self.guest_pct,
-            "%wait" => &mut self.wait_pct,
-            "%CPU" => &mut self.cpu_pct,
-            "usr-ms" => &mut self.usr_ms,
-            "system-ms" => &mut self.system_ms,
-            "guest-ms" => &mut self.guest_ms,
-            "minflt/s" => &mut self.minflt_per_s,
-            "majflt/s" => &mut self.majflt_per_s,
-            "VSZ" => &mut self.vsz_kb,
-            "RSS" => &mut self.rss_kb,
-            "%MEM" => &mut self.mem_pct,
-            "StkSize" => &mut self.stksize_kb,
-            "StkRef" => &mut self.stkref_kb,
-            "kB_rd/s" | "kB_wr/s" | "kB_ccwr/s" => {
-                let slot = match col {
-                    "kB_rd/s" => &mut self.kb_rd_per_s,
-                    "kB_wr/s" => &mut self.kb_wr_per_s,
-                    _ => &mut self.kb_ccwr_per_s,
-                };
-                // -1.00: I/O statistics not available for this task.
-                *slot = (v >= 0.0).then_some(v);
-                return;
+    /// The value of a numeric column, `None` when the section does not print it.
+    pub fn get(&self, f: TaskField) -> Option<f64> {
+        let bit = 1u32 << (f as u32);
+        if self.present & bit == 0 {
+            return None;
+        }
+        let at = (self.present & (bit - 1)).count_ones() as usize;
+        match at.checked_sub(INLINE) {
+            None => self.inline.get(at).copied(),
+            Some(i) => self.more.get(i).copied(),
+        }
+    }
+
+    /// `USER` (`-U`).
+    pub fn user(&self) -> Option<&str> {
+        self.rare.as_ref()?.user.as_deref()
+    }
+
+    /// The process name in `(leader)__name` (JSON `leader`).
+    pub fn leader(&self) -> Option<&str> {
+        self.rare.as_ref()?.leader.as_deref()
+    }
+
+    /// `policy`: scheduling policy (`NORMAL`, `FIFO`, `RR`, `BATCH`, `IDLE`, …), as printed.
+    pub fn policy(&self) -> Option<&str> {
+        self.rare.as_ref()?.policy.as_deref()
+    }
+
+    /// Numeric columns this parser does not name, by header text (e.g. `minflt-nr`).
+    pub fn extra(&self) -> &BTreeMap<String, f64> {
+        self.rare.as_ref().map_or(&NO_EXTRA, |r| &r.extra)
+    }
+
+    fn rare_mut(&mut self) -> &mut Rare {
+        self.rare.get_or_insert_with(Box::default)
+    }
+
+    /// Sets (or with `None` clears) the value of a numeric column.
+    pub fn set(&mut self, f: TaskField, v: Option<f64>) {
+        let mut all = [None; TaskField::ALL.len()];
+        for (slot, g) in all.iter_mut().zip(TaskField::ALL) {
+            *slot = self.get(g);
+        }
+        all[f as usize] = v;
+        self.pack(&all);
+    }
+
+    /// Stores the numeric columns from one value per [`TaskField`].
+    fn pack(&mut self, all: &[Option<f64>; TaskField::ALL.len()]) {
+        self.present = 0;
+        self.inline = [0.0; INLINE];
+        let mut n = 0;
+        let mut more = Vec::new();
+        for (i, v) in all.iter().enumerate() {
+            if let Some(v) = v {
+                self.present |= 1 << i;
+                match self.inline.get_mut(n) {
+                    Some(slot) => *slot = *v,
+                    None => more.push(*v),
+                }
+                n += 1;
             }
-            "iodelay" => &mut self.iodelay,
-            "cswch/s" => &mut self.cswch_per_s,
-            "nvcswch/s" => &mut self.nvcswch_per_s,
-            "threads" => &mut self.threads,
-            "fd-nr" => &mut self.fd_nr,
-            "prio" => &mut self.prio,
-            _ => {
-                self.extra.insert(col.to_string(), v);
-                return;
-            }
-        };
-        *slot = Some(v);
+        }
+        self.more = more.into_boxed_slice();
+    }
+
+    /// `%usr`: user time, % of one CPU (can exceed 100 for multi-threaded tasks).
+    pub fn usr_pct(&self) -> Option<f64> {
+        self.get(TaskField::UsrPct)
+    }
+
+    /// `%system`.
+    pub fn system_pct(&self) -> Option<f64> {
+        self.get(TaskField::SystemPct)
+    }
+
+    /// `%guest`.
+    pub fn guest_pct(&self) -> Option<f64> {
+        self.get(TaskField::GuestPct)
+    }
+
+    /// `%wait`: time waiting to run (sysstat ≥ 11.5.5).
+    pub fn wait_pct(&self) -> Option<f64> {
+        self.get(TaskField::WaitPct)
+    }
+
+    /// `%CPU`: total CPU time, % of one CPU.
+    pub fn cpu_pct(&self) -> Option<f64> {
+        self.get(TaskField::CpuPct)
+    }
+
+    /// `usr-ms` (`-T CHILD|ALL`): user time of the task and its children, ms.
+    pub fn usr_ms(&self) -> Option<f64> {
+        self.get(TaskField::UsrMs)
+    }
+
+    /// `system-ms` (`-T CHILD|ALL`), ms.
+    pub fn system_ms(&self) -> Option<f64> {
+        self.get(TaskField::SystemMs)
+    }
+
+    /// `guest-ms` (`-T CHILD|ALL`), ms.
+    pub fn guest_ms(&self) -> Option<f64> {
+        self.get(TaskField::GuestMs)
+    }
+
+    /// `minflt/s`: minor faults per second.
+    pub fn minflt_per_s(&self) -> Option<f64> {
+        self.get(TaskField::MinfltPerS)
+    }
+
+    /// `majflt/s`: major faults (page read from disk) per second.
+    pub fn majflt_per_s(&self) -> Option<f64> {
+        self.get(TaskField::MajfltPerS)
+    }
+
+    /// `VSZ`: virtual size, KiB.
+    pub fn vsz_kb(&self) -> Option<f64> {
+        self.get(TaskField::VszKb)
+    }
+
+    /// `RSS`: resident set size, KiB.
+    pub fn rss_kb(&self) -> Option<f64> {
+        self.get(TaskField::RssKb)
+    }
+
+    /// `%MEM`: RSS as % of RAM.
+    pub fn mem_pct(&self) -> Option<f64> {
+        self.get(TaskField::MemPct)
+    }
+
+    /// `StkSize`: stack reserved, KiB.
+    pub fn stksize_kb(&self) -> Option<f64> {
+        self.get(TaskField::StksizeKb)
+    }
+
+    /// `StkRef`: stack referenced, KiB.
+    pub fn stkref_kb(&self) -> Option<f64> {
+        self.get(TaskField::StkrefKb)
+    }
+
+    /// `kB_rd/s`: KiB per second read from disk (`None` when pidstat printed `-1.00`).
+    pub fn kb_rd_per_s(&self) -> Option<f64> {
+        self.get(TaskField::KbRdPerS)
+    }
+
+    /// `kB_wr/s`: KiB per second written (`None` when `-1.00`).
+    pub fn kb_wr_per_s(&self) -> Option<f64> {
+        self.get(TaskField::KbWrPerS)
+    }
+
+    /// `kB_ccwr/s`: KiB per second of writes cancelled (`None` when `-1.00`).
+    pub fn kb_ccwr_per_s(&self) -> Option<f64> {
+        self.get(TaskField::KbCcwrPerS)
+    }
+
+    /// `iodelay`: block I/O delay, clock ticks (sysstat ≥ 11.1.6).
+    pub fn iodelay(&self) -> Option<f64> {
+        self.get(TaskField::Iodelay)
+    }
+
+    /// `cswch/s`: voluntary context switches per second (waiting for a resource).
+    pub fn cswch_per_s(&self) -> Option<f64> {
+        self.get(TaskField::CswchPerS)
+    }
+
+    /// `nvcswch/s`: involuntary context switches per second (preempted).
+    pub fn nvcswch_per_s(&self) -> Option<f64> {
+        self.get(TaskField::NvcswchPerS)
+    }
+
+    /// `threads`: threads of the task.
+    pub fn threads(&self) -> Option<f64> {
+        self.get(TaskField::Threads)
+    }
+
+    /// `fd-nr`: open file descriptors.
+    pub fn fd_nr(&self) -> Option<f64> {
+        self.get(TaskField::FdNr)
+    }
+
+    /// `prio`: real-time priority.
+    pub fn prio(&self) -> Option<f64> {
+        self.get(TaskField::Prio)
     }
 
     /// Splits a `Command` value into its thread marker and name.
-    fn set_command(&mut self, cmd: &str, thread_view: bool) {
+    fn set_command(&mut self, cmd: &str, thread_view: bool, names: &mut Names) {
         if thread_view {
             if let Some(name) = cmd.strip_prefix("|__") {
                 self.is_thread = true;
-                self.command = name.to_string();
+                self.command = names.get(name);
                 return;
             }
             if let Some((leader, name)) = cmd
@@ -198,12 +458,59 @@ impl TaskRow {
                 .and_then(|rest| rest.split_once(")__"))
             {
                 self.is_thread = true;
-                self.leader = Some(leader.to_string());
-                self.command = name.to_string();
+                self.rare_mut().leader = Some(names.get(leader));
+                self.command = names.get(name);
                 return;
             }
         }
-        self.command = cmd.to_string();
+        self.command = names.get(cmd);
+    }
+}
+
+/// A row's numeric columns while it is read: one slot per [`TaskField`].
+struct RowValues([Option<f64>; TaskField::ALL.len()]);
+
+impl RowValues {
+    fn new() -> Self {
+        RowValues([None; TaskField::ALL.len()])
+    }
+
+    /// Stores a number printed under a column the parser names.
+    fn set(&mut self, f: TaskField, v: f64) {
+        self.0[f as usize] = match f {
+            // -1.00: I/O statistics not available for this task.
+            TaskField::KbRdPerS | TaskField::KbWrPerS | TaskField::KbCcwrPerS => {
+                (v >= 0.0).then_some(v)
+            }
+            _ => Some(v),
+        };
+    }
+}
+
+impl Serialize for TaskRow {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("TaskRow", 38)?;
+        st.serialize_field("time", &self.time)?;
+        st.serialize_field("epoch", &self.epoch)?;
+        st.serialize_field("line", &self.line)?;
+        st.serialize_field("uid", &self.uid)?;
+        st.serialize_field("user", &self.user())?;
+        st.serialize_field("pid", &self.pid)?;
+        st.serialize_field("tgid", &self.tgid)?;
+        st.serialize_field("tid", &self.tid)?;
+        st.serialize_field("command", &self.command)?;
+        st.serialize_field("is_thread", &self.is_thread)?;
+        st.serialize_field("leader", &self.leader())?;
+        for f in TaskField::ALL {
+            st.serialize_field(f.key(), &self.get(f))?;
+            if f == TaskField::CpuPct {
+                st.serialize_field("cpu", &self.cpu)?;
+            }
+        }
+        st.serialize_field("policy", &self.policy())?;
+        st.serialize_field("extra", self.extra())?;
+        st.end()
     }
 }
 
@@ -218,7 +525,8 @@ enum Col {
     Cpu,
     Policy,
     Command,
-    Num,
+    /// A number: a [`TaskField`], or `None` for a column kept in [`TaskRow::extra`].
+    Num(Option<TaskField>),
 }
 
 fn column(name: &str) -> Col {
@@ -231,7 +539,7 @@ fn column(name: &str) -> Col {
         "CPU" => Col::Cpu,
         "policy" => Col::Policy,
         "Command" => Col::Command,
-        _ => Col::Num,
+        other => Col::Num(TaskField::of_header(other)),
     }
 }
 
@@ -327,6 +635,7 @@ fn parse_text(text: &str) -> Result<Parsed<Pidstat>, ParseError> {
     let mut headers = 0usize;
     let mut clock = Clock::new(None);
     let mut last_tgid: Option<u32> = None;
+    let mut names = Names::default();
     let mut toks: Vec<&str> = Vec::with_capacity(32);
     for (n, line) in numbered_lines(strip_bom(text)) {
         toks.clear();
@@ -343,7 +652,11 @@ fn parse_text(text: &str) -> Result<Parsed<Pidstat>, ParseError> {
                 continue;
             }
         }
-        if let Some(cols) = header_of(&toks) {
+        // A header ends in `Command`; a row ends in a name, which may be `Command` too.
+        if let Some(cols) = (toks.last() == Some(&"Command"))
+            .then(|| header_of(&toks))
+            .flatten()
+        {
             let kinds: Vec<Col> = cols.iter().map(|c| column(c)).collect();
             let thread_view = kinds.contains(&Col::Tid);
             table = Some(Table {
@@ -391,6 +704,7 @@ fn parse_text(text: &str) -> Result<Parsed<Pidstat>, ParseError> {
             line: n,
             ..TaskRow::default()
         };
+        let mut values = RowValues::new();
         match prefix {
             Prefix::Epoch(s) => {
                 row.epoch = Some(s);
@@ -405,15 +719,15 @@ fn parse_text(text: &str) -> Result<Parsed<Pidstat>, ParseError> {
             let ok = match kind {
                 Col::Command => {
                     let cmd = line.get(offset_in(line, tok)..).unwrap_or(tok).trim_end();
-                    row.set_command(cmd, t.thread_view);
+                    row.set_command(cmd, t.thread_view, &mut names);
                     true
                 }
                 Col::User => {
-                    row.user = Some(tok.to_string());
+                    row.rare_mut().user = Some(names.get(tok));
                     true
                 }
                 Col::Policy => {
-                    row.policy = Some(tok.to_string());
+                    row.rare_mut().policy = Some(names.get(tok));
                     true
                 }
                 Col::Uid | Col::Pid | Col::Tgid | Col::Tid | Col::Cpu => {
@@ -438,9 +752,14 @@ fn parse_text(text: &str) -> Result<Parsed<Pidstat>, ParseError> {
                 }
                 // A process's `%CPU` reaches 100 × the CPUs (pidstat(1) without `-I`): no
                 // tighter ceiling than a counter's.
-                Col::Num => match read_num(tok, Ceiling::Counter) {
+                Col::Num(field) => match read_num(tok, Ceiling::Counter) {
                     Ok(v) => {
-                        row.set_num(col, v);
+                        match field {
+                            Some(f) => values.set(f, v),
+                            None => {
+                                row.rare_mut().extra.insert(col.to_string(), v);
+                            }
+                        }
                         true
                     }
                     Err(NumError::NotANumber) => tok == "-",
@@ -464,6 +783,7 @@ fn parse_text(text: &str) -> Result<Parsed<Pidstat>, ParseError> {
             });
             continue;
         }
+        row.pack(&values.0);
         if t.thread_view {
             if row.is_thread {
                 if row.tgid.is_none() {
@@ -485,6 +805,8 @@ fn parse_text(text: &str) -> Result<Parsed<Pidstat>, ParseError> {
             "no pidstat header line found (a time or `# Time`, then `UID PID … Command`)",
         ));
     }
+    // A long listing grows its vector by doubling: give back what is left over.
+    out.rows.shrink_to_fit();
     Ok(Parsed {
         value: out,
         issues: issues.into_vec(),
@@ -522,35 +844,50 @@ fn task_from_json(
     line: usize,
     time: Option<SarTime>,
     issues: &mut Issues,
+    names: &mut Names,
 ) -> Option<TaskRow> {
     let mut row = TaskRow {
         line,
         time,
         ..TaskRow::default()
     };
+    let mut values = RowValues::new();
     let mut has_cmd = false;
     for (k, v) in &f.0 {
         match k.as_ref() {
             "UID" => row.uid = json_id(v),
-            "USER" => row.user = v.as_str().map(str::to_string),
+            "USER" => row.rare_mut().user = v.as_str().map(|s| names.get(s)),
             "PID" => row.pid = json_id(v),
             "TGID" => row.tgid = json_id(v),
             "TID" => row.tid = json_id(v),
             "cpu_nr" => row.cpu = json_id(v),
             "cmd" => {
                 has_cmd = true;
-                row.command = v.as_str().unwrap_or("").to_string();
+                row.command = names.get(v.as_str().unwrap_or(""));
             }
-            "leader" => row.leader = v.as_str().filter(|s| !s.is_empty()).map(str::to_string),
-            "policy" => row.policy = v.as_str().map(str::to_string),
+            "leader" => {
+                if let Some(l) = v.as_str().filter(|s| !s.is_empty()) {
+                    row.rare_mut().leader = Some(names.get(l));
+                }
+            }
+            "policy" => row.rare_mut().policy = v.as_str().map(|s| names.get(s)),
             key => match v.read(Ceiling::Counter) {
-                Ok(x) => row.set_num(json_col(key), x),
+                Ok(x) => {
+                    let col = json_col(key);
+                    match TaskField::of_header(col) {
+                        Some(f) => values.set(f, x),
+                        None => {
+                            row.rare_mut().extra.insert(col.to_string(), x);
+                        }
+                    }
+                }
                 Err(e @ NumError::Beyond(_)) => issues.push(line, || e.message(key, &v.text())),
                 Err(NumError::NotANumber) => {}
             },
         }
     }
-    row.is_thread = row.tid.is_some() && row.leader.is_some();
+    row.is_thread = row.tid.is_some() && row.leader().is_some();
+    row.pack(&values.0);
     has_cmd.then_some(row)
 }
 
@@ -560,6 +897,7 @@ fn parse_json(text: &str) -> Result<Parsed<Pidstat>, ParseError> {
     let mut cur = Cursor::new(&text);
     let mut host = HostFields::default();
     let mut rows: Vec<TaskRow> = Vec::new();
+    let mut names = Names::default();
     let mut samples = 0usize;
     let walked = walk_sysstat(&mut cur, &mut host, |cur, host| {
         let mut clock = Clock::new(host.date);
@@ -592,7 +930,7 @@ fn parse_json(text: &str) -> Result<Parsed<Pidstat>, ParseError> {
                     let line = cur.line();
                     match cur
                         .value::<Fields>()?
-                        .and_then(|f| task_from_json(&f, line, time, &mut issues))
+                        .and_then(|f| task_from_json(&f, line, time, &mut issues, &mut names))
                     {
                         Some(row) => sample.push(row),
                         None => issues.push(line, || {
@@ -615,6 +953,7 @@ fn parse_json(text: &str) -> Result<Parsed<Pidstat>, ParseError> {
         "sample",
         &mut issues,
     )?;
+    rows.shrink_to_fit();
     Ok(Parsed {
         value: Pidstat {
             header: host.into_header(),
@@ -631,19 +970,20 @@ mod tests {
 
     #[test]
     fn thread_markers() {
+        let mut names = Names::default();
         let mut r = TaskRow::default();
-        r.set_command("|__JS Helper", true);
+        r.set_command("|__JS Helper", true, &mut names);
         assert!(r.is_thread);
         assert_eq!(r.command, "JS Helper");
         let mut r = TaskRow::default();
-        r.set_command("(firefox)__Link Monitor", true);
+        r.set_command("(firefox)__Link Monitor", true, &mut names);
         assert_eq!(
-            (r.leader.as_deref(), r.command.as_str()),
+            (r.leader(), r.command.as_str()),
             (Some("firefox"), "Link Monitor")
         );
         // Without -t a name is taken as printed.
         let mut r = TaskRow::default();
-        r.set_command("(sd-pam)", false);
+        r.set_command("(sd-pam)", false, &mut names);
         assert_eq!(r.command, "(sd-pam)");
         assert!(!r.is_thread);
     }

@@ -880,6 +880,8 @@ pub(crate) struct Clock {
     base: Option<Date>,
     days: i64,
     last: Option<u32>,
+    /// `base` moved on by `days`: computed once per day, not once per row.
+    today: Option<Date>,
 }
 
 impl Clock {
@@ -888,16 +890,20 @@ impl Clock {
             base,
             days: 0,
             last: None,
+            // Through `add_days` as every later day is, so an impossible banner date
+            // (`02/31/24`) reads the same on every row.
+            today: base.map(|d| d.add_days(0)),
         }
     }
 
     pub(crate) fn of_day(&mut self, seconds_of_day: u32) -> SarTime {
         if self.last.is_some_and(|l| seconds_of_day < l) {
             self.days += 1;
+            self.today = self.base.map(|d| d.add_days(self.days));
         }
         self.last = Some(seconds_of_day);
         Timestamp {
-            date: self.base.map(|d| d.add_days(self.days)),
+            date: self.today,
             seconds_of_day,
         }
     }

@@ -229,12 +229,12 @@ fn a_process_may_use_more_than_one_cpu() {
     // runs at 412.96 % on 9 CPUs.
     let text = fixture("pidstat/sysstat-tests__pidstat-t-dRrsuvw-threads.txt");
     let p = parsers::sysstat::pidstat::parse(&text).unwrap();
-    assert!(p.value.rows.iter().any(|r| r.cpu_pct == Some(412.96)));
+    assert!(p.value.rows.iter().any(|r| r.cpu_pct() == Some(412.96)));
     let (text, line) = set_cell(&text, "%CPU", "gnome-shell", 0, "%CPU", HUGE);
     let p = parsers::sysstat::pidstat::parse(&text).unwrap();
     dropped(&p.issues, line, "%CPU");
     let row = p.value.rows.iter().find(|r| r.line == line).unwrap();
-    assert_eq!((row.cpu_pct, row.usr_pct), (None, Some(359.42)));
+    assert_eq!((row.cpu_pct(), row.usr_pct()), (None, Some(359.42)));
 }
 
 #[test]

@@ -42,11 +42,11 @@ fn insights_twelve_hour_report_with_wait() {
         (2, Some(0), Some(1))
     );
     assert_eq!(systemd.command, "systemd");
-    assert_close(systemd.usr_pct, 3.00);
-    assert_close(systemd.system_pct, 12.00);
-    assert_close(systemd.guest_pct, 11.00);
-    assert_close(systemd.wait_pct, 1.00);
-    assert_close(systemd.cpu_pct, 2.00);
+    assert_close(systemd.usr_pct(), 3.00);
+    assert_close(systemd.system_pct(), 12.00);
+    assert_close(systemd.guest_pct(), 11.00);
+    assert_close(systemd.wait_pct(), 1.00);
+    assert_close(systemd.cpu_pct(), 2.00);
     assert_eq!(systemd.cpu, Some(0));
     assert_eq!(
         systemd.time.unwrap().seconds_of_day,
@@ -77,14 +77,14 @@ fn single_line_form_with_task_and_children_times() {
         "epoch seconds are UTC"
     );
     assert_eq!((task.pid, task.command.as_str()), (Some(1), "systemd"));
-    assert_close(task.system_pct, 0.07);
-    assert_close(task.wait_pct, 0.08);
-    assert_close(task.cpu_pct, 0.08);
+    assert_close(task.system_pct(), 0.07);
+    assert_close(task.wait_pct(), 0.08);
+    assert_close(task.cpu_pct(), 0.08);
     let children = &p.rows[1];
     assert_eq!(children.line, 7);
-    assert_close(children.usr_ms, 2890.0);
-    assert_close(children.system_ms, 4260.0);
-    assert_close(children.guest_ms, 0.0);
+    assert_close(children.usr_ms(), 2890.0);
+    assert_close(children.system_ms(), 4260.0);
+    assert_close(children.guest_ms(), 0.0);
 }
 
 #[test]
@@ -95,17 +95,17 @@ fn single_line_form_with_every_report() {
     let k = &p.rows[0];
     assert_eq!(k.epoch, Some(1_646_857_494));
     assert_eq!((k.pid, k.command.as_str()), (Some(2), "kthreadd"));
-    assert_close(k.cswch_per_s, 0.03);
-    assert_close(k.nvcswch_per_s, 0.00);
-    assert_eq!(k.kb_rd_per_s, None, "printed -1.00: not available");
-    assert_eq!(k.kb_wr_per_s, None);
-    assert_eq!(k.kb_ccwr_per_s, None);
-    assert_close(k.vsz_kb, 0.0);
-    assert_close(k.stksize_kb, 0.0);
+    assert_close(k.cswch_per_s(), 0.03);
+    assert_close(k.nvcswch_per_s(), 0.00);
+    assert_eq!(k.kb_rd_per_s(), None, "printed -1.00: not available");
+    assert_eq!(k.kb_wr_per_s(), None);
+    assert_eq!(k.kb_ccwr_per_s(), None);
+    assert_close(k.vsz_kb(), 0.0);
+    assert_close(k.stksize_kb(), 0.0);
     assert!(p
         .rows
         .iter()
-        .all(|r| r.usr_pct.is_some() && r.rss_kb.is_some()));
+        .all(|r| r.usr_pct().is_some() && r.rss_kb().is_some()));
 }
 
 #[test]
@@ -122,10 +122,10 @@ fn default_report_with_twelve_hour_clock() {
         (s.uid, s.pid, s.command.as_str()),
         (Some(0), Some(1), "systemd")
     );
-    assert_close(s.system_pct, 0.05);
-    assert_close(s.cpu_pct, 0.05);
+    assert_close(s.system_pct(), 0.05);
+    assert_close(s.cpu_pct(), 0.05);
     assert_eq!(s.cpu, Some(0));
-    assert_eq!(s.wait_pct, None, "no %wait before sysstat 11.5.5");
+    assert_eq!(s.wait_pct(), None, "no %wait before sysstat 11.5.5");
     assert_eq!(by_command(&p.rows, "irq/16-vmwgfx").pid, Some(357));
 }
 
@@ -135,13 +135,13 @@ fn io_report() {
     assert_eq!(p.rows.len(), 4);
     let f = by_command(&p.rows, "firefox");
     assert_eq!((f.pid, f.uid, f.line), (Some(8741), Some(1000), 5));
-    assert_close(f.kb_rd_per_s, 28.50);
-    assert_close(f.kb_wr_per_s, 31.74);
-    assert_close(f.kb_ccwr_per_s, 4.81);
-    assert_close(f.iodelay, 1146.0);
+    assert_close(f.kb_rd_per_s(), 28.50);
+    assert_close(f.kb_wr_per_s(), 31.74);
+    assert_close(f.kb_ccwr_per_s(), 4.81);
+    assert_close(f.iodelay(), 1146.0);
     let g = by_command(&p.rows, "gnome-terminal-");
     assert_eq!(g.pid, Some(8407));
-    assert_close(g.kb_rd_per_s, 23.34);
+    assert_close(g.kb_rd_per_s(), 23.34);
 }
 
 #[test]
@@ -159,49 +159,49 @@ fn thread_view_of_every_report() {
         (Some(7900), None, false)
     );
     assert_eq!(shell.command, "gnome-shell");
-    assert_close(shell.usr_pct, 359.42);
-    assert_close(shell.system_pct, 53.55);
-    assert_close(shell.wait_pct, 8.47);
-    assert_close(shell.cpu_pct, 412.96);
+    assert_close(shell.usr_pct(), 359.42);
+    assert_close(shell.system_pct(), 53.55);
+    assert_close(shell.wait_pct(), 8.47);
+    assert_close(shell.cpu_pct(), 412.96);
     assert_eq!(shell.cpu, Some(2));
     let thread = &p.rows[1];
     assert_eq!(thread.command, "gnome-shell", "without the |__ marker");
     assert!(thread.is_thread);
     assert_eq!((thread.tid, thread.tgid), (Some(7900), Some(7900)));
-    assert_close(thread.cpu_pct, 401.12);
+    assert_close(thread.cpu_pct(), 401.12);
     let dconf = p
         .rows
         .iter()
-        .find(|r| r.command == "dconf worker" && r.rss_kb.is_some())
+        .find(|r| r.command == "dconf worker" && r.rss_kb().is_some())
         .unwrap();
     assert_eq!(
         (dconf.line, dconf.tid, dconf.tgid),
         (14, Some(10334), Some(7900))
     );
-    assert_close(dconf.rss_kb, 291884.0);
-    assert_close(dconf.mem_pct, 3.58);
-    let orphan = p.rows.iter().find(|r| r.leader.is_some()).unwrap();
+    assert_close(dconf.rss_kb(), 291884.0);
+    assert_close(dconf.mem_pct(), 3.58);
+    let orphan = p.rows.iter().find(|r| r.leader().is_some()).unwrap();
     assert_eq!(orphan.line, 8);
     assert_eq!(
-        (orphan.leader.as_deref(), orphan.command.as_str()),
+        (orphan.leader(), orphan.command.as_str()),
         (Some("firefox"), "firefox")
     );
     assert!(orphan.is_thread);
     assert!(p
         .rows
         .iter()
-        .any(|r| r.command == "Link Monitor" && r.leader.as_deref() == Some("firefox")));
-    let stack = p.rows.iter().find(|r| r.stksize_kb.is_some()).unwrap();
-    assert_close(stack.stkref_kb, 108.0);
-    let threads = p.rows.iter().find(|r| r.threads.is_some()).unwrap();
-    assert_close(threads.fd_nr, 5.0);
+        .any(|r| r.command == "Link Monitor" && r.leader() == Some("firefox")));
+    let stack = p.rows.iter().find(|r| r.stksize_kb().is_some()).unwrap();
+    assert_close(stack.stkref_kb(), 108.0);
+    let threads = p.rows.iter().find(|r| r.threads().is_some()).unwrap();
+    assert_close(threads.fd_nr(), 5.0);
     let avg = &p.averages[0];
     assert_eq!(
         (avg.time, avg.cpu),
         (None, None),
         "`-` under CPU on Average rows"
     );
-    assert_close(avg.cpu_pct, 0.83);
+    assert_close(avg.cpu_pct(), 0.83);
 }
 
 #[test]
@@ -214,13 +214,13 @@ fn json_thread_view() {
     let ff = p
         .rows
         .iter()
-        .find(|r| r.tgid == Some(8741) && r.tid.is_none() && r.usr_pct.is_some())
+        .find(|r| r.tgid == Some(8741) && r.tid.is_none() && r.usr_pct().is_some())
         .unwrap();
     assert_eq!(ff.command, "firefox");
     assert!(!ff.is_thread);
-    assert_close(ff.usr_pct, 0.97);
-    assert_close(ff.system_pct, 0.28);
-    assert_close(ff.cpu_pct, 1.25);
+    assert_close(ff.usr_pct(), 0.97);
+    assert_close(ff.system_pct(), 0.28);
+    assert_close(ff.cpu_pct(), 1.25);
     assert_eq!(ff.cpu, Some(2));
     assert_eq!(ff.line, 16);
     assert_eq!(
@@ -237,10 +237,10 @@ fn json_thread_view() {
     let js = p.rows.iter().find(|r| r.tid == Some(8785)).unwrap();
     assert_eq!(js.command, "JS Helper");
     assert!(js.is_thread);
-    assert_eq!(js.leader.as_deref(), Some("firefox"));
-    let rt = p.rows.iter().find(|r| r.policy.is_some()).unwrap();
-    assert_eq!(rt.policy.as_deref(), Some("NORMAL"));
-    assert_close(rt.prio, 0.0);
+    assert_eq!(js.leader(), Some("firefox"));
+    let rt = p.rows.iter().find(|r| r.policy().is_some()).unwrap();
+    assert_eq!(rt.policy(), Some("NORMAL"));
+    assert_close(rt.prio(), 0.0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -253,11 +253,11 @@ fn captured_reports() {
     let rustc = p
         .rows
         .iter()
-        .find(|r| r.pid == Some(25835) && r.cpu_pct.is_some())
+        .find(|r| r.pid == Some(25835) && r.cpu_pct().is_some())
         .unwrap();
-    assert_close(rustc.cpu_pct, 64.36);
+    assert_close(rustc.cpu_pct(), 64.36);
     let bash_io = p.rows.iter().find(|r| r.pid == Some(22002)).unwrap();
-    assert_close(bash_io.kb_ccwr_per_s, 27.72);
+    assert_close(bash_io.kb_ccwr_per_s(), 27.72);
     let memfd = p
         .rows
         .iter()
@@ -274,11 +274,11 @@ fn captured_reports() {
     let p = parse_clean("captured-a/pidstat-h-u-d-w.txt");
     assert_eq!(p.rows.len(), 19);
     assert_eq!(p.rows[0].epoch, None, "12.6 prints a time of day with -h");
-    assert_close(p.rows[0].system_pct, 0.98);
+    assert_close(p.rows[0].system_pct(), 0.98);
     assert!(p
         .rows
         .iter()
-        .all(|r| r.cswch_per_s.is_some() && r.iodelay.is_some()));
+        .all(|r| r.cswch_per_s().is_some() && r.iodelay().is_some()));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -290,7 +290,7 @@ fn derived_decimal_commas_and_garbage() {
     let text = insert_line(&text, 5, "this is not a row");
     let p = pidstat::parse(&text).unwrap();
     assert_eq!(p.value.rows.len(), 4);
-    assert_close(by_command(&p.value.rows, "firefox").kb_rd_per_s, 28.50);
+    assert_close(by_command(&p.value.rows, "firefox").kb_rd_per_s(), 28.50);
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 5);
     assert_eq!(by_command(&p.value.rows, "firefox").line, 6);
@@ -311,7 +311,7 @@ fn truncated_and_extra_columns() {
 12:00:01        0         2      x.yz  kthreadd\n";
     let p = pidstat::parse(text).unwrap();
     assert_eq!(p.value.rows.len(), 1);
-    assert_eq!(p.value.rows[0].extra.get("newcol/s"), Some(&2.5));
+    assert_eq!(p.value.rows[0].extra().get("newcol/s"), Some(&2.5));
     assert_eq!(p.issues.len(), 1);
     assert_eq!(p.issues[0].line, 3);
     // JSON cut inside the first sample: unusable.
@@ -370,7 +370,7 @@ fn hostile_inputs_never_panic() {
     let vals: String = " 1".repeat(100_000);
     let text = format!("12:00:00 UID PID{cols} Command\n12:00:01 0 1{vals} init with spaces\n");
     let p = pidstat::parse(&text).unwrap();
-    assert_eq!(p.value.rows[0].extra.len(), 100_000);
+    assert_eq!(p.value.rows[0].extra().len(), 100_000);
     assert_eq!(p.value.rows[0].command, "init with spaces");
     let text = "12:00:00 UID PID %CPU CPU Command\n12:00:01 0 1 1.0 999999 a\n12:00:01 0 1 1.0 4294967296 b\n";
     let p = pidstat::parse(text).unwrap();

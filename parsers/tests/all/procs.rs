@@ -343,7 +343,7 @@ fn ss_tanp_captured_and_connection_counts() {
         ("python3", Some(1461), Some(3))
     );
     let mapped = &ss.sockets[5];
-    assert_eq!(mapped.local.host, "::ffff:127.0.0.1");
+    assert_eq!(mapped.local.host(), "::ffff:127.0.0.1");
     assert_eq!(mapped.local.port_number(), Some(18081));
     assert_eq!(mapped.peer.peer_host(), "127.0.0.1");
     let by = established_by_process(ss.established());
@@ -397,7 +397,7 @@ fn ss_tupna_rpcbind_and_nfs() {
     assert!(rpc.iter().all(|x| x.local.port_number() == Some(111)));
     // Old ss prints IPv6 without brackets: `:::37968`.
     assert_eq!(
-        (s[3].local.host.as_str(), s[3].local.port.as_deref()),
+        (s[3].local.host(), s[3].local.port()),
         ("::", Some("37968"))
     );
 
@@ -414,7 +414,7 @@ fn ss_tupna_rpcbind_and_nfs() {
             .count(),
         0
     );
-    assert_eq!(s.sockets[1].local.scope.as_deref(), Some("virbr0"));
+    assert_eq!(s.sockets[1].local.scope(), Some("virbr0"));
     assert_eq!(s.sockets[2].recv_q, Some(9728));
     let by = established_by_process(s.established());
     assert_eq!(by[0].process, "firefox");
@@ -459,10 +459,7 @@ fn ss_all_families_and_tulpen() {
         .iter()
         .find(|x| x.state == "ESTAB" && x.netid.as_deref() == Some("tcp"))
         .unwrap();
-    assert_eq!(
-        (ssh.local.host.as_str(), ssh.local.port.as_deref()),
-        ("::1", Some("ssh"))
-    );
+    assert_eq!((ssh.local.host(), ssh.local.port()), ("::1", Some("ssh")));
 
     let p = procs::ss::parse_ss(&fixture("ss/jc__ss-tulpen-ubuntu1804.txt")).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
@@ -484,10 +481,7 @@ fn ss_all_families_and_tulpen() {
         .find(|x| x.local.text == "127.0.0.53%lo:53" && x.netid.as_deref() == Some("udp"))
         .unwrap();
     assert_eq!(
-        (
-            resolved.local.host.as_str(),
-            resolved.local.scope.as_deref()
-        ),
+        (resolved.local.host(), resolved.local.scope()),
         ("127.0.0.53", Some("lo"))
     );
     assert_eq!(resolved.users[0].name, "systemd-resolve");
@@ -674,7 +668,7 @@ fn netstat_aeep_and_lnp() {
         ),
         (Some(795), "chronyd")
     );
-    assert_eq!(find("::1:25", "tcp6").local.host, "::1");
+    assert_eq!(find("::1:25", "tcp6").local.host(), "::1");
     let docker = n.unix.iter().find(|u| u.inode == Some(22839)).unwrap();
     assert_eq!(docker.owner.as_ref().unwrap().name, "dockerd-curren");
     assert!(docker.path.as_deref().unwrap().ends_with("212110bf.sock"));
