@@ -4,8 +4,9 @@ use super::EntryContent;
 use parsers::kind::StreamFn;
 use serde::Serialize;
 use std::cell::{Cell, RefCell};
-use std::io::{self, Read};
+use std::io::{self, BufRead, Read};
 use std::rc::Rc;
+use std::sync::mpsc;
 
 /// Limits applied while reading a bundle. Every one can be raised from the command line.
 ///
@@ -303,6 +304,12 @@ pub const STREAM_MIN_BYTES: u64 = 64 << 20;
 /// (`stream`, from the caller's [`super::StreamFor`]) that claims at least [`STREAM_MIN_BYTES`]
 /// is fed to that parser under `stream_max` (the remaining total budget: the per-entry limit
 /// guards memory, which a streamed entry does not use).
+///
+/// The streaming parser runs on a thread of its own while this thread decompresses: the entry
+/// is handed over in chunks of [`STREAM_CHUNK_BYTES`] through a channel holding at most
+/// [`STREAM_CHUNKS_IN_FLIGHT`] of them, so that parsing overlaps decompression with at most
+/// that many chunks (16 MiB) in memory. The bounds and the decoders' guards stay on this
+/// thread; the parser only sees the bytes, an end of input where reading stopped.
 pub fn read_entry(
     stream: Option<StreamFn>,
     r: impl Read,
@@ -318,25 +325,127 @@ pub fn read_entry(
                 max,
                 stop: None,
             };
-            let mut buffered = io::BufReader::with_capacity(1 << 20, &mut guarded);
-            // A streaming parser meets the same untrusted text as any other: its panic (a
-            // defect in rca) is this entry's outcome, printed nowhere.
-            let out = crate::console::catch_quietly(|| stream(&mut buffered));
-            drop(buffered);
+            let (bytes, out) = stream_beside(stream, &mut guarded);
             match (guarded.stop, out) {
                 (Some(Stop::TooLarge), _) => EntryContent::TooLarge { limit: max },
                 (Some(Stop::Error(e)), _) => EntryContent::ReadError(e),
                 (None, Ok(out)) => EntryContent::Streamed {
-                    bytes: guarded.read,
+                    bytes,
                     result: Box::new(out),
                 },
-                (None, Err(caught)) => EntryContent::StreamPanicked {
-                    bytes: guarded.read,
-                    caught,
-                },
+                (None, Err(caught)) => EntryContent::StreamPanicked { bytes, caught },
             }
         }
         _ => read_bounded(r, max, size_hint),
+    }
+}
+
+/// Size of one chunk handed to a streaming parser, bytes (1 MiB).
+pub const STREAM_CHUNK_BYTES: usize = 1 << 20;
+
+/// Chunks read ahead of a streaming parser at most (besides the one it is parsing and the one
+/// being filled).
+pub const STREAM_CHUNKS_IN_FLIGHT: usize = 14;
+
+/// Runs `stream` on a thread of its own over the bytes of `r`, read here in chunks; returns
+/// the bytes handed to the parser and what it made of them (or its caught panic).
+fn stream_beside(
+    stream: StreamFn,
+    r: &mut impl Read,
+) -> (u64, Result<parsers::kind::Streamed, crate::console::Caught>) {
+    let (full, chunks) = mpsc::sync_channel::<Vec<u8>>(STREAM_CHUNKS_IN_FLIGHT);
+    let (spent, empties) = mpsc::channel::<Vec<u8>>();
+    std::thread::scope(|s| {
+        let parser = s.spawn(move || {
+            let mut input = Chunks {
+                chunks,
+                spent,
+                current: Vec::new(),
+                pos: 0,
+                handed: 0,
+            };
+            // A streaming parser meets the same untrusted text as any other: its panic (a
+            // defect in rca) is this entry's outcome, printed nowhere.
+            let out = crate::console::catch_quietly(|| stream(&mut input));
+            (input.handed, out)
+        });
+        loop {
+            let mut chunk = empties
+                .try_recv()
+                .unwrap_or_else(|_| Vec::with_capacity(STREAM_CHUNK_BYTES));
+            chunk.resize(STREAM_CHUNK_BYTES, 0);
+            let n = match super::compress::read_up_to(r, &mut chunk) {
+                Ok(n) => n,
+                // `Guarded` turns every other error into an end of input.
+                Err(_) => 0,
+            };
+            if n == 0 {
+                break;
+            }
+            chunk.truncate(n);
+            // The parser stopped reading (it is done, or it panicked): nothing more to hand.
+            if full.send(chunk).is_err() {
+                break;
+            }
+        }
+        drop(full);
+        match parser.join() {
+            Ok(out) => out,
+            // `catch_quietly` catches the parser's panics; this is only a safeguard.
+            Err(_) => (
+                0,
+                Err(crate::console::Caught {
+                    location: None,
+                    message: "the streaming parser's thread panicked".into(),
+                }),
+            ),
+        }
+    })
+}
+
+/// The streaming parser's side of [`stream_beside`]: the chunks as one buffered reader, which
+/// ends where the chunks end. Finished chunks go back to be filled again.
+struct Chunks {
+    chunks: mpsc::Receiver<Vec<u8>>,
+    spent: mpsc::Sender<Vec<u8>>,
+    current: Vec<u8>,
+    pos: usize,
+    /// Bytes of the chunks received, as a buffered reader counts what it pulled.
+    handed: u64,
+}
+
+impl Read for Chunks {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = {
+            let have = self.fill_buf()?;
+            let n = have.len().min(buf.len());
+            buf[..n].copy_from_slice(&have[..n]);
+            n
+        };
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for Chunks {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        while self.pos >= self.current.len() {
+            let Ok(next) = self.chunks.recv() else {
+                return Ok(&[]);
+            };
+            self.handed += next.len() as u64;
+            let done = std::mem::replace(&mut self.current, next);
+            self.pos = 0;
+            if done.capacity() > 0 {
+                // The reading side may be finished: then the chunk is simply dropped.
+                let _ = self.spent.send(done);
+            }
+        }
+        Ok(&self.current[self.pos..])
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.pos = (self.pos + amt).min(self.current.len());
     }
 }
 
