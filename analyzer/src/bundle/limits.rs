@@ -632,14 +632,16 @@ mod tests {
             }
             other => panic!("expected a streamed entry, got {other:?}"),
         }
-        // Past the budget: too large, whatever the parser made of the part it saw.
+        // Longer than its claim and past the budget: too large, whatever the parser made of
+        // the part it saw.
+        let long = vec![b'x'; STREAM_MIN_BYTES as usize + 3 * STREAM_CHUNK_BYTES];
         match read_entry(
             Some(summing_stream),
-            &text[..],
-            (1 << 20, len as u64 - 1),
+            &long[..],
+            (1 << 20, STREAM_MIN_BYTES),
             STREAM_MIN_BYTES,
         ) {
-            EntryContent::TooLarge { limit } => assert_eq!(limit, len as u64 - 1),
+            EntryContent::TooLarge { limit } => assert_eq!(limit, STREAM_MIN_BYTES),
             other => panic!("expected too large, got {other:?}"),
         }
         // A parser that stops early ends the entry (the reading side does not wait on it).
