@@ -142,9 +142,11 @@ impl Meter {
     /// decoder returns from then on.
     pub fn cut_by_total(&self, content: EntryContent) -> EntryContent {
         match content {
-            EntryContent::ReadError(_) if self.0.total_reached.load(Relaxed) => EntryContent::TooLarge {
-                limit: self.0.max_total,
-            },
+            EntryContent::ReadError(_) if self.0.total_reached.load(Relaxed) => {
+                EntryContent::TooLarge {
+                    limit: self.0.max_total,
+                }
+            }
             other => other,
         }
     }
@@ -152,7 +154,11 @@ impl Meter {
     /// Why every further read of this input must stop: the ratio alarm, or the failure of the
     /// input's own compressed stream (a member's corrupt data does not stop the input).
     pub fn stop(&self) -> Option<String> {
-        self.0.stop.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.0
+            .stop
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Stops every decoder of this input with `why` (the first reason given is kept).

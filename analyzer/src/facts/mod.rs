@@ -136,34 +136,33 @@ impl HostFacts {
     /// parallel with those that build on other facts, which are built in order (conflicts are
     /// noted in that order); the result does not depend on the number of threads.
     pub fn from_collected(c: &Collected) -> HostFacts {
-        let (mut f, ((disks, cpus, softirqs), (profiles, configs, platform, rest))) =
-            rayon::join(
-                || HostFacts::linked(c),
-                || {
-                    rayon::join(
-                        || {
+        let (mut f, ((disks, cpus, softirqs), (profiles, configs, platform, rest))) = rayon::join(
+            || HostFacts::linked(c),
+            || {
+                rayon::join(
+                    || {
+                        (
+                            Available::from_result(disk::build(c)),
+                            Available::from_result(cpu::build(c)),
+                            Available::from_result(softirq::build(c)),
+                        )
+                    },
+                    || {
+                        (
+                            profile::build(c),
+                            config::build(c),
+                            platform::build(c),
                             (
-                                Available::from_result(disk::build(c)),
-                                Available::from_result(cpu::build(c)),
-                                Available::from_result(softirq::build(c)),
-                            )
-                        },
-                        || {
-                            (
-                                profile::build(c),
-                                config::build(c),
-                                platform::build(c),
-                                (
-                                    sched::build(c),
-                                    thp::build(c),
-                                    Available::from_result(services::build(c)),
-                                    gaps::build(c),
-                                ),
-                            )
-                        },
-                    )
-                },
-            );
+                                sched::build(c),
+                                thp::build(c),
+                                Available::from_result(services::build(c)),
+                                gaps::build(c),
+                            ),
+                        )
+                    },
+                )
+            },
+        );
         (f.disks, f.cpus, f.softirqs) = (disks, cpus, softirqs);
         (f.profiles, f.configs, f.platform) = (profiles, configs, platform);
         (f.sched, f.thp, f.services, f.gaps) = rest;
