@@ -188,7 +188,7 @@ pub fn read(
         let remaining_total = limits.max_total_bytes.saturating_sub(summary.bytes_read);
         let done = inflate_batch(path, batch, limits, ctx.meter, remaining_total);
         for d in done {
-            let (entry, failed) = match d {
+            let mut entry = match d {
                 Done::Refused(r) => {
                     summary.refused.push(r);
                     continue;
@@ -196,7 +196,6 @@ pub fn read(
                 Done::Entry(e) => e,
             };
             // The total budget, as if the batch's entries had been read one after the other.
-            let mut entry = entry;
             let room = limits.max_total_bytes.saturating_sub(summary.bytes_read);
             let cap = limits.max_entry_bytes.min(room);
             let len = match &mut entry.content {
@@ -215,15 +214,21 @@ pub fn read(
                 };
                 total_hit = cap < limits.max_entry_bytes;
             }
-            let failed = failed || len > cap;
+            // The entry the ratio alarm or the decoded total cut (and any entry of the batch
+            // still inflating then) is the last one read: the batch's later entries would not
+            // have been read one after the other. Entries failing on their own (a CRC error)
+            // are delivered and reading goes on.
+            let stop = ctx.meter.stop();
+            let cut = stop.is_some()
+                && match &entry.content {
+                    EntryContent::TooLarge { .. } => true,
+                    EntryContent::ReadError(e) => stop.as_deref() == Some(e.as_str()),
+                    _ => false,
+                };
             deliver(entry, summary);
-            // An entry cut by the alarm or a limit is the last one read: the batch's later
-            // entries would not have been read one after the other.
-            if failed {
-                if let Some(stop) = ctx.meter.stop() {
-                    summary.stopped = Some(stop);
-                    return;
-                }
+            if cut {
+                summary.stopped = stop;
+                return;
             }
             if total_hit {
                 summary.stopped = Some(limits::total_limit_reached(limits));
@@ -263,8 +268,8 @@ struct Job {
 /// What reading one entry gave.
 enum Done {
     Refused(Refused),
-    /// The entry (file or link) and whether its read failed.
-    Entry((RawEntry, bool)),
+    /// The entry: a file or a link.
+    Entry(RawEntry),
 }
 
 /// Inflates the entries of `batch` in parallel, each worker reading the archive at `path`
@@ -335,18 +340,11 @@ fn read_one(
     if let EntryContent::TooLarge { limit } = &mut content {
         *limit = limits::reported_limit(cap, limits);
     }
-    let failed = !matches!(
+    Done::Entry(RawEntry {
+        path,
         content,
-        EntryContent::Bytes(_) | EntryContent::Streamed { .. }
-    );
-    Done::Entry((
-        RawEntry {
-            path,
-            content,
-            compression,
-        },
-        failed,
-    ))
+        compression,
+    })
 }
 
 /// Marks the entries whose byte range overlaps another's or runs into the central directory
@@ -392,14 +390,11 @@ fn read_link(f: &mut impl Read, path: String, limits: &Limits, meter: &Meter) ->
         )),
     };
     match outcome {
-        Ok(target) => Done::Entry((
-            RawEntry {
-                path,
-                content: EntryContent::Link { target },
-                compression: None,
-            },
-            false,
-        )),
+        Ok(target) => Done::Entry(RawEntry {
+            path,
+            content: EntryContent::Link { target },
+            compression: None,
+        }),
         Err(reason) => Done::Refused(Refused { path, reason }),
     }
 }
