@@ -378,11 +378,8 @@ fn stream_beside(
                 .try_recv()
                 .unwrap_or_else(|_| Vec::with_capacity(STREAM_CHUNK_BYTES));
             chunk.resize(STREAM_CHUNK_BYTES, 0);
-            let n = match super::compress::read_up_to(r, &mut chunk) {
-                Ok(n) => n,
-                // `Guarded` turns every other error into an end of input.
-                Err(_) => 0,
-            };
+            // `Guarded` turns every error but an interruption into an end of input.
+            let n = super::compress::read_up_to(r, &mut chunk).unwrap_or(0);
             if n == 0 {
                 break;
             }
