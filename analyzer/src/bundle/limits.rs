@@ -3,9 +3,9 @@
 use super::EntryContent;
 use parsers::kind::StreamFn;
 use serde::Serialize;
-use std::cell::{Cell, RefCell};
-use std::io::{self, Read};
-use std::rc::Rc;
+use std::io::{self, BufRead, Read};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{mpsc, Arc, Mutex};
 
 /// Limits applied while reading a bundle. Every one can be raised from the command line.
 ///
@@ -54,7 +54,7 @@ impl Default for Limits {
 }
 
 /// Shared count of bytes consumed from the input (the compressed side of the decoders).
-pub type Counter = Rc<Cell<u64>>;
+pub type Counter = Arc<AtomicU64>;
 
 /// A reader that counts the bytes pulled through it (the compressed side of a decoder).
 pub struct CountingReader<R> {
@@ -72,7 +72,7 @@ impl<R> CountingReader<R> {
 impl<R: Read> Read for CountingReader<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.count.set(self.count.get() + n as u64);
+        self.count.fetch_add(n as u64, Relaxed);
         Ok(n)
     }
 }
@@ -94,31 +94,31 @@ impl<R: io::Seek> io::Seek for CountingReader<R> {
 /// times the denominator, or exceeds [`Limits::max_total_bytes`] on its own, every decoder fails
 /// and [`Meter::stop`] says why.
 #[derive(Clone)]
-pub struct Meter(Rc<MeterState>);
+pub struct Meter(Arc<MeterState>);
 
 struct MeterState {
     input: Counter,
-    inflated: Cell<u64>,
+    inflated: AtomicU64,
     max_ratio: u64,
     floor: u64,
     max_total: u64,
-    total_reached: Cell<bool>,
-    stopped: Cell<bool>,
-    stop: RefCell<Option<String>>,
+    total_reached: AtomicBool,
+    stopped: AtomicBool,
+    stop: Mutex<Option<String>>,
 }
 
 impl Meter {
     /// A meter for one input under `limits`.
     pub fn new(limits: &Limits) -> Self {
-        Meter(Rc::new(MeterState {
-            input: Rc::new(Cell::new(0)),
-            inflated: Cell::new(0),
+        Meter(Arc::new(MeterState {
+            input: Arc::new(AtomicU64::new(0)),
+            inflated: AtomicU64::new(0),
             max_ratio: limits.max_ratio,
             floor: limits.ratio_floor_bytes,
             max_total: limits.max_total_bytes,
-            total_reached: Cell::new(false),
-            stopped: Cell::new(false),
-            stop: RefCell::new(None),
+            total_reached: AtomicBool::new(false),
+            stopped: AtomicBool::new(false),
+            stop: Mutex::new(None),
         }))
     }
 
@@ -129,12 +129,12 @@ impl Meter {
 
     /// Compressed bytes counted so far (the ratio's denominator).
     pub fn input_bytes(&self) -> u64 {
-        self.0.input.get()
+        self.0.input.load(Relaxed)
     }
 
     /// Bytes produced by every decoder so far: kept, skipped or lost to an error.
     pub fn decoded_bytes(&self) -> u64 {
-        self.0.inflated.get()
+        self.0.inflated.load(Relaxed)
     }
 
     /// `content` as the entry read when the decoders went past the total size limit:
@@ -142,9 +142,11 @@ impl Meter {
     /// decoder returns from then on.
     pub fn cut_by_total(&self, content: EntryContent) -> EntryContent {
         match content {
-            EntryContent::ReadError(_) if self.0.total_reached.get() => EntryContent::TooLarge {
-                limit: self.0.max_total,
-            },
+            EntryContent::ReadError(_) if self.0.total_reached.load(Relaxed) => {
+                EntryContent::TooLarge {
+                    limit: self.0.max_total,
+                }
+            }
             other => other,
         }
     }
@@ -152,28 +154,31 @@ impl Meter {
     /// Why every further read of this input must stop: the ratio alarm, or the failure of the
     /// input's own compressed stream (a member's corrupt data does not stop the input).
     pub fn stop(&self) -> Option<String> {
-        self.0.stop.borrow().clone()
+        self.0
+            .stop
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
     }
 
     /// Stops every decoder of this input with `why` (the first reason given is kept).
     pub fn fail(&self, why: String) {
-        let mut s = self.0.stop.borrow_mut();
+        let mut s = self.0.stop.lock().unwrap_or_else(|e| e.into_inner());
         if s.is_none() {
             *s = Some(why);
-            self.0.stopped.set(true);
+            self.0.stopped.store(true, Relaxed);
         }
     }
 
     /// Counts `n` more decoded bytes; the reason to stop once the ratio or the total is
     /// exceeded.
     fn add(&self, n: u64) -> Result<(), String> {
-        let total = self.0.inflated.get() + n;
-        self.0.inflated.set(total);
-        let input = self.0.input.get().max(1);
+        let total = self.0.inflated.fetch_add(n, Relaxed) + n;
+        let input = self.0.input.load(Relaxed).max(1);
         let why = if total > self.0.floor && total / input > self.0.max_ratio {
             ratio_alarm(total, input, self.0.max_ratio)
         } else if total > self.0.max_total {
-            self.0.total_reached.set(true);
+            self.0.total_reached.store(true, Relaxed);
             decoded_limit_reached(self.0.max_total)
         } else {
             return Ok(());
@@ -205,7 +210,7 @@ impl<R> Inflating<R> {
 
 impl<R: Read> Read for Inflating<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.meter.0.stopped.get() {
+        if self.meter.0.stopped.load(Relaxed) {
             return Err(described(
                 io::ErrorKind::Other,
                 self.meter.stop().unwrap_or_default(),
@@ -303,6 +308,12 @@ pub const STREAM_MIN_BYTES: u64 = 64 << 20;
 /// (`stream`, from the caller's [`super::StreamFor`]) that claims at least [`STREAM_MIN_BYTES`]
 /// is fed to that parser under `stream_max` (the remaining total budget: the per-entry limit
 /// guards memory, which a streamed entry does not use).
+///
+/// The streaming parser runs on a thread of its own while this thread decompresses: the entry
+/// is handed over in chunks of [`STREAM_CHUNK_BYTES`] through a channel holding at most
+/// [`STREAM_CHUNKS_IN_FLIGHT`] of them, so that parsing overlaps decompression with at most
+/// that many chunks (16 MiB) in memory. The bounds and the decoders' guards stay on this
+/// thread; the parser only sees the bytes, an end of input where reading stopped.
 pub fn read_entry(
     stream: Option<StreamFn>,
     r: impl Read,
@@ -318,25 +329,124 @@ pub fn read_entry(
                 max,
                 stop: None,
             };
-            let mut buffered = io::BufReader::with_capacity(1 << 20, &mut guarded);
-            // A streaming parser meets the same untrusted text as any other: its panic (a
-            // defect in rca) is this entry's outcome, printed nowhere.
-            let out = crate::console::catch_quietly(|| stream(&mut buffered));
-            drop(buffered);
+            let (bytes, out) = stream_beside(stream, &mut guarded);
             match (guarded.stop, out) {
                 (Some(Stop::TooLarge), _) => EntryContent::TooLarge { limit: max },
                 (Some(Stop::Error(e)), _) => EntryContent::ReadError(e),
                 (None, Ok(out)) => EntryContent::Streamed {
-                    bytes: guarded.read,
+                    bytes,
                     result: Box::new(out),
                 },
-                (None, Err(caught)) => EntryContent::StreamPanicked {
-                    bytes: guarded.read,
-                    caught,
-                },
+                (None, Err(caught)) => EntryContent::StreamPanicked { bytes, caught },
             }
         }
         _ => read_bounded(r, max, size_hint),
+    }
+}
+
+/// Size of one chunk handed to a streaming parser, bytes (1 MiB).
+pub const STREAM_CHUNK_BYTES: usize = 1 << 20;
+
+/// Chunks read ahead of a streaming parser at most (besides the one it is parsing and the one
+/// being filled).
+pub const STREAM_CHUNKS_IN_FLIGHT: usize = 14;
+
+/// Runs `stream` on a thread of its own over the bytes of `r`, read here in chunks; returns
+/// the bytes handed to the parser and what it made of them (or its caught panic).
+fn stream_beside(
+    stream: StreamFn,
+    r: &mut impl Read,
+) -> (u64, Result<parsers::kind::Streamed, crate::console::Caught>) {
+    let (full, chunks) = mpsc::sync_channel::<Vec<u8>>(STREAM_CHUNKS_IN_FLIGHT);
+    let (spent, empties) = mpsc::channel::<Vec<u8>>();
+    std::thread::scope(|s| {
+        let parser = s.spawn(move || {
+            let mut input = Chunks {
+                chunks,
+                spent,
+                current: Vec::new(),
+                pos: 0,
+                handed: 0,
+            };
+            // A streaming parser meets the same untrusted text as any other: its panic (a
+            // defect in rca) is this entry's outcome, printed nowhere.
+            let out = crate::console::catch_quietly(|| stream(&mut input));
+            (input.handed, out)
+        });
+        loop {
+            let mut chunk = empties
+                .try_recv()
+                .unwrap_or_else(|_| Vec::with_capacity(STREAM_CHUNK_BYTES));
+            chunk.resize(STREAM_CHUNK_BYTES, 0);
+            // `Guarded` turns every error but an interruption into an end of input.
+            let n = super::compress::read_up_to(r, &mut chunk).unwrap_or(0);
+            if n == 0 {
+                break;
+            }
+            chunk.truncate(n);
+            // The parser stopped reading (it is done, or it panicked): nothing more to hand.
+            if full.send(chunk).is_err() {
+                break;
+            }
+        }
+        drop(full);
+        match parser.join() {
+            Ok(out) => out,
+            // `catch_quietly` catches the parser's panics; this is only a safeguard.
+            Err(_) => (
+                0,
+                Err(crate::console::Caught {
+                    location: None,
+                    message: "the streaming parser's thread panicked".into(),
+                }),
+            ),
+        }
+    })
+}
+
+/// The streaming parser's side of [`stream_beside`]: the chunks as one buffered reader, which
+/// ends where the chunks end. Finished chunks go back to be filled again.
+struct Chunks {
+    chunks: mpsc::Receiver<Vec<u8>>,
+    spent: mpsc::Sender<Vec<u8>>,
+    current: Vec<u8>,
+    pos: usize,
+    /// Bytes of the chunks received, as a buffered reader counts what it pulled.
+    handed: u64,
+}
+
+impl Read for Chunks {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = {
+            let have = self.fill_buf()?;
+            let n = have.len().min(buf.len());
+            buf[..n].copy_from_slice(&have[..n]);
+            n
+        };
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for Chunks {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        while self.pos >= self.current.len() {
+            let Ok(next) = self.chunks.recv() else {
+                return Ok(&[]);
+            };
+            self.handed += next.len() as u64;
+            let done = std::mem::replace(&mut self.current, next);
+            self.pos = 0;
+            if done.capacity() > 0 {
+                // The reading side may be finished: then the chunk is simply dropped.
+                let _ = self.spent.send(done);
+            }
+        }
+        Ok(&self.current[self.pos..])
+    }
+
+    fn consume(&mut self, amt: usize) {
+        self.pos = (self.pos + amt).min(self.current.len());
     }
 }
 
@@ -472,6 +582,108 @@ mod tests {
                 assert!(caught.location.is_some_and(|l| l.contains("limits.rs")));
             }
             other => panic!("expected a caught panic, got {other:?}"),
+        }
+    }
+
+    /// Reports what it read: `kept` holds (bytes, sum of the bytes) and the first line.
+    fn summing_stream(r: &mut dyn io::BufRead) -> parsers::kind::Streamed {
+        let mut all = Vec::new();
+        r.read_to_end(&mut all).unwrap();
+        let sum: u64 = all.iter().map(|&b| u64::from(b)).sum();
+        let first = all.split(|&b| b == b'\n').next().unwrap_or_default();
+        parsers::kind::Streamed {
+            parsed: Err(parsers::ParseError::Unusable {
+                line: None,
+                reason: "test".into(),
+            }),
+            kept: vec![
+                (all.len(), sum.to_string()),
+                (0, String::from_utf8_lossy(first).into_owned()),
+            ],
+        }
+    }
+
+    /// Reads one line and stops.
+    fn one_line_stream(r: &mut dyn io::BufRead) -> parsers::kind::Streamed {
+        let mut line = String::new();
+        r.read_line(&mut line).unwrap();
+        parsers::kind::Streamed {
+            parsed: Err(parsers::ParseError::Unusable {
+                line: Some(1),
+                reason: line,
+            }),
+            kept: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_streamed_entry_reaches_its_parser_whole_across_chunks() {
+        // More chunks than the channel holds at once, the last one partly filled.
+        let len = STREAM_CHUNK_BYTES * (STREAM_CHUNKS_IN_FLIGHT + 3) + STREAM_CHUNK_BYTES / 2;
+        let text: Vec<u8> = (0..len).map(|i| b"first line\nabc"[i % 14]).collect();
+        let sum: u64 = text.iter().map(|&b| u64::from(b)).sum();
+        match read_entry(
+            Some(summing_stream),
+            &text[..],
+            (1 << 20, 1 << 30),
+            STREAM_MIN_BYTES,
+        ) {
+            EntryContent::Streamed { bytes, result } => {
+                assert_eq!(bytes, len as u64);
+                assert_eq!(result.kept[0], (len, sum.to_string()));
+                assert_eq!(result.kept[1].1, "first line");
+            }
+            other => panic!("expected a streamed entry, got {other:?}"),
+        }
+        // Longer than its claim and past the budget: too large, whatever the parser made of
+        // the part it saw.
+        let long = vec![b'x'; STREAM_MIN_BYTES as usize + 3 * STREAM_CHUNK_BYTES];
+        match read_entry(
+            Some(summing_stream),
+            &long[..],
+            (1 << 20, STREAM_MIN_BYTES),
+            STREAM_MIN_BYTES,
+        ) {
+            EntryContent::TooLarge { limit } => assert_eq!(limit, STREAM_MIN_BYTES),
+            other => panic!("expected too large, got {other:?}"),
+        }
+        // A parser that stops early ends the entry (the reading side does not wait on it).
+        match read_entry(
+            Some(one_line_stream),
+            &text[..],
+            (1 << 20, 1 << 30),
+            STREAM_MIN_BYTES,
+        ) {
+            EntryContent::Streamed { bytes, result } => {
+                assert!(bytes < len as u64, "{bytes}");
+                assert!(
+                    matches!(&result.parsed, Err(parsers::ParseError::Unusable { reason, .. }) if reason == "first line\n")
+                );
+            }
+            other => panic!("expected a streamed entry, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_read_error_in_a_streamed_entry_is_the_entry_outcome() {
+        let text = vec![b'x'; 3 * STREAM_CHUNK_BYTES];
+        let failing = (&text[..]).chain(FailingReader);
+        match read_entry(
+            Some(summing_stream),
+            failing,
+            (1 << 20, 1 << 30),
+            STREAM_MIN_BYTES,
+        ) {
+            EntryContent::ReadError(e) => assert!(e.contains("broken"), "{e}"),
+            other => panic!("expected a read error, got {other:?}"),
+        }
+    }
+
+    struct FailingReader;
+
+    impl Read for FailingReader {
+        fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+            Err(io::Error::other("broken input"))
         }
     }
 

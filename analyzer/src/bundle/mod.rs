@@ -351,7 +351,7 @@ fn read_file(
         .unwrap_or_default();
     if sniff::is_zip(magic) {
         summary.format = Some(Format::Zip);
-        zipfile::read(File::open(path)?, ctx, summary, deliver);
+        zipfile::read(path, File::open(path)?, ctx, summary, deliver);
     } else if sniff::is_tar(magic) {
         summary.format = Some(Format::Tar);
         let counted = limits::CountingReader::sharing(rewind, ctx.meter.input());

@@ -19,13 +19,22 @@
 //! the central directory gives them) is checked against the others' and against the central
 //! directory: entries whose ranges overlap are refused, none of them read. The compression
 //! ratio then compares the bytes inflated with the entries' ranges, each byte counted once.
+//!
+//! Entries are inflated in parallel, in batches (at most [`BATCH_ENTRIES`] entries or
+//! [`BATCH_BYTES`] claimed), each worker reading the archive through a file handle of its own;
+//! every batch is delivered in archive order, and the limits hold as if the entries had been
+//! read one after the other: the total budget is checked again in that order, and an entry cut
+//! by the ratio alarm or the total size limit is the last one delivered. Every decoder counts
+//! into one shared [`Meter`], so that the alarm and the decoded total bound the batch as a whole.
 
 use super::compress;
-use super::limits::{self, Inflating};
-use super::{names, Ctx, Deliver, EntryContent, RawEntry, ReadSummary, Refused};
+use super::limits::{self, Inflating, Meter};
+use super::{names, Ctx, Deliver, EntryContent, Limits, RawEntry, ReadSummary, Refused};
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::{BufReader, Read};
+use std::path::Path;
+use std::sync::atomic::Ordering;
 use zip::read::{HasZipMetadata, ZipFileEntry};
 use zip::unstable::read::ZipIterable;
 
@@ -38,7 +47,13 @@ struct Listed {
 }
 
 /// Reads every file entry of a zip archive.
-pub fn read(file: File, ctx: &Ctx<'_>, summary: &mut ReadSummary, deliver: &mut Deliver<'_>) {
+pub fn read(
+    path: &Path,
+    file: File,
+    ctx: &Ctx<'_>,
+    summary: &mut ReadSummary,
+    deliver: &mut Deliver<'_>,
+) {
     let limits = ctx.limits;
     let mut zip = match ZipIterable::try_new(BufReader::new(file), zip::read::Config::default()) {
         Ok(z) => z,
@@ -105,8 +120,9 @@ pub fn read(file: File, ctx: &Ctx<'_>, summary: &mut ReadSummary, deliver: &mut 
              without being decompressed"
         ));
     }
-    let reader = files.reader_mut();
+    drop(zip);
     let mut read_names = HashSet::new();
+    let mut plans = Vec::new();
     for l in listed {
         let entry = l.entry;
         let raw = entry.name_raw().to_vec();
@@ -116,69 +132,219 @@ pub fn read(file: File, ctx: &Ctx<'_>, summary: &mut ReadSummary, deliver: &mut 
         let path = match names::check(&raw, limits.max_name_bytes) {
             Ok(p) => p,
             Err(reason) => {
-                summary.refused.push(Refused {
+                plans.push(Plan::Refuse(Refused {
                     path: names::display(&raw),
                     reason,
-                });
+                }));
                 continue;
             }
         };
         let range = match l.range {
             Ok(r) => r,
             Err(reason) => {
-                summary.refused.push(Refused { path, reason });
+                plans.push(Plan::Refuse(Refused { path, reason }));
                 continue;
             }
         };
         if l.overlaps {
-            summary.refused.push(Refused {
+            plans.push(Plan::Refuse(Refused {
                 path,
                 reason: format!(
                     "its bytes {}..{} overlap another entry's (overlapping entries, a zip-bomb \
                      pattern): not decompressed",
                     range.start, range.end
                 ),
-            });
+            }));
             continue;
         }
         if read_names.contains(&path) {
-            summary.refused.push(Refused {
+            plans.push(Plan::Refuse(Refused {
                 path,
                 reason: "duplicate name: an earlier entry with this name was analyzed".into(),
-            });
+            }));
             continue;
         }
         read_names.insert(path.clone());
-        // The ratio's denominator: this entry's bytes, which no other entry shares.
-        let input = ctx.meter.input();
-        input.set(input.get() + (range.end - range.start));
-        let symlink = entry.is_symlink();
-        let hint = entry.size();
-        let mut f = match entry.with_reader(&mut *reader, zip::ZipReadOptions::new()) {
-            Ok(f) => f,
-            Err(e) => {
-                summary.refused.push(Refused {
-                    path,
-                    reason: format!("unreadable: {e}"),
-                });
-                continue;
+        let stream = (ctx.stream_for)(&path);
+        plans.push(Plan::Read(Job {
+            entry,
+            path,
+            stream,
+            range,
+        }));
+    }
+    let mut plans = plans.into_iter().peekable();
+    while plans.peek().is_some() {
+        // One batch: entries up to BATCH_ENTRIES or BATCH_BYTES claimed, at least one.
+        let mut batch = Vec::new();
+        let mut claimed = 0u64;
+        while let Some(p) = plans.next_if(|_| batch.len() < BATCH_ENTRIES && claimed < BATCH_BYTES)
+        {
+            if let Plan::Read(j) = &p {
+                claimed = claimed.saturating_add(j.entry.size());
             }
-        };
-        let total_hit = if symlink {
-            read_link(&mut f, path, ctx, summary, deliver);
-            false
-        } else {
-            read_file(&mut f, path, hint, ctx, summary, deliver)
-        };
+            batch.push(p);
+        }
+        let remaining_total = limits.max_total_bytes.saturating_sub(summary.bytes_read);
+        let done = inflate_batch(path, batch, limits, ctx.meter, remaining_total);
+        for d in done {
+            let mut entry = match d {
+                Done::Refused(r) => {
+                    summary.refused.push(r);
+                    continue;
+                }
+                Done::Entry(e) => e,
+            };
+            // The total budget, as if the batch's entries had been read one after the other.
+            let room = limits.max_total_bytes.saturating_sub(summary.bytes_read);
+            let cap = limits.max_entry_bytes.min(room);
+            let len = match &mut entry.content {
+                EntryContent::Bytes(b) => b.len() as u64,
+                EntryContent::TooLarge { limit } => {
+                    *limit = limits::reported_limit(cap, limits);
+                    0
+                }
+                _ => 0,
+            };
+            let mut total_hit = matches!(entry.content, EntryContent::TooLarge { .. })
+                && cap < limits.max_entry_bytes;
+            if len > cap {
+                entry.content = EntryContent::TooLarge {
+                    limit: limits::reported_limit(cap, limits),
+                };
+                total_hit = cap < limits.max_entry_bytes;
+            }
+            // The entry the ratio alarm or the decoded total cut (and any entry of the batch
+            // still inflating then) is the last one read: the batch's later entries would not
+            // have been read one after the other. Entries failing on their own (a CRC error)
+            // are delivered and reading goes on.
+            let stop = ctx.meter.stop();
+            let cut = stop.is_some()
+                && match &entry.content {
+                    EntryContent::TooLarge { .. } => true,
+                    EntryContent::ReadError(e) => stop.as_deref() == Some(e.as_str()),
+                    _ => false,
+                };
+            deliver(entry, summary);
+            if cut {
+                summary.stopped = stop;
+                return;
+            }
+            if total_hit {
+                summary.stopped = Some(limits::total_limit_reached(limits));
+                return;
+            }
+        }
         if let Some(stop) = ctx.meter.stop() {
             summary.stopped = Some(stop);
             return;
         }
-        if total_hit {
-            summary.stopped = Some(limits::total_limit_reached(limits));
-            return;
-        }
     }
+}
+
+/// Entries inflated together at most (in parallel, then delivered in archive order).
+const BATCH_ENTRIES: usize = 64;
+
+/// Uncompressed bytes a batch claims before it is closed (64 MiB): bounds the entries held
+/// between their inflating and their delivery.
+const BATCH_BYTES: u64 = 64 << 20;
+
+/// What becomes of one listed entry, decided before anything is inflated.
+enum Plan {
+    /// Refused by its name, its range, an overlap or a duplicate name.
+    Refuse(Refused),
+    /// To be read.
+    Read(Job),
+}
+
+/// An entry to read.
+struct Job {
+    entry: ZipFileEntry<'static>,
+    path: String,
+    stream: Option<parsers::kind::StreamFn>,
+    range: std::ops::Range<u64>,
+}
+
+/// What reading one entry gave.
+enum Done {
+    Refused(Refused),
+    /// The entry: a file or a link.
+    Entry(RawEntry),
+}
+
+/// Inflates the entries of `batch` in parallel, each worker reading the archive at `path`
+/// through a file handle of its own; the outcomes come back in the batch's order.
+fn inflate_batch(
+    path: &Path,
+    batch: Vec<Plan>,
+    limits: &Limits,
+    meter: &Meter,
+    remaining_total: u64,
+) -> Vec<Done> {
+    use rayon::prelude::*;
+    batch
+        .into_par_iter()
+        .map_init(
+            || File::open(path).map(BufReader::new),
+            |reader, plan| {
+                let job = match plan {
+                    Plan::Refuse(r) => return Done::Refused(r),
+                    Plan::Read(j) => j,
+                };
+                let reader = match reader {
+                    Ok(r) => r,
+                    Err(e) => {
+                        return Done::Refused(Refused {
+                            path: job.path,
+                            reason: format!("unreadable: {e}"),
+                        })
+                    }
+                };
+                read_one(job, reader, limits, meter, remaining_total)
+            },
+        )
+        .collect()
+}
+
+/// Reads one entry (a file or a symbolic link) from `reader`.
+fn read_one(
+    job: Job,
+    reader: &mut BufReader<File>,
+    limits: &Limits,
+    meter: &Meter,
+    remaining_total: u64,
+) -> Done {
+    // The ratio's denominator: this entry's bytes, which no other entry shares.
+    meter
+        .input()
+        .fetch_add(job.range.end - job.range.start, Ordering::Relaxed);
+    let symlink = job.entry.is_symlink();
+    let hint = job.entry.size();
+    let path = job.path;
+    let mut f = match job.entry.with_reader(reader, zip::ZipReadOptions::new()) {
+        Ok(f) => f,
+        Err(e) => {
+            return Done::Refused(Refused {
+                path,
+                reason: format!("unreadable: {e}"),
+            })
+        }
+    };
+    if symlink {
+        return read_link(&mut f, path, limits, meter);
+    }
+    let cap = limits.max_entry_bytes.min(remaining_total);
+    let inflated = Inflating::new(f, meter.clone(), false);
+    let (mut content, compression) =
+        compress::read_member(inflated, job.stream, (cap, remaining_total), hint, meter);
+    if let EntryContent::TooLarge { limit } = &mut content {
+        *limit = limits::reported_limit(cap, limits);
+    }
+    Done::Entry(RawEntry {
+        path,
+        content,
+        compression,
+    })
 }
 
 /// Marks the entries whose byte range overlaps another's or runs into the central directory
@@ -211,17 +377,10 @@ fn mark_overlaps(listed: &mut [Listed], central_directory: u64) -> usize {
     listed.iter().filter(|l| l.overlaps).count()
 }
 
-/// Reads a symbolic link's target and delivers the link, or refuses it.
-fn read_link(
-    f: &mut impl Read,
-    path: String,
-    ctx: &Ctx<'_>,
-    summary: &mut ReadSummary,
-    deliver: &mut Deliver<'_>,
-) {
-    let limits = ctx.limits;
+/// Reads a symbolic link's target: the link, or why it is refused.
+fn read_link(f: &mut impl Read, path: String, limits: &Limits, meter: &Meter) -> Done {
     let what = "symbolic link";
-    let target = Inflating::new(f, ctx.meter.clone(), false);
+    let target = Inflating::new(f, meter.clone(), false);
     let outcome = match limits::read_bounded(target, limits.max_name_bytes as u64, 0) {
         EntryContent::Bytes(t) => names::resolve_link(&path, what, &t, true, limits.max_name_bytes),
         EntryContent::ReadError(e) => Err(format!("{what} whose target is unreadable: {e}")),
@@ -231,50 +390,11 @@ fn read_link(
         )),
     };
     match outcome {
-        Ok(target) => deliver(
-            RawEntry {
-                path,
-                content: EntryContent::Link { target },
-                compression: None,
-            },
-            summary,
-        ),
-        Err(reason) => summary.refused.push(Refused { path, reason }),
-    }
-}
-
-/// Reads a file entry and delivers it; true when it reached the total size limit.
-fn read_file(
-    f: &mut impl Read,
-    path: String,
-    hint: u64,
-    ctx: &Ctx<'_>,
-    summary: &mut ReadSummary,
-    deliver: &mut Deliver<'_>,
-) -> bool {
-    let limits = ctx.limits;
-    let remaining_total = limits.max_total_bytes.saturating_sub(summary.bytes_read);
-    let cap = limits.max_entry_bytes.min(remaining_total);
-    let inflated = Inflating::new(f, ctx.meter.clone(), false);
-    let (mut content, compression) = compress::read_member(
-        inflated,
-        (ctx.stream_for)(&path),
-        (cap, remaining_total),
-        hint,
-        ctx.meter,
-    );
-    if let EntryContent::TooLarge { limit } = &mut content {
-        *limit = limits::reported_limit(cap, limits);
-    }
-    let total_hit =
-        matches!(content, EntryContent::TooLarge { .. }) && cap < limits.max_entry_bytes;
-    deliver(
-        RawEntry {
+        Ok(target) => Done::Entry(RawEntry {
             path,
-            content,
-            compression,
-        },
-        summary,
-    );
-    total_hit
+            content: EntryContent::Link { target },
+            compression: None,
+        }),
+        Err(reason) => Done::Refused(Refused { path, reason }),
+    }
 }

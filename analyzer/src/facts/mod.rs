@@ -130,7 +130,63 @@ pub struct HostFacts {
 
 impl HostFacts {
     /// Builds the facts for one bundle.
+    ///
+    /// The facts that read only the artifacts (disk, CPU and soft-IRQ series, profiles,
+    /// configuration files, platform, scheduler, THP, services, collection gaps) are built in
+    /// parallel with those that build on other facts, which are built in order (conflicts are
+    /// noted in that order); the result does not depend on the number of threads.
     pub fn from_collected(c: &Collected) -> HostFacts {
+        let (mut f, ((disks, cpus, softirqs), (profiles, configs, platform, rest))) = rayon::join(
+            || HostFacts::linked(c),
+            || {
+                rayon::join(
+                    || {
+                        (
+                            Available::from_result(disk::build(c)),
+                            Available::from_result(cpu::build(c)),
+                            Available::from_result(softirq::build(c)),
+                        )
+                    },
+                    || {
+                        (
+                            profile::build(c),
+                            config::build(c),
+                            platform::build(c),
+                            (
+                                sched::build(c),
+                                thp::build(c),
+                                Available::from_result(services::build(c)),
+                                gaps::build(c),
+                            ),
+                        )
+                    },
+                )
+            },
+        );
+        (f.disks, f.cpus, f.softirqs) = (disks, cpus, softirqs);
+        (f.profiles, f.configs, f.platform) = (profiles, configs, platform);
+        (f.sched, f.thp, f.services, f.gaps) = rest;
+        if f.identity.cpus.is_none() {
+            f.identity.cpus = c.records::<Lscpu>().find_map(|(_, l)| l.cpus);
+        }
+        match series::build(&f, c) {
+            Ok(s) => f.series = Some(s),
+            Err(why) => f.series_missing = Some(why),
+        }
+        let offset = f.series.as_ref().and_then(|s| s.clock.utc_offset_s);
+        let uptime = f.platform.uptime_s.as_ref().map(|u| u.value);
+        f.klog = match klog::build(c, f.window, uptime, offset) {
+            Some(k) => Available::Present(k),
+            None => Available::missing(
+                "no kernel log (`journalctl -k`, `/var/log/messages`, `kern.log`, `dmesg`) was parsed",
+            ),
+        };
+        f
+    }
+
+    /// The facts that build on other facts, in order: identity, modules, processes, kernel,
+    /// memory, network, time sync, JVMs, ZooKeeper, Hadoop, storage, limits and cgroups.
+    fn linked(c: &Collected) -> HostFacts {
         let mut f = HostFacts::default();
         f.identity = identity::build(c, &mut f.conflicts);
         if let Some(m) = &c.manifest {
@@ -139,9 +195,6 @@ impl HostFacts {
             }
             f.interval_s = m.meta.interval;
         }
-        f.disks = Available::from_result(disk::build(c));
-        f.cpus = Available::from_result(cpu::build(c));
-        f.softirqs = Available::from_result(softirq::build(c));
         let proc_modules = c.records_of::<Vec<Module>>(&kind::PROC_MODULES).next();
         let lsmod = c.records_of::<Vec<Module>>(&kind::LSMOD).next();
         f.modules = match proc_modules.or(lsmod) {
@@ -161,30 +214,8 @@ impl HostFacts {
         f.zookeeper = zookeeper::build(c, &f.jvms);
         f.hadoop = hadoop::build(c);
         f.storage = storage::build(c, &f.processes, &f.zookeeper, &f.hadoop);
-        f.profiles = profile::build(c);
-        f.configs = config::build(c);
         f.limits = limits::build(c, &f.processes, &f.kernel.sysctl);
-        f.platform = platform::build(c);
-        f.sched = sched::build(c);
         f.cgroups = cgroup::build(c, &f.jvms, &f.processes);
-        f.thp = thp::build(c);
-        f.services = Available::from_result(services::build(c));
-        f.gaps = gaps::build(c);
-        if f.identity.cpus.is_none() {
-            f.identity.cpus = c.records::<Lscpu>().find_map(|(_, l)| l.cpus);
-        }
-        match series::build(&f, c) {
-            Ok(s) => f.series = Some(s),
-            Err(why) => f.series_missing = Some(why),
-        }
-        let offset = f.series.as_ref().and_then(|s| s.clock.utc_offset_s);
-        let uptime = f.platform.uptime_s.as_ref().map(|u| u.value);
-        f.klog = match klog::build(c, f.window, uptime, offset) {
-            Some(k) => Available::Present(k),
-            None => Available::missing(
-                "no kernel log (`journalctl -k`, `/var/log/messages`, `kern.log`, `dmesg`) was parsed",
-            ),
-        };
         f
     }
 }

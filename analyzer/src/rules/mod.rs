@@ -397,12 +397,15 @@ pub struct Evaluation {
     pub results: Vec<(&'static str, RuleResult)>,
 }
 
-/// Runs every rule over `facts`.
+/// Runs every rule over `facts`. The rules are pure over the facts and run in parallel; their
+/// findings and results are gathered in registry order, as if run one after the other.
 pub fn evaluate(facts: &HostFacts) -> Evaluation {
+    use rayon::prelude::*;
+    let checks: Vec<Check> = RULES.par_iter().map(|rule| rule.run(facts)).collect();
     let mut findings = Vec::new();
     let mut results = Vec::new();
-    for rule in RULES {
-        let r = match rule.run(facts) {
+    for (rule, check) in RULES.iter().zip(checks) {
+        let r = match check {
             Check::Found(f) => {
                 let n = f.len();
                 findings.extend(f);
