@@ -540,11 +540,14 @@ pub fn save_map(map: &Map, path: &Path) -> io::Result<()> {
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let mut tmp = tempfile::Builder::new()
+    let tmp = tempfile::Builder::new()
         .prefix(".rca-map-")
         .tempfile_in(dir)?;
-    serde_json::to_writer_pretty(&mut tmp, map).map_err(io::Error::other)?;
-    tmp.write_all(b"\n")?;
+    // Buffered: serde_json writes each key and value separately, one system call each otherwise.
+    let mut w = io::BufWriter::with_capacity(1 << 20, tmp);
+    serde_json::to_writer_pretty(&mut w, map).map_err(io::Error::other)?;
+    w.write_all(b"\n")?;
+    let tmp = w.into_inner().map_err(|e| e.into_error())?;
     tmp.as_file().sync_all()?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())

@@ -15,7 +15,7 @@
 
 pub use super::class::Class;
 use super::map::{dashed_ip, v4_special, v6_special, Map};
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, Input, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, Input, MatchKind};
 use regex::bytes::Regex;
 use std::collections::{BTreeMap, BTreeSet};
 use std::net::{Ipv4Addr, Ipv6Addr};
@@ -431,6 +431,11 @@ fn ps_users(text: &str, f: &mut Found) {
     }
 }
 
+/// Total length of the originals up to which the replacer uses a DFA: 64 KiB of originals
+/// (about 4 000 host names or 5 000 IPv4 addresses) make at most 64 Ki states of 64 byte
+/// classes × 4 bytes, 16 MiB.
+pub const DFA_MAX_PATTERN_BYTES: usize = 64 << 10;
+
 /// Counts of replacements, per class.
 pub type Counts = BTreeMap<Class, u64>;
 
@@ -505,11 +510,26 @@ impl Replacer {
 
     /// A replacer over `(original, (class, pseudonym))`.
     pub fn from_patterns(pats: Vec<(String, (Class, String))>) -> Replacer {
+        // A DFA is the fastest automaton (one table lookup per byte) but takes about
+        // states × byte classes × 4 bytes, states being at most the originals' total length: it
+        // is built while that stays within `DFA_MAX_PATTERN_BYTES`, else the contiguous NFA
+        // (about 10-20 bytes per state). The kind changes the speed, never the matches.
+        let total: usize = pats.iter().map(|(o, _)| o.len()).sum();
+        let kind = (total <= DFA_MAX_PATTERN_BYTES).then_some(AhoCorasickKind::DFA);
         let ac = (!pats.is_empty()).then(|| {
             AhoCorasickBuilder::new()
                 .match_kind(MatchKind::LeftmostLongest)
                 .ascii_case_insensitive(true)
+                .kind(kind)
                 .build(pats.iter().map(|(o, _)| o.as_bytes()))
+                .or_else(|_| {
+                    // A DFA over its size limit: the NFA always fits.
+                    AhoCorasickBuilder::new()
+                        .match_kind(MatchKind::LeftmostLongest)
+                        .ascii_case_insensitive(true)
+                        .kind(Some(AhoCorasickKind::ContiguousNFA))
+                        .build(pats.iter().map(|(o, _)| o.as_bytes()))
+                })
                 .expect("the originals fit an automaton")
         });
         Replacer {

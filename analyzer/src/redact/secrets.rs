@@ -173,7 +173,7 @@ pub fn secret_key(k: &[u8]) -> bool {
         .copied()
         .filter(u8::is_ascii_alphanumeric)
         .collect();
-    let has = |n: &[u8]| memchr::memmem::find(&c, n).is_some();
+    let has = |n: &[u8]| c.windows(n.len()).any(|w| w == n);
     if has(b"passw")
         || has(b"passphrase")
         || has(b"secret")
@@ -287,26 +287,43 @@ fn value_at(line: &[u8], at: usize, stop: &[u8]) -> Option<(usize, usize)> {
     Some((at, at + n))
 }
 
-/// The rules of one line (`base` = its offset in the text).
+/// Whether `h` holds `n` (ASCII letters in any case).
+fn has_ci(h: &[u8], n: &[u8]) -> bool {
+    h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
+}
+
+/// Whether `b` may be part of a key name in `k=v` and `k: v`.
+fn key_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')
+}
+
+/// The rules of one line (`base` = its offset in the text). Each rule runs only when the line
+/// holds a literal that every match of the rule holds (`-u` for curl's user, `AKIA`/`ASIA` for
+/// an AWS key id …), so most lines cost one literal search per rule, not one regex search.
 fn line_rules(line: &[u8], base: usize, ed: &mut Edits) {
-    let lower = line.to_ascii_lowercase();
     let add = |ed: &mut Edits, s: usize, e: usize, kind| {
         if !plain(&line[s..e]) {
             ed.add(base + s, base + e, kind);
         }
     };
-    for c in KV.captures_iter(line) {
-        let (Some(k), Some(sep), Some(all)) = (c.get(1), c.get(2), c.get(0)) else {
-            continue;
-        };
-        if !secret_key(k.as_bytes()) {
+    for all in KV.find_iter(line) {
+        // The regex's groups, read off the match: an optional quote, the key (the run of key
+        // bytes after it: a key byte never ends the key part of a match), an optional quote,
+        // blanks, the separator (the last byte that is not a blank), blanks.
+        let m = all.as_bytes();
+        let ks = usize::from(matches!(m.first(), Some(b'"' | b'\'')));
+        let kl = m[ks..]
+            .iter()
+            .position(|&b| !key_byte(b))
+            .unwrap_or(m.len() - ks);
+        if !secret_key(&m[ks..ks + kl]) {
             continue;
         }
-        let stop: &[u8] = if sep.as_bytes() == b":" {
-            b",}\r"
-        } else {
-            b" \t&;,\"'<>)\r"
-        };
+        let colon = m
+            .iter()
+            .rposition(|&b| b != b' ' && b != b'\t')
+            .is_some_and(|i| m[i] == b':');
+        let stop: &[u8] = if colon { b",}\r" } else { b" \t&;,\"'<>)\r" };
         if let Some((s, mut e)) = value_at(line, all.end(), stop) {
             while e > s && line[e - 1].is_ascii_whitespace() {
                 e -= 1;
@@ -314,7 +331,15 @@ fn line_rules(line: &[u8], base: usize, ed: &mut Edits) {
             add(ed, s, e, "key-value");
         }
     }
-    for c in FLAG.captures_iter(line) {
+    let flag = line.first() == Some(&b'-')
+        || memchr::memmem::find(line, b" -").is_some()
+        || memchr::memmem::find(line, b"\t-").is_some();
+    let flags = if flag {
+        Some(FLAG.captures_iter(line))
+    } else {
+        None
+    };
+    for c in flags.into_iter().flatten() {
         let (Some(k), Some(v)) = (c.get(1), c.get(2)) else {
             continue;
         };
@@ -359,7 +384,16 @@ fn line_rules(line: &[u8], base: usize, ed: &mut Edits) {
             }
         }
     }
-    for c in HEADER.captures_iter(line) {
+    let header = has_ci(line, b"auth")
+        || has_ci(line, b"cookie")
+        || has_ci(line, b"api-key")
+        || has_ci(line, b"private-token");
+    let headers = if header {
+        Some(HEADER.captures_iter(line))
+    } else {
+        None
+    };
+    for c in headers.into_iter().flatten() {
         let Some(all) = c.get(0) else { continue };
         let h = c.get(1).map_or(0, |h| h.start());
         let q = h.checked_sub(1).map(|i| line[i]);
@@ -376,7 +410,7 @@ fn line_rules(line: &[u8], base: usize, ed: &mut Edits) {
         }
         add(ed, all.end(), e, "header");
     }
-    if memchr::memmem::find(&lower, b"bearer").is_some() {
+    if has_ci(line, b"bearer") {
         for c in BEARER.captures_iter(line) {
             if let Some(v) = c.get(2) {
                 add(ed, v.start(), v.end(), "bearer-token");
@@ -397,19 +431,28 @@ fn line_rules(line: &[u8], base: usize, ed: &mut Edits) {
             }
         }
     }
-    if memchr::memmem::find(&lower, b"jdbc:oracle").is_some() {
+    if has_ci(line, b"jdbc:oracle") {
         for c in ORACLE.captures_iter(line) {
             if let Some(v) = c.get(2) {
                 add(ed, v.start(), v.end(), "jdbc-password");
             }
         }
     }
-    for c in CURL.captures_iter(line) {
+    let curl = memchr::memmem::find(line, b"-u").is_some();
+    let curls = if curl {
+        Some(CURL.captures_iter(line))
+    } else {
+        None
+    };
+    for c in curls.into_iter().flatten() {
         if let Some(v) = c.get(2) {
             add(ed, v.start(), v.end(), "curl-user");
         }
     }
-    for m in AWS.find_iter(line) {
+    let aws = memchr::memmem::find(line, b"AKIA").is_some()
+        || memchr::memmem::find(line, b"ASIA").is_some();
+    let keys = if aws { Some(AWS.find_iter(line)) } else { None };
+    for m in keys.into_iter().flatten() {
         add(ed, m.start(), m.end(), "aws-access-key");
     }
 }
