@@ -14,7 +14,7 @@
 //! `zstd --long=31` is refused with a hint), bzip2 and gzip by their formats (900 kB blocks, 32
 //! kB windows). Output is bounded by the callers ([`super::limits`]).
 
-use super::limits::{self, describe_io, described, Inflating, Meter};
+use super::limits::{self, describe_io, described, read_up_to, Inflating, Meter};
 use super::EntryContent;
 use parsers::kind::StreamFn;
 use serde::Serialize;
@@ -417,20 +417,6 @@ pub fn read_member(
         )
     };
     (meter.cut_by_total(content), compression)
-}
-
-/// Reads until `buf` is full or the reader is exhausted; returns the count.
-pub fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
 }
 
 #[cfg(test)]

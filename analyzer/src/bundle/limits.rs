@@ -379,7 +379,7 @@ fn stream_beside(
                 .unwrap_or_else(|_| Vec::with_capacity(STREAM_CHUNK_BYTES));
             chunk.resize(STREAM_CHUNK_BYTES, 0);
             // `Guarded` turns every error but an interruption into an end of input.
-            let n = super::compress::read_up_to(r, &mut chunk).unwrap_or(0);
+            let n = read_up_to(r, &mut chunk).unwrap_or(0);
             if n == 0 {
                 break;
             }
@@ -553,6 +553,20 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         .ok()
         .and_then(|n| n.checked_mul(mult))
         .ok_or_else(|| format!("`{s}` is not a size (examples: 1048576, 512K, 64M, 4G)"))
+}
+
+/// Reads until `buf` is full or the reader is exhausted; returns the count.
+pub fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
 }
 
 #[cfg(test)]

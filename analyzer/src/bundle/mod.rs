@@ -46,7 +46,8 @@ pub use compress::{Compression, XZ_MEMORY_LIMIT};
 pub use dir::single_archive;
 pub use limits::{parse_size, Limits};
 
-use compress::{read_up_to, Members};
+use compress::Members;
+use limits::read_up_to;
 use limits::{Inflating, Meter};
 use parsers::kind::{StreamFn, Streamed};
 use serde::Serialize;

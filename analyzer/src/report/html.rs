@@ -9,6 +9,7 @@
 //! hash (computed here from the exact text inlined). The script only enhances: filters, search,
 //! unfolding an artifact a link points into; every page reads completely without it.
 
+use super::markup::md;
 use super::Report;
 use base64::Engine as _;
 use minijinja::{context, AutoEscape, Environment, HtmlEscape, UndefinedBehavior, Value};
@@ -69,35 +70,6 @@ pub(crate) fn environment() -> Environment<'static> {
     env.add_global("csp", Value::from_safe_string(csp()));
     env.add_global("script", Value::from_safe_string(SCRIPT.to_string()));
     env
-}
-
-/// The `md` filter: HTML-escapes the text, then shows `` `code` `` spans (the only markup rule
-/// and finding texts use) as `<code>`. Backticks cannot open markup: they are replaced only after
-/// escaping, and only in pairs.
-pub(crate) fn md(text: &str) -> Value {
-    let escaped = HtmlEscape(text).to_string();
-    let mut out = String::with_capacity(escaped.len() + 16);
-    let mut parts = escaped.split('`').peekable();
-    let mut inside = false;
-    let pairs = escaped.matches('`').count() / 2;
-    let mut opened = 0;
-    while let Some(p) = parts.next() {
-        out.push_str(p);
-        if parts.peek().is_none() {
-            break;
-        }
-        if inside {
-            out.push_str("</code>");
-            inside = false;
-        } else if opened < pairs {
-            out.push_str("<code>");
-            inside = true;
-            opened += 1;
-        } else {
-            out.push('`');
-        }
-    }
-    Value::from_safe_string(out)
 }
 
 /// A drawn chart for the templates (`ui.chart`); plotters' SVG holds numbers and labels it
@@ -328,22 +300,6 @@ fn charts(report: &Report) -> Vec<Value> {
 }
 
 #[cfg(test)]
-mod tests {
-    #[test]
-    fn md_escapes_then_marks_code() {
-        assert_eq!(
-            super::md("run `ethtool -l <nic>` now").to_string(),
-            "run <code>ethtool -l &lt;nic&gt;</code> now"
-        );
-        assert_eq!(super::md("a `b` c `d").to_string(), "a <code>b</code> c `d");
-        assert_eq!(
-            super::md("<script>`x`").to_string(),
-            "&lt;script&gt;<code>x</code>"
-        );
-    }
-}
-
-#[cfg(test)]
 mod page_tests {
     use super::*;
     use crate::artifacts::Collected;
@@ -395,5 +351,166 @@ mod page_tests {
     fn the_page_names_no_url() {
         let html = page();
         assert!(!html.contains("http://") && !html.contains("https://"));
+    }
+}
+
+/// The whole page of a report far past the page budget.
+#[cfg(test)]
+mod budget_tests {
+    use crate::evidence::Evidence;
+
+    /// The elements of an HTML fragment of the page open and close in order (void elements
+    /// aside, which the fragments below do not use); panics at the first that does not.
+    fn assert_balanced(fragment: &str) {
+        use quick_xml::events::Event;
+        let mut r = quick_xml::Reader::from_str(fragment);
+        r.config_mut().check_end_names = true;
+        let mut depth = 0usize;
+        loop {
+            match r.read_event() {
+                Ok(Event::Start(_)) => depth += 1,
+                Ok(Event::End(_)) => depth -= 1,
+                Ok(Event::Eof) => break,
+                Ok(_) => {}
+                Err(e) => panic!("not well-formed at {}: {e}", r.buffer_position()),
+            }
+        }
+        assert_eq!(depth, 0, "unclosed elements");
+    }
+
+    /// The element `<div id="ID">…</div>` of `html`, whole (its nested divs included).
+    fn div<'a>(html: &'a str, id: &str) -> &'a str {
+        let start = html.find(&format!("<div id=\"{id}\">")).expect(id);
+        let mut depth = 0usize;
+        let mut at = start;
+        loop {
+            let open = html[at..].find("<div").map(|p| at + p);
+            let close = html[at..].find("</div>").map(|p| at + p).expect("closed");
+            match open {
+                Some(o) if o < close => {
+                    depth += 1;
+                    at = o + 4;
+                }
+                _ => {
+                    depth -= 1;
+                    at = close + 6;
+                    if depth == 0 {
+                        return &html[start..at];
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ten_thousand_findings_and_long_series_fit_the_page_budget() {
+        use crate::artifacts::{Collected, Outcome, Text};
+        use crate::facts::{Available, DiskSample, DiskSeries, HostFacts};
+        use crate::rules::{Area, Confidence, Finding, Severity};
+        use parsers::common::Timestamp;
+        const PATH: &str = "sysstat/<iostat>.txt";
+        // An artifact of 200 000 lines of text that must be escaped.
+        let text: String = (1..=200_000)
+            .map(|i| format!("sd{i} <script>alert({i})</script> & \"q\" 12.5 80.1\n"))
+            .collect();
+        let text: Text = text.into();
+        let art = crate::report::testkit::artifact(PATH, None, Outcome::Parsed, &text);
+        let c = Collected {
+            artifacts: vec![art],
+            manifest: None,
+            manifest_path: None,
+            summary: Default::default(),
+            layout: crate::layout::Detected::loose(),
+            incomplete: Vec::new(),
+            redaction: None,
+        };
+        // Eight devices of 20 000 samples each: long series for the charts.
+        let mut facts = HostFacts {
+            disks: Available::from(
+                (0..8)
+                    .map(|d| DiskSeries {
+                        device: format!("sd{d}"),
+                        artifact: PATH.into(),
+                        samples: (0..20_000u32)
+                            .map(|i| DiskSample {
+                                time: Some(Timestamp {
+                                    date: None,
+                                    seconds_of_day: 4 * i,
+                                }),
+                                line: 1 + i as usize,
+                                await_ms: Some(if i % 997 == 0 { 900.0 } else { 2.0 }),
+                                aqu_sz: Some(0.5),
+                                util_pct: Some(40.0),
+                                iops: Some(100.0),
+                            })
+                            .collect(),
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+            ..Default::default()
+        };
+        facts.series = crate::facts::series::build(&facts, &c).ok();
+        let mut eval = crate::rules::evaluate(&facts);
+        // 12 000 findings of three evidence items each, every item citing five lines.
+        for n in 0..12_000usize {
+            let evidence = (0..3)
+                .map(|k| {
+                    let first = 1 + (n * 15 + k * 5) % 199_990;
+                    Evidence::new(PATH, (first..first + 5).collect(), "<b>note</b>")
+                })
+                .collect();
+            eval.findings.push(Finding {
+                rule_id: "disk.saturation",
+                explains: Vec::new(),
+                area: Area::Disk,
+                title: format!("Disk <sd{n}> saturated"),
+                severity: if n < 100 {
+                    Severity::Critical
+                } else {
+                    Severity::Warning
+                },
+                confidence: Confidence::High,
+                why: "`await` over 20 ms & `aqu-sz` over 1".into(),
+                details: vec!["detail <i>one</i>".into()],
+                score: 1.0,
+                time_range: None,
+                evidence,
+            });
+        }
+        crate::analysis::cite(&mut eval.findings, &c);
+        let items: usize = eval.findings.iter().map(|f| f.evidence.len()).sum();
+        assert!(items >= 36_000, "{items}");
+        let report = crate::report::Report::new(std::path::Path::new("b"), c, facts, eval);
+        assert!(report
+            .charts
+            .disk
+            .as_ref()
+            .is_some_and(|d| !d.await_ms.is_empty()));
+        let html = super::render(&report).unwrap();
+        assert!(
+            html.len() <= super::super::page::PAGE_BYTES,
+            "{} bytes",
+            html.len()
+        );
+        // The first findings have their cards with their excerpts; the budget ends them, and
+        // what is left out says so, naming the artifact.
+        assert!(html.contains("<article class=\"card finding critical\" id=\"finding-1\""));
+        assert!(html.contains("<span class=\"n\">1</span>sd1 &lt;script&gt;alert(1)"));
+        assert!(html.contains("not embedded (see <code>sysstat&#x2f;&lt;iostat&gt;.txt</code>)"));
+        assert!(html.contains("<li id=\"finding-"));
+        assert!(
+            html.contains("id=\"findings-listed\"") || html.contains("id=\"findings-left-out\"")
+        );
+        // Every piece of bundle text is escaped.
+        assert!(!html.contains("<script>alert") && !html.contains("<sd1>"));
+        assert!(!html.contains("<b>note</b>") && !html.contains("<i>one</i>"));
+        // The parts cut to fit are well-formed.
+        assert_balanced(div(&html, "finding-list"));
+        assert_balanced(div(&html, "artifact-list"));
+        // The charts keep the spikes the long series have.
+        assert!(report.charts.disk.as_ref().unwrap().await_ms[0]
+            .points
+            .iter()
+            .any(|p| p.1 == Some(900.0)));
     }
 }

@@ -5,6 +5,7 @@ pub mod charts;
 pub mod coverage;
 pub mod flame;
 pub mod html;
+pub mod markup;
 pub mod page;
 pub mod reference;
 pub mod terminal;
