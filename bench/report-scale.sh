@@ -36,8 +36,9 @@ if [ "$(find "$tree" -type f 2>/dev/null | wc -l)" -ne "$files" ]; then
     python3 "$here/bench/gen-sos-tree.py" "$tree" "$files" || exit 1
 fi
 
-python3 - "$rca" "$tree" "$work" "$runs" "$chromium" "$files" <<'PY'
+PYTHONPATH="$here/bench" python3 - "$rca" "$tree" "$work" "$runs" "$chromium" "$files" <<'PY'
 import json, os, statistics, subprocess, sys, tempfile, time
+from browser import FLAGS, Browser
 rca, tree, work, runs, chromium, files = sys.argv[1:7]
 runs, files = int(runs), int(files)
 page = os.path.join(work, "report.html")
@@ -51,75 +52,6 @@ if p.returncode not in (0, 1):
 with open(doc, encoding="utf-8") as f:
     d = json.load(f)
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run",
-         "--disable-dev-shm-usage", "--host-resolver-rules=MAP * ~NOTFOUND"]
-
-
-class Browser:
-    """Headless Chromium over the DevTools protocol on a pipe (fds 3 and 4 of the browser)."""
-
-    def __init__(self):
-        self.profile = tempfile.mkdtemp(dir=work)
-        # The shell moves our pipes to fds 3 and 4 before starting the browser.
-        self.proc = subprocess.Popen(
-            ["sh", "-c", 'exec 3<&0 4>&1 0</dev/null 1>/dev/null; exec "$0" "$@"', chromium,
-             *FLAGS, "--remote-debugging-pipe", f"--user-data-dir={self.profile}",
-             "about:blank"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        self.to_w = self.proc.stdin.fileno()
-        self.from_r = self.proc.stdout.fileno()
-        self.buf = b""
-        self.n = 0
-
-    def recv(self):
-        while b"\0" not in self.buf:
-            chunk = os.read(self.from_r, 1 << 20)
-            if not chunk:
-                sys.exit("the browser closed its pipe")
-            self.buf += chunk
-        msg, self.buf = self.buf.split(b"\0", 1)
-        return json.loads(msg)
-
-    def call(self, method, params=None, session=None):
-        self.n += 1
-        m = {"id": self.n, "method": method, "params": params or {}}
-        if session:
-            m["sessionId"] = session
-        os.write(self.to_w, json.dumps(m).encode() + b"\0")
-        while True:
-            r = self.recv()
-            if r.get("id") == self.n:
-                if "error" in r:
-                    sys.exit(f"{method}: {r['error']}")
-                return r["result"]
-
-    def wait(self, method, session):
-        while True:
-            r = self.recv()
-            if r.get("method") == method and r.get("sessionId") == session:
-                return r
-
-    def load(self, url):
-        """Seconds from navigation to the load event in a fresh tab, and the DOM's node count."""
-        target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
-        s = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-        self.call("Page.enable", session=s)
-        t = time.monotonic()
-        self.call("Page.navigate", {"url": url}, session=s)
-        self.wait("Page.loadEventFired", s)
-        took = time.monotonic() - t
-        nodes = self.call("Runtime.evaluate",
-                          {"expression": "document.getElementsByTagName('*').length",
-                           "returnByValue": True}, session=s)["result"]["value"]
-        self.call("Target.closeTarget", {"targetId": target})
-        return took, nodes
-
-    def close(self):
-        self.proc.kill()
-        self.proc.wait()
-
-
 def dump_dom(path):
     profile = tempfile.mkdtemp(dir=work)
     t = time.monotonic()
@@ -129,7 +61,7 @@ def dump_dom(path):
     return time.monotonic() - t
 
 
-b = Browser()
+b = Browser(chromium, work)
 b.load("about:blank")
 loads = []
 nodes = 0

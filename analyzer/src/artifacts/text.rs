@@ -853,17 +853,8 @@ mod tests {
         };
         let std: Vec<&str> = text.lines().collect();
         for t in [Text::from(text), Text::from(text).pack()] {
-            assert_eq!(t.line_count(), std.len(), "{text:?}");
-            for (i, l) in std.iter().enumerate() {
-                assert_eq!(
-                    t.line(i + 1).as_deref(),
-                    Some(*l),
-                    "line {} of {text:?}",
-                    i + 1
-                );
-            }
+            same_lines(&t, &std, text);
             assert_eq!(t.line(0), None);
-            assert_eq!(t.line(std.len() + 1), None);
             let got: Vec<Option<String>> = t
                 .lines_at(1..=std.len())
                 .into_iter()
@@ -880,8 +871,12 @@ mod tests {
 
     /// Whole texts too: the lookups of a short text without padding.
     fn agrees_with_std_whole(text: &str) {
-        let t = Text::from(text);
         let std: Vec<&str> = text.lines().collect();
+        same_lines(&Text::from(text), &std, text);
+    }
+
+    /// `t` holds the lines `std` of `text`, one by one, and none past them.
+    fn same_lines(t: &Text, std: &[&str], text: &str) {
         assert_eq!(t.line_count(), std.len(), "{text:?}");
         for (i, l) in std.iter().enumerate() {
             assert_eq!(
@@ -975,33 +970,21 @@ mod tests {
         let long = format!("{text}{}", "w\n".repeat(PACK_MIN));
         let packed = Text::from(long.as_str()).pack();
         assert!(packed.is_packed());
-        assert_eq!(
-            packed.headers_above(&[1, 2, 3, 4, 5, 6, 7, 8, 9_999], "Device"),
-            [
-                None,
-                Some(1),
-                Some(1),
-                Some(3),
-                Some(3),
-                Some(3),
-                Some(6),
-                Some(6),
-                Some(6)
-            ]
-        );
-        assert_eq!(
-            t.headers_above(&[1, 2, 3, 4, 5, 6, 7, 8], "Device"),
-            [
-                None,
-                Some(1),
-                Some(1),
-                Some(3),
-                Some(3),
-                Some(3),
-                Some(6),
-                Some(6)
-            ]
-        );
+        // Lines 1..=8, then a line far past the headers (under the last one).
+        let want = [
+            None,
+            Some(1),
+            Some(1),
+            Some(3),
+            Some(3),
+            Some(3),
+            Some(6),
+            Some(6),
+            Some(6),
+        ];
+        let asked = [1, 2, 3, 4, 5, 6, 7, 8, 9_999];
+        assert_eq!(packed.headers_above(&asked, "Device"), want);
+        assert_eq!(t.headers_above(&asked[..8], "Device"), want[..8]);
         assert_eq!(t.headers_above(&[4], "nothing"), [None]);
         // Over kept lines: input lines 10, 11, 20 and 30 kept.
         let kept = Text::from("Device\nx\nDevice\ny\n");

@@ -302,22 +302,13 @@ fn charts(report: &Report) -> Vec<Value> {
 #[cfg(test)]
 mod page_tests {
     use super::*;
-    use crate::artifacts::Collected;
     use crate::facts::HostFacts;
     use std::path::Path;
 
     fn page() -> String {
         let facts = HostFacts::default();
         let eval = crate::rules::evaluate(&facts);
-        let c = Collected {
-            artifacts: Vec::new(),
-            manifest: None,
-            manifest_path: None,
-            summary: Default::default(),
-            layout: crate::layout::Detected::loose(),
-            incomplete: Vec::new(),
-            redaction: None,
-        };
+        let c = crate::report::testkit::collected(Vec::new());
         render(&Report::new(Path::new("b"), c, facts, eval)).unwrap()
     }
 
@@ -404,7 +395,7 @@ mod budget_tests {
 
     #[test]
     fn ten_thousand_findings_and_long_series_fit_the_page_budget() {
-        use crate::artifacts::{Collected, Outcome, Text};
+        use crate::artifacts::{Outcome, Text};
         use crate::facts::{Available, DiskSample, DiskSeries, HostFacts};
         use crate::rules::{Area, Confidence, Finding, Severity};
         use parsers::common::Timestamp;
@@ -415,15 +406,7 @@ mod budget_tests {
             .collect();
         let text: Text = text.into();
         let art = crate::report::testkit::artifact(PATH, None, Outcome::Parsed, &text);
-        let c = Collected {
-            artifacts: vec![art],
-            manifest: None,
-            manifest_path: None,
-            summary: Default::default(),
-            layout: crate::layout::Detected::loose(),
-            incomplete: Vec::new(),
-            redaction: None,
-        };
+        let c = crate::report::testkit::collected(vec![art]);
         // Eight devices of 20 000 samples each: long series for the charts.
         let mut facts = HostFacts {
             disks: Available::from(

@@ -494,10 +494,9 @@ pub(crate) mod testkit {
         artifact(path, None, o, text)
     }
 
-    /// The report of a bundle of `artifacts` (sorted by path), with no facts.
-    pub fn report(mut artifacts: Vec<Artifact>) -> Report {
-        artifacts.sort_by(|a, b| a.path.cmp(&b.path));
-        let c = Collected {
+    /// A bundle of `artifacts` in no known layout, without a manifest.
+    pub fn collected(artifacts: Vec<Artifact>) -> Collected {
+        Collected {
             artifacts,
             manifest: None,
             manifest_path: None,
@@ -505,7 +504,13 @@ pub(crate) mod testkit {
             layout: crate::layout::Detected::loose(),
             incomplete: Vec::new(),
             redaction: None,
-        };
+        }
+    }
+
+    /// The report of a bundle of `artifacts` (sorted by path), with no facts.
+    pub fn report(mut artifacts: Vec<Artifact>) -> Report {
+        artifacts.sort_by(|a, b| a.path.cmp(&b.path));
+        let c = collected(artifacts);
         let facts = crate::facts::HostFacts::default();
         let eval = crate::rules::evaluate(&facts);
         Report::new(std::path::Path::new("b"), c, facts, eval)

@@ -41,6 +41,18 @@ fn tgz_of(path: &Path, data: impl Read, len: u64) {
 
 /// `rca ARGS` with at most `limit` bytes of address space. Two worker threads and two malloc
 /// arenas, so that the address space reserved around the data is the same on any machine.
+/// The arguments of `rca analyze BUNDLE -o HTML --json JSON`.
+fn analyze_args<'a>(bundle: &'a Path, html: &'a Path, json: &'a Path) -> Vec<&'a std::ffi::OsStr> {
+    vec![
+        "analyze".as_ref(),
+        bundle.as_os_str(),
+        "-o".as_ref(),
+        html.as_os_str(),
+        "--json".as_ref(),
+        json.as_os_str(),
+    ]
+}
+
 fn rca_within(limit: u64, args: &[&std::ffi::OsStr]) -> Output {
     use std::os::unix::process::CommandExt;
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_rca"));
@@ -70,19 +82,12 @@ fn analyze_within(limit: u64, bundle: &Path) -> (String, serde_json::Value) {
     let (html, json) = (dir.join("out.html"), dir.join("out.json"));
     // The ratio alarm would stop these bundles early: what is measured is what happens to
     // their text once read.
-    let o = rca_within(
-        limit,
-        &[
-            "analyze".as_ref(),
-            bundle.as_os_str(),
-            "-o".as_ref(),
-            html.as_os_str(),
-            "--json".as_ref(),
-            json.as_os_str(),
-            "--max-ratio".as_ref(),
-            "1000000".as_ref(),
-        ],
-    );
+    let mut args = analyze_args(bundle, &html, &json);
+    args.extend([
+        std::ffi::OsStr::new("--max-ratio"),
+        std::ffi::OsStr::new("1000000"),
+    ]);
+    let o = rca_within(limit, &args);
     let stderr = String::from_utf8_lossy(&o.stderr);
     // Nothing in these bundles parses: exit 2, said, and both documents written.
     assert_eq!(
@@ -350,14 +355,7 @@ fn memory_is_bounded_by_the_largest_artifact_not_by_the_bundle() {
     many_logs_bundle(&bundle);
     let run = |limit: Option<u64>| {
         let (html, json) = (dir.path().join("out.html"), dir.path().join("out.json"));
-        let args: [&std::ffi::OsStr; 6] = [
-            "analyze".as_ref(),
-            bundle.as_os_str(),
-            "-o".as_ref(),
-            html.as_os_str(),
-            "--json".as_ref(),
-            json.as_os_str(),
-        ];
+        let args = analyze_args(&bundle, &html, &json);
         let o = match limit {
             Some(l) => rca_within(l, &args),
             None => Command::new(env!("CARGO_BIN_EXE_rca"))

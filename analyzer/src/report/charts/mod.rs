@@ -771,15 +771,7 @@ mod tests {
     }
 
     fn empty() -> Collected {
-        Collected {
-            artifacts: Vec::new(),
-            manifest: None,
-            manifest_path: None,
-            summary: Default::default(),
-            layout: crate::layout::Detected::loose(),
-            incomplete: Vec::new(),
-            redaction: None,
-        }
+        crate::report::testkit::collected(Vec::new())
     }
 
     fn cpu(n: u32, steps: u32, soft: f64) -> CpuSeries {
