@@ -75,6 +75,10 @@ enum Command {
         #[arg(long, value_name = "DURATION", default_value = "300s",
               value_parser = humantime::parse_duration)]
         bundle_timeout: Duration,
+        /// How many bundles are analyzed at once (default: one per CPU). Peak memory is about
+        /// this many analyses, each bounded by its largest artifact, whatever the fleet's size.
+        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
     },
     /// Write a copy of a bundle that can leave the site: host names, domains, IP and MAC
     /// addresses, user names and keywords replaced by consistent pseudonyms, secret values
@@ -241,7 +245,14 @@ fn main() -> ExitCode {
             out,
             limits,
             bundle_timeout,
-        } => fleet(&bundles, &out, &limits.limits(), bundle_timeout),
+            jobs,
+        } => fleet(
+            &bundles,
+            &out,
+            &limits.limits(),
+            bundle_timeout,
+            jobs.map_or(0, usize::from),
+        ),
         Command::Redact {
             bundle,
             output,
@@ -336,7 +347,14 @@ fn diff(baseline: &Path, suspect: &Path, out: &CompareOutputs, limits: &Limits) 
     }
 }
 
-fn fleet(args: &[PathBuf], out: &CompareOutputs, limits: &Limits, timeout: Duration) -> ExitCode {
+/// `rca fleet`: `jobs` bundles analyzed at once (`0`: one per CPU).
+fn fleet(
+    args: &[PathBuf],
+    out: &CompareOutputs,
+    limits: &Limits,
+    timeout: Duration,
+    jobs: usize,
+) -> ExitCode {
     let expanded = match rca::fleet::expand(args) {
         Ok(p) => p,
         Err(e) => {
@@ -344,7 +362,7 @@ fn fleet(args: &[PathBuf], out: &CompareOutputs, limits: &Limits, timeout: Durat
             return ExitCode::from(2);
         }
     };
-    let (hosts, failed) = rca::fleet::load(&expanded.bundles, limits, timeout);
+    let (hosts, failed) = rca::fleet::load(&expanded.bundles, limits, timeout, jobs);
     let mut report = rca::fleet::compare(hosts, failed);
     report.skipped = expanded.skipped;
     if !out.quiet {

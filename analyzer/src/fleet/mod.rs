@@ -273,8 +273,10 @@ fn holds_layout_path(root: &Path) -> bool {
 /// How long one bundle's analysis may take unless `rca fleet --bundle-timeout` says otherwise.
 pub const DEFAULT_BUNDLE_TIMEOUT: Duration = Duration::from_secs(300);
 
-/// Analyzes every bundle in parallel (as many at once as rayon has threads), each within
-/// `timeout` from the start of its own analysis. Bundles that cannot be opened, or whose analysis
+/// Analyzes every bundle in parallel, at most `jobs` at once (`0`: as many as rayon has threads,
+/// which is the number of CPUs unless `RAYON_NUM_THREADS` says otherwise), each within `timeout`
+/// from the start of its own analysis. Memory is bounded by `jobs` analyses, not by the number
+/// of bundles: each analysis keeps only its host's summary and features once done. Bundles that cannot be opened, or whose analysis
 /// does not finish in time, are returned as [`Failed`] (`timed_out` for the latter); the others
 /// are compared without them.
 ///
@@ -282,11 +284,17 @@ pub const DEFAULT_BUNDLE_TIMEOUT: Duration = Duration::from_secs(300);
 /// deadline. That analysis parses no entry after the deadline and ends soon after it; one
 /// parse already under way runs to its end, and a process that is done exits without waiting
 /// for it. A zero `timeout` stops every analysis before it opens its bundle.
-pub fn load(paths: &[PathBuf], limits: &Limits, timeout: Duration) -> (Vec<Host>, Vec<Failed>) {
+pub fn load(
+    paths: &[PathBuf],
+    limits: &Limits,
+    timeout: Duration,
+    jobs: usize,
+) -> (Vec<Host>, Vec<Failed>) {
     let limits = limits.clone();
     load_with(
         paths,
         timeout,
+        jobs,
         Arc::new(move |p: &Path, deadline: Instant| {
             match side::load_until(p, &limits, false, deadline) {
                 Ok(Some(s)) => Loaded::Host(Box::new(Host {
@@ -313,11 +321,21 @@ type Analyze = Arc<dyn Fn(&Path, Instant) -> Loaded + Send + Sync>;
 /// Longest deadline kept: later ones are this far away (an `Instant` cannot hold any).
 const MAX_TIMEOUT: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
 
-fn load_with(paths: &[PathBuf], timeout: Duration, analyze: Analyze) -> (Vec<Host>, Vec<Failed>) {
+fn load_with(
+    paths: &[PathBuf],
+    timeout: Duration,
+    jobs: usize,
+    analyze: Analyze,
+) -> (Vec<Host>, Vec<Failed>) {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Result<Host, Failed>>>> =
         Mutex::new((0..paths.len()).map(|_| None).collect());
-    let workers = rayon::current_num_threads().clamp(1, paths.len().max(1));
+    let jobs = if jobs == 0 {
+        rayon::current_num_threads()
+    } else {
+        jobs
+    };
+    let workers = jobs.clamp(1, paths.len().max(1));
     std::thread::scope(|s| {
         for _ in 0..workers {
             s.spawn(|| loop {
@@ -902,6 +920,7 @@ mod tests {
         let (hosts, failed) = load_with(
             &paths,
             timeout,
+            0,
             Arc::new(|p: &Path, deadline: Instant| match p.to_str() {
                 // Checks its deadline between steps, as the analysis does.
                 Some("cooperative") => loop {
@@ -942,6 +961,7 @@ mod tests {
         let (hosts, failed) = load_with(
             &paths,
             DEFAULT_BUNDLE_TIMEOUT,
+            1,
             Arc::new(|p: &Path, _| {
                 let r = crate::console::catch_quietly(|| {
                     if p == Path::new("b") {

@@ -85,7 +85,17 @@ fn fleet_of_five(root: &Path, plant: impl Fn(&Path)) -> Vec<PathBuf> {
 }
 
 fn run(paths: &[PathBuf]) -> FleetReport {
-    let (hosts, failed) = fleet::load(paths, &Limits::default(), fleet::DEFAULT_BUNDLE_TIMEOUT);
+    run_jobs(paths, 0)
+}
+
+/// The fleet report of `paths`, `jobs` bundles analyzed at once (`0`: one per CPU).
+fn run_jobs(paths: &[PathBuf], jobs: usize) -> FleetReport {
+    let (hosts, failed) = fleet::load(
+        paths,
+        &Limits::default(),
+        fleet::DEFAULT_BUNDLE_TIMEOUT,
+        jobs,
+    );
     fleet::compare(hosts, failed)
 }
 
@@ -142,6 +152,8 @@ fn a_host_with_an_extra_tainting_module_ranks_first_with_that_reason() {
         .categorical
         .iter()
         .any(|c| c.fact == "module: resguard_linux" && c.majority == "absent"));
+    // One bundle at a time (`--jobs 1`, the least memory) ranks and explains the same.
+    assert_eq!(show(&run_jobs(&paths, 1)), show(&r));
 }
 
 #[test]
