@@ -1141,9 +1141,7 @@ fn parse_with(
 ) -> Artifact {
     // Parsed whole: a packed text (read again as another kind) is decompressed for the parse,
     // and the text kept is packed once the parser is done with it.
-    let whole = text.plain();
-    let mut a = parse_whole(spec, source, path, &whole.contents(), bytes);
-    drop(whole);
+    let mut a = parse_whole(spec, source, path, &text.contents(), bytes);
     a.text = text.pack();
     a
 }

@@ -187,15 +187,6 @@ impl Text {
         }
     }
 
-    /// The same text, whole: this one when it is, else a decompressed copy (for a parser, which
-    /// reads a `&str`).
-    pub fn plain(&self) -> Text {
-        match &self.0.store {
-            Store::Plain(_) => self.clone(),
-            Store::Packed { .. } => Text::from(self.contents().into_owned()),
-        }
-    }
-
     /// The whole text: borrowed when whole, decompressed when packed (it is then as long as
     /// the text: for reading an artifact whole once, not for looking up lines).
     pub fn contents(&self) -> Cow<'_, str> {
@@ -1075,8 +1066,6 @@ mod tests {
             text.len()
         );
         assert_eq!(t.contents(), text);
-        assert_eq!(t.plain().contents(), text);
-        assert!(!t.plain().is_packed());
         // A head cut inside a character keeps the characters whole.
         let wide = format!("{}\n", "é".repeat(CHUNK));
         let w = Text::from(wide.as_str()).pack();

@@ -516,20 +516,17 @@ impl Replacer {
         // (about 10-20 bytes per state). The kind changes the speed, never the matches.
         let total: usize = pats.iter().map(|(o, _)| o.len()).sum();
         let kind = (total <= DFA_MAX_PATTERN_BYTES).then_some(AhoCorasickKind::DFA);
-        let ac = (!pats.is_empty()).then(|| {
+        let build = |kind| {
             AhoCorasickBuilder::new()
                 .match_kind(MatchKind::LeftmostLongest)
                 .ascii_case_insensitive(true)
                 .kind(kind)
                 .build(pats.iter().map(|(o, _)| o.as_bytes()))
-                .or_else(|_| {
-                    // A DFA over its size limit: the NFA always fits.
-                    AhoCorasickBuilder::new()
-                        .match_kind(MatchKind::LeftmostLongest)
-                        .ascii_case_insensitive(true)
-                        .kind(Some(AhoCorasickKind::ContiguousNFA))
-                        .build(pats.iter().map(|(o, _)| o.as_bytes()))
-                })
+        };
+        let ac = (!pats.is_empty()).then(|| {
+            build(kind)
+                // A DFA over its size limit: the NFA always fits.
+                .or_else(|_| build(Some(AhoCorasickKind::ContiguousNFA)))
                 .expect("the originals fit an automaton")
         });
         Replacer {
