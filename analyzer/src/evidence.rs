@@ -5,7 +5,7 @@
 //! cites its lines" holds by construction). [`ExcerptLine`] is one cited line's text, filled in
 //! after the rules ran. This module sits below facts and rules: both use it, it uses neither.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// `value`, read from `lines` (1-based) of `artifact`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -61,7 +61,7 @@ pub struct Evidence {
 }
 
 /// One line of an excerpt.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ExcerptLine {
     /// 1-based line number; 0 marks an elision ("…") between non-adjacent lines.
     pub line: usize,

@@ -12,6 +12,7 @@
 use super::markup::md;
 use super::Report;
 use base64::Engine as _;
+use minijinja::value::ViaDeserialize;
 use minijinja::{context, AutoEscape, Environment, HtmlEscape, UndefinedBehavior, Value};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -59,6 +60,12 @@ pub(crate) fn environment() -> Environment<'static> {
     env.set_auto_escape_callback(|_| AutoEscape::Html);
     env.set_undefined_behavior(UndefinedBehavior::Strict);
     env.add_filter("md", md);
+    env.add_function(
+        "excerpt_html",
+        |lines: ViaDeserialize<Vec<crate::evidence::ExcerptLine>>| {
+            Value::from_safe_string(super::page::lines_html(&lines))
+        },
+    );
     for (name, src) in TEMPLATES {
         env.add_template(name, src)
             .expect("embedded templates are valid");

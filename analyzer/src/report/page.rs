@@ -155,6 +155,17 @@ pub fn excerpt_html(e: &Evidence, room: usize) -> (String, usize) {
     (html, cut)
 }
 
+/// An excerpt as the pages show it, whole: `<pre class="excerpt">` with its lines (the
+/// templates' `excerpt_html` function, for excerpts outside the budget: the comparison page's).
+pub fn lines_html(lines: &[ExcerptLine]) -> String {
+    let mut html = String::from("<pre class=\"excerpt\">");
+    for l in lines {
+        html.push_str(&line_html(l));
+    }
+    html.push_str("</pre>");
+    html
+}
+
 /// One excerpt line; line 0 is an elision.
 fn line_html(l: &ExcerptLine) -> String {
     if l.line == 0 {
