@@ -67,7 +67,7 @@
 #     artifact	<path>	<kind>	<exit>	<timed_out>	<start>	<end>	<bytes>	<truncated>	<note>	<argv>
 #
 #   meta keys (one line each, in this order; value may be empty):
-#     collector_version  version of this script (0.3.0)
+#     collector_version  version of this script (0.4.0)
 #     hostname           `uname -n`, unsanitised
 #     user, uid          who ran the collector (`id -un`, `id -u`)
 #     kernel, machine    `uname -r`, `uname -m`
@@ -102,6 +102,24 @@
 #     incomplete         why complete is 0, reasons joined by `; ` (`interrupted by SIGTERM`,
 #                        `deadline of 660 s reached: ...`, `no space left on device while
 #                        writing ...`); empty when complete
+#   added in 0.4.0 (after `incomplete`, before `records`): the collector's own CPU time over
+#   the sampling window (see "Overhead" below); each is empty when the window did not open or
+#   /proc/PID/stat could not be read
+#     cpu_window         seconds from the samplers' start to the end of the last of them (the
+#                        deadline's clock, /proc/uptime), to 1/100 s: `61.37`
+#     collector_cpu_seconds
+#                        user + system CPU seconds of the collector itself over that window: its
+#                        shell, the subshells and helpers (`timeout`, `wc`, awk) of every job, and
+#                        the one-shot commands it ran meanwhile (snapshots, host facts, the first
+#                        thread dumps); the samplers and perf record not counted. To 1/100 s
+#     collector_cpu_percent
+#                        collector_cpu_seconds / cpu_window x 100: % of one CPU, to 1/100
+#     samplers_cpu_seconds
+#                        user + system CPU seconds of the samplers of the window (iostat, mpstat,
+#                        vmstat, pidstat, sar with its sadc, jstat), perf record not counted
+#     perf_record_cpu_seconds
+#                        user + system CPU seconds of perf record (empty when it did not run)
+#   and, last of the meta keys:
 #     records            how many artifact records follow. A manifest with fewer is truncated;
 #                        one without this key (from 0.3.0 on) was cut inside its meta records
 #
@@ -421,7 +439,11 @@
 # live on /dev/shm (tmpfs; creating files on ext4 cost as much again), one awk handles each
 # multi-file artifact, and no loop forks per line. Measured by tests/collector/run.sh (60 s
 # window, perf off, 2-CPU VM): about 0.6 s of CPU for the collector itself (1 % of one CPU;
-# the samplers not counted). The JDK tools are JVMs themselves: about 0.1 s of CPU each (their
+# the samplers not counted). Every run measures it over its own window and writes it into the
+# manifest (meta collector_cpu_seconds, collector_cpu_percent): the window's CPU time of this
+# shell and its waited-for children (/proc/$$/stat: utime, stime, cutime, cstime) at its start
+# and end, less what each sampler's job subshell saw its command take (its cutime and cstime
+# just before and after waiting for it; a builtin read of /proc/self/stat, no fork). The JDK tools are JVMs themselves: about 0.1 s of CPU each (their
 # own JIT and GC kept small with -XX:TieredStopAtLevel=1 -XX:+UseSerialGC), about 0.9 s per
 # examined JVM (java -version, 4 x VM.*, 2 thread dumps, 1 class histogram).
 #
@@ -450,7 +472,7 @@ trap 'pending_signal=INT' INT
 trap 'pending_signal=TERM' TERM
 trap 'pending_signal=HUP' HUP
 
-collector_version=0.3.0
+collector_version=0.4.0
 
 # Remember the caller's locale and zone for the manifest before overriding them. ${X-} keeps
 # `set -u` quiet when they are unset.
@@ -552,6 +574,13 @@ masked_total=0
 win=none             # sampling window: none | open | closing | closed
 win_pacer=           # job id of the pacer
 cw_jobs=             # job ids of the samplers
+cw_cpu0=             # this shell's CPU ticks (own + waited-for children) when the window opened
+cw_t0=               # and the deadline's clock then (1/100 s)
+cpu_window=          # meta cpu_window, collector_cpu_seconds, collector_cpu_percent,
+collector_cpu_s=     # samplers_cpu_seconds, perf_record_cpu_seconds (see window_account)
+collector_cpu_pct=
+samplers_cpu_s=
+perf_cpu_s=
 made_dirs=" "        # bundle folders created so far
 targets=             # target pids (space-separated)
 jvms=                # JVM pids among them
@@ -726,6 +755,30 @@ epoch_s() {
     else
         date +%s
     fi
+}
+
+# cpu_ticks FILE: set ck_own to utime + stime and ck_kids to cutime + cstime (clock ticks) of
+# the process whose /proc/PID/stat FILE is (fields 14 to 17; counted after the command name,
+# which may hold spaces and parentheses, hence from its last `) `). A builtin read, no fork.
+# Returns 1, both empty, when FILE cannot be read or is not in that shape.
+cpu_ticks() {
+    ck_own=
+    ck_kids=
+    read -r ck_line 2>/dev/null <"$1" || return 1
+    ck_rest=${ck_line##*) }
+    # shellcheck disable=SC2086 # split into its fields on purpose: numbers and a state letter
+    set -- $ck_rest
+    [ "$#" -ge 15 ] || return 1
+    for ck_f in "${12}" "${13}" "${14}" "${15}"; do
+        is_uint "$ck_f" || return 1
+    done
+    ck_own=$((${12} + ${13}))
+    ck_kids=$((${14} + ${15}))
+}
+
+# cents N: set cn_v to N hundredths written as a decimal (`6137` -> `61.37`, `5` -> `0.05`).
+cents() {
+    cn_v=$(($1 / 100)).$(($1 % 100 / 10))$(($1 % 10))
 }
 
 probe_clock() {
@@ -1043,6 +1096,10 @@ tmo() {
         set -- "$group_cmd" "$@"
         t_grp=1
     fi
+    # The command's CPU time (see window_close): this subshell's cutime + cstime before it
+    # starts and once it has been waited for (the watchdog, if any, is reaped later).
+    cpu_ticks /proc/self/stat
+    t_cpu0=$ck_kids
     "$@" <"$t_in" &
     t_pid=$!
     echo "$t_pid $t_grp" >"$t_pre.pid"
@@ -1057,6 +1114,10 @@ tmo() {
     fi
     wait "$t_pid"
     t_rc=$?
+    t_cpu=
+    if cpu_ticks /proc/self/stat && [ -n "$t_cpu0" ]; then
+        t_cpu=$((ck_kids - t_cpu0))
+    fi
     if [ -n "$t_wd" ]; then
         kill "$t_wd" 2>/dev/null
     fi
@@ -1093,9 +1154,9 @@ tmo() {
 }
 
 # capture PREFIX BUDGET OUTFILE INFILE MERGE EXEMPT CMD [ARG...]: the body of one background
-# job. When the command has ended, PREFIX.done gets three lines: start time, exit status, end
-# time (one small file per job instead of three: file creation is a good part of the cost of
-# a job). stderr goes to PREFIX.err, or into OUTFILE when MERGE is 1.
+# job. When the command has ended, PREFIX.done gets four lines: start time, exit status, end
+# time, and the command's CPU time in clock ticks (empty when unknown; see tmo) (one small file
+# per job instead of several: file creation is a good part of the cost of a job). stderr goes to PREFIX.err, or into OUTFILE when MERGE is 1.
 capture() {
     c_pre=$1
     c_budget=$2
@@ -1106,6 +1167,7 @@ capture() {
     shift 6
     stamp
     c_start=$st_v
+    t_cpu=
     if [ "$c_merge" = 1 ]; then
         tmo "$c_pre" "$c_budget" "$c_exempt" "$c_in" "$@" >"$c_out" 2>&1
     else
@@ -1113,18 +1175,20 @@ capture() {
     fi
     c_rc=$?
     stamp
-    printf '%s\n%s\n%s\n' "$c_start" "$c_rc" "$st_v" >"$c_pre.done"
+    printf '%s\n%s\n%s\n%s\n' "$c_start" "$c_rc" "$st_v" "$t_cpu" >"$c_pre.done"
 }
 
-# read_done ID: jd_start, jd_rc, jd_end of an ended job (empty if it left no .done).
+# read_done ID: jd_start, jd_rc, jd_end, jd_cpu of an ended job (empty if it left no .done).
 read_done() {
     jd_start=
     jd_rc=
     jd_end=
+    jd_cpu=
     {
         read -r jd_start
         read -r jd_rc
         read -r jd_end
+        read -r jd_cpu
     } 2>/dev/null <"$state/$1.done"
 }
 
@@ -2750,6 +2814,11 @@ window_open() {
 
     say "sampling window: ${duration}s, ${cw_count} x ${interval}s"
     cw_jobs=
+    # The collector's own CPU over the window is counted from here (window_account).
+    cw_cpu0=
+    cpu_ticks "/proc/$$/stat" && cw_cpu0=$((ck_own + ck_kids))
+    mono
+    cw_t0=$mo_cs
 
     # See the header for why iostat, vmstat and jstat get COUNT+1 reports.
     sampler sysstat/iostat-x.txt iostat iostat -x -t "$interval" $((cw_count + 1))
@@ -2868,15 +2937,58 @@ window_close() {
     done
     perf_rc=
     perf_note=
+    wc_samp=0
+    wc_perf=
     for wc_id in $cw_jobs; do
         finish "$wc_id"
+        read_done "$wc_id"
         if [ "$wc_id" = "$perf_rec_id" ]; then
             perf_rc=$last_exit
             perf_note=$last_note
+            is_uint "$jd_cpu" && wc_perf=$jd_cpu
+        elif is_uint "$jd_cpu"; then
+            wc_samp=$((wc_samp + jd_cpu))
         fi
     done
+    window_account
     win=closed
     trace "sampling window closed"
+}
+
+# window_account: the collector's own CPU time over the window, for the manifest: this
+# shell's ticks (its own and its waited-for children's: every job has been reaped by now) since
+# window_open, less the samplers' (wc_samp) and perf record's (wc_perf) commands, which each
+# job measured for itself (tmo). Everything else the shell waited for meanwhile is the
+# collector's: job subshells, timeout, watchdogs, wc, awk, the pacer, the snapshots, host facts
+# and first thread dumps. Ticks become 1/100 s by CLK_TCK (100 where getconf cannot say).
+window_account() {
+    [ -n "$cw_cpu0" ] || return 0
+    cpu_ticks "/proc/$$/stat" || return 0
+    wa_ticks=$((ck_own + ck_kids - cw_cpu0 - wc_samp - ${wc_perf:-0}))
+    mono
+    wa_win=$((mo_cs - cw_t0))
+    # After the window's end, so its fork is not counted.
+    wa_tck=`getconf CLK_TCK 2>/dev/null`
+    is_uint "$wa_tck" && [ "$wa_tck" -gt 0 ] || wa_tck=100
+    # A job that took more than its subshell saw (cannot happen) must not make it negative.
+    [ "$wa_ticks" -ge 0 ] || wa_ticks=0
+    [ "$wa_win" -ge 1 ] || wa_win=1
+    wa_cs=$((wa_ticks * 100 / wa_tck))
+    cents "$wa_win"
+    cpu_window=$cn_v
+    cents "$wa_cs"
+    collector_cpu_s=$cn_v
+    # % of one CPU to 1/100: seconds / window x 100, from the rounded seconds as written.
+    cents $((wa_cs * 10000 / wa_win))
+    collector_cpu_pct=$cn_v
+    cents $((wc_samp * 100 / wa_tck))
+    samplers_cpu_s=$cn_v
+    perf_cpu_s=
+    if [ -n "$wc_perf" ]; then
+        cents $((wc_perf * 100 / wa_tck))
+        perf_cpu_s=$cn_v
+    fi
+    say "collector's own CPU over the ${cpu_window}s window: ${collector_cpu_s}s (${collector_cpu_pct} % of one CPU); samplers ${samplers_cpu_s}s${perf_cpu_s:+, perf record ${perf_cpu_s}s}"
 }
 
 # ---- host facts (taken while the window runs) -----------------------------------------------
@@ -3687,6 +3799,11 @@ write_manifest() {
         meta secrets_masked "$masked_total"
         meta deadline "$deadline"
         meta incomplete "$1"
+        meta cpu_window "$cpu_window"
+        meta collector_cpu_seconds "$collector_cpu_s"
+        meta collector_cpu_percent "$collector_cpu_pct"
+        meta samplers_cpu_seconds "$samplers_cpu_s"
+        meta perf_record_cpu_seconds "$perf_cpu_s"
         # Always the records meant, also in the short manifest: a reader sees they are missing.
         meta records "$rec_n"
         if [ "$wm_recs" != 0 ]; then

@@ -304,7 +304,7 @@ check "non-numeric --duration exits 2" [ $? = 2 ]
 check "--zk without a port exits 2" [ $? = 2 ]
 "$dash_bin" "$collector" --pid abc >/dev/null 2>&1
 check "non-numeric --pid exits 2" [ $? = 2 ]
-check "--version prints 0.3.0" bash -c "'$dash_bin' '$collector' --version | grep -q '0\.3\.0'"
+check "--version prints 0.4.0" bash -c "'$dash_bin' '$collector' --version | grep -q '0\.4\.0'"
 "$dash_bin" "$collector" --duration 60 --deadline 60 >/dev/null 2>&1
 check "--deadline not longer than --duration exits 2" [ $? = 2 ]
 check "--help exits 0 with usage on stdout" \
@@ -517,7 +517,9 @@ redaction-log.tsv collector.log"
 meta_keys="collector_version hostname user uid kernel machine started ended duration interval
 options complete orig_lc_all orig_lang orig_tz timeout_impl sysstat_version label pids jvms perf
 perf_event_paranoid kptr_restrict live_histogram keep_perf_data zk max_bytes max_artifact_bytes
-max_log_bytes max_thread_dump_bytes max_perf_script_bytes secrets_masked deadline incomplete records"
+max_log_bytes max_thread_dump_bytes max_perf_script_bytes secrets_masked deadline incomplete
+cpu_window collector_cpu_seconds collector_cpu_percent samplers_cpu_seconds perf_record_cpu_seconds
+records"
 
 # The kinds documented in the header's table ("kind -> what it is"), to check the manifests.
 documented_kinds=$(sed -n '/^# Kinds of this version/,/^# The sampling window/p' "$collector" |
@@ -647,6 +649,33 @@ check_iostat() {
     check "$run: iostat-x.txt exit 0, not timed out" \
         [ "$(field "$run" sysstat/iostat-x.txt 4)/$(field "$run" sysstat/iostat-x.txt 5)" = 0/0 ]
     check "$run: mpstat-P-ALL.json recorded exit 0" [ "$(field "$run" sysstat/mpstat-P-ALL.json 4)" = 0 ]
+}
+
+# check_cpu RUN: the collector's own CPU over its window (meta cpu_window, collector_cpu_seconds,
+# collector_cpu_percent, samplers_cpu_seconds, perf_record_cpu_seconds) is written and plausible:
+# numbers to 1/100, none negative; the window at least the run's duration and shorter than its
+# wall time; the collector's and the samplers' seconds within it (each ran on one CPU at a
+# time); the percent that of the seconds as written over the window as written.
+check_cpu() {
+    local run=$1 w c p s f d
+    w=$(meta "$run" cpu_window)
+    c=$(meta "$run" collector_cpu_seconds)
+    p=$(meta "$run" collector_cpu_percent)
+    s=$(meta "$run" samplers_cpu_seconds)
+    f=$(meta "$run" perf_record_cpu_seconds)
+    d=$(meta "$run" duration)
+    check "$run: collector CPU fields are numbers to 1/100 s (window '$w', collector '$c' s = '$p' %, samplers '$s' s, perf record '$f' s)" \
+        bash -c "for v in '$w' '$c' '$p' '$s'; do [[ \$v =~ ^[0-9]+\.[0-9][0-9]\$ ]] || exit 1; done
+            [[ -z '$f' || '$f' =~ ^[0-9]+\.[0-9][0-9]\$ ]]"
+    # Compared in hundredths, as written (leading zeros dropped so they do not read as octal).
+    local wc cc pc sc
+    wc=$((10#${w/./})) cc=$((10#${c/./})) pc=$((10#${p/./})) sc=$((10#${s/./}))
+    check "$run: cpu_window ($w s) spans the duration ($d s) and not the whole run ($(elapsed_s "$run") s + 1)" \
+        bash -c "[ '$wc' -ge $((${d:-0} * 100)) ] && [ '$wc' -le $(($(elapsed_s "$run") * 100 + 100)) ]"
+    check "$run: collector ($c s) and samplers ($s s) CPU within the window ($w s)" \
+        bash -c "[ '$cc' -le '$wc' ] && [ '$sc' -le '$wc' ]"
+    check "$run: collector_cpu_percent ($p) = collector_cpu_seconds / cpu_window x 100 ($cc * 10000 / $wc = $((cc * 10000 / wc)))" \
+        [ "$pc" = $((cc * 10000 / wc)) ]
 }
 
 elapsed_s() {
@@ -782,6 +811,7 @@ check_real() {
     check_rc "$run" 0
     check_bundle "$run" 1
     check_iostat "$run"
+    check_cpu "$run"
     check_no_secrets "$run"
     dir=$(extract "$run")
     check "$run: meta jvms lists the test JVM and ZooKeeper" \
@@ -933,6 +963,7 @@ check_iostat "$run"
 check "bb-userland: meta started is integer (BusyBox date has no %N)" \
     bash -c "[[ '$(meta bb-userland started)' =~ ^[0-9]+\$ ]]"
 check "bb-userland: timeout_impl = busybox" [ "$(meta bb-userland timeout_impl)" = busybox ]
+check_cpu bb-userland
 check "bb-userland: BusyBox ps falls back to ps -o (exit 0)" [ "$(field bb-userland system/ps-o.txt 4)" = 0 ]
 if [ -z "$real_why" ]; then
     check "real-dash: meta started has nanoseconds (date +%s.%N)" \
@@ -1032,6 +1063,7 @@ check "$run: mpstat-P-ALL.txt exit 127, note 'not found: mpstat'" \
     [ "$(field "$run" sysstat/mpstat-P-ALL.txt 4)|$(field "$run" sysstat/mpstat-P-ALL.txt 10)" = "127|not found: mpstat" ]
 check "$run: mpstat-P-ALL.json exit 127" [ "$(field "$run" sysstat/mpstat-P-ALL.json 4)" = 127 ]
 check "$run: iostat still collected" [ "$(field "$run" sysstat/iostat-x.txt 4)" = 0 ]
+check_cpu "$run"
 check "$run: --pid of a non-JVM: proc/$$/status collected, no JVM" \
     [ "$(field "$run" "proc/$$/status" 4)|$(meta "$run" jvms)" = "0|" ]
 
@@ -1087,6 +1119,8 @@ if [ -z "$real_why" ] && [ "$overhead" = 1 ]; then
             "$(wc -c <"$(tarball "$run")")"
         echo "$pct" >"$work/$run/pct"
         echo "$own" >"$work/$run/own"
+        check_cpu "$run"
+        echo "measure $run: the manifest says: collector $(meta "$run" collector_cpu_seconds) s = $(meta "$run" collector_cpu_percent) % of one CPU over $(meta "$run" cpu_window) s; samplers $(meta "$run" samplers_cpu_seconds) s"
     done
     # The budgets: without JVMs the collector's own CPU (shell, bookkeeping, host-fact commands)
     # stays under 2 % of one CPU; each JVM adds its JDK tool runs (jps once; java -version, 4 jcmd
@@ -1098,6 +1132,8 @@ if [ -z "$real_why" ] && [ "$overhead" = 1 ]; then
     echo "measure JDK tools: $per_jvm_s s of CPU per JVM per run"
     check "overhead-nojvm: collector's own CPU < 2 % of one CPU ($(cat "$work/overhead-nojvm/pct") %)" \
         awk -v p="$(cat "$work/overhead-nojvm/pct")" 'BEGIN { exit !(p < 2) }'
+    check "overhead-nojvm: and so says its manifest ($(meta overhead-nojvm collector_cpu_percent) %)" \
+        awk -v p="$(meta overhead-nojvm collector_cpu_percent)" 'BEGIN { exit !(p != "" && p < 2) }'
     check "overhead-jvm: JDK tools cost < 1.5 s of CPU per JVM ($per_jvm_s s)" \
         awk -v p="$per_jvm_s" 'BEGIN { exit !(p < 1.5) }'
 fi
