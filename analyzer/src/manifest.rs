@@ -19,6 +19,10 @@
 //! collector, a last record other than `collector.log`'s (which the collector, from 0.2.0 on,
 //! writes last), or no `complete` key from any collector (every version writes it among its
 //! first meta records).
+//!
+//! The collector's own CPU time over its sampling window ([`Meta::collector_cpu`], collector
+//! 0.4.0): `meta cpu_window` (s), `collector_cpu_seconds`, `collector_cpu_percent` (of one CPU),
+//! `samplers_cpu_seconds`, `perf_record_cpu_seconds`, all to 1/100.
 
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -46,6 +50,26 @@ pub struct Manifest {
     /// The path of the last `artifact` line, if it was whole (`None` when there is none, or the
     /// last one was cut short).
     pub last_record: Option<String>,
+}
+
+/// The collector's own CPU time over its sampling window (collector 0.4.0; `meta cpu_window`,
+/// `collector_cpu_seconds`, `collector_cpu_percent`, `samplers_cpu_seconds`,
+/// `perf_record_cpu_seconds`). The collector counts its shell and every command it waited for
+/// from the samplers' start to their end, less the samplers' and perf record's own commands
+/// (see `collector.sh`, "Overhead").
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct CollectorCpu {
+    /// `cpu_window`: seconds from the samplers' start to the end of the last of them.
+    pub window_s: f64,
+    /// `collector_cpu_seconds`: user + system CPU seconds of the collector itself over the
+    /// window (its shell, job bookkeeping, snapshots and host-fact commands).
+    pub collector_s: f64,
+    /// `collector_cpu_percent`: `collector_s / window_s × 100`, % of one CPU.
+    pub collector_pct: f64,
+    /// `samplers_cpu_seconds`: the samplers' CPU seconds (sysstat, jstat), perf record apart.
+    pub samplers_s: Option<f64>,
+    /// `perf_record_cpu_seconds`: perf record's CPU seconds; `None` when it did not run.
+    pub perf_record_s: Option<f64>,
 }
 
 /// The run metadata (`meta` records): the keys rca reads, typed, and every key as written.
@@ -76,6 +100,10 @@ pub struct Meta {
     pub incomplete: Option<String>,
     /// `records` (collector 0.3.0): how many artifact records the collector wrote after it.
     pub records: Option<usize>,
+    /// The collector's own CPU time over its window (collector 0.4.0): set once the window,
+    /// the collector's seconds and its percent are all numbers ≥ 0; `None` from older
+    /// collectors and when the window never opened (the keys are written empty).
+    pub collector_cpu: Option<CollectorCpu>,
     /// Every `meta` key and its value as written, later keys included.
     pub raw: BTreeMap<String, String>,
 }
@@ -100,6 +128,26 @@ impl Meta {
             _ => {}
         }
         self.raw.insert(key.to_string(), value.to_string());
+    }
+
+    /// The [`CollectorCpu`] of the keys read, when its three required keys are numbers
+    /// ≥ 0 (a negative or non-finite number is not one the collector writes).
+    fn read_collector_cpu(&self) -> Option<CollectorCpu> {
+        let get = |k: &str| {
+            self.raw
+                .get(k)?
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v >= 0.0)
+        };
+        Some(CollectorCpu {
+            window_s: get("cpu_window")?,
+            collector_s: get("collector_cpu_seconds")?,
+            collector_pct: get("collector_cpu_percent")?,
+            samplers_s: get("samplers_cpu_seconds"),
+            perf_record_s: get("perf_record_cpu_seconds"),
+        })
     }
 }
 
@@ -216,6 +264,7 @@ impl Manifest {
             m.issues
                 .push(parsers::LineIssue::of(parsers::IssueKind::Manifest, 0, why));
         }
+        m.meta.collector_cpu = m.meta.read_collector_cpu();
         m
     }
 
@@ -453,6 +502,32 @@ mod tests {
         let t = t.replace("records\t3", "records\t4");
         assert!(Manifest::parse(&t, 100).gaps().is_empty(), "{t}");
         assert!(Manifest::parse(&t, 1).gaps().is_empty());
+    }
+
+    #[test]
+    fn reads_the_collectors_own_cpu_time() {
+        let head = "# rca-manifest 1\nmeta\tcollector_version\t0.4.0\nmeta\tcomplete\t1\n";
+        let t = format!("{head}meta\tcpu_window\t61.37\nmeta\tcollector_cpu_seconds\t0.52\nmeta\tcollector_cpu_percent\t0.84\nmeta\tsamplers_cpu_seconds\t1.90\nmeta\tperf_record_cpu_seconds\t\n");
+        let cpu = Manifest::parse(&t, 10).meta.collector_cpu.expect("read");
+        assert_eq!(
+            cpu,
+            CollectorCpu {
+                window_s: 61.37,
+                collector_s: 0.52,
+                collector_pct: 0.84,
+                samplers_s: Some(1.9),
+                perf_record_s: None,
+            }
+        );
+        // Written empty (the window never opened), negative or absent (an older collector).
+        for t in [
+            t.replace("\t0.52\n", "\t\n"),
+            t.replace("\t0.84\n", "\t-0.84\n"),
+            t.replace("cpu_window", "other"),
+            head.to_string(),
+        ] {
+            assert_eq!(Manifest::parse(&t, 10).meta.collector_cpu, None, "{t}");
+        }
     }
 
     #[test]

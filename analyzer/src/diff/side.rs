@@ -9,7 +9,6 @@ use crate::artifacts::{Lines, Text};
 use crate::bundle::{BundleError, Limits};
 use crate::evidence::ExcerptLine;
 use crate::facts::HostFacts;
-use crate::report::Report;
 use crate::rules::profile::module_hot_path;
 use crate::rules::{self, Finding};
 use serde::Serialize;
@@ -109,16 +108,30 @@ pub fn load_until(
     Ok(analysis::Analysis::run_until(path, limits, deadline)?.map(|a| side(path, a, keep_text)))
 }
 
+/// The side of an analysis: only what a comparison reads is kept (facts, findings, the charts'
+/// series, and with `keep_text` the artifact texts, packed); the parsed records and everything
+/// else of the analysis are released here, before the other side is analyzed.
 fn side(path: &Path, a: analysis::Analysis, keep_text: bool) -> Side {
     let analysis::Analysis {
         collected,
         facts,
         eval,
     } = a;
-    let report = Report::new(path, collected, facts.clone(), eval);
-    let unanalyzable = report.unanalyzable();
+    // The page's document is not built: its parts are taken straight from the analysis, so that
+    // the facts are not copied (a report takes some of them by value). A rule without a result
+    // counts as not evaluated, as on the page.
+    let results = rules::RULES
+        .iter()
+        .filter_map(|r| eval.results.iter().find(|(id, _)| *id == r.meta.id))
+        .map(|(_, res)| res);
+    let unanalyzable = crate::report::unanalyzable(&collected.artifacts, results);
+    let mut outcome_counts = BTreeMap::new();
+    for a in &collected.artifacts {
+        *outcome_counts.entry(a.outcome.label()).or_insert(0) += 1;
+    }
+    let charts = crate::report::charts::Charts::build(&facts, &eval.findings);
     let texts = if keep_text {
-        report
+        collected
             .artifacts
             .iter()
             .map(|a| (a.path.clone(), (a.text.clone(), a.kept_lines.clone())))
@@ -126,21 +139,19 @@ fn side(path: &Path, a: analysis::Analysis, keep_text: bool) -> Side {
     } else {
         HashMap::new()
     };
-    let format = report.bundle.format.map(|f| f.label().to_string());
-    let layout = report.bundle.layout.layout.name();
     let summary = SideSummary {
         path: path.display().to_string(),
         hostname: facts.identity.hostname.clone(),
         kernel_release: facts.identity.kernel_release.clone(),
         os: facts.identity.os.clone(),
         cpus: facts.identity.cpus,
-        format,
-        layout,
-        entries: report.bundle.entries,
-        outcome_counts: report.outcome_counts,
+        format: collected.summary.format.map(|f| f.label().to_string()),
+        layout: collected.layout.layout.name(),
+        entries: collected.summary.entries,
+        outcome_counts,
         unanalyzable,
-        findings: report.findings,
-        charts: report.charts,
+        findings: eval.findings,
+        charts,
     };
     Side {
         summary,

@@ -55,26 +55,61 @@ pub fn svg(p: &Profile) -> Option<Result<String, String>> {
 /// [`OTHER`] frame (their samples kept, their callees dropped); the share is doubled until the
 /// frames left are at most `max_frames` (an [`OTHER`] frame counts as one).
 pub fn bounded(folded: &[(String, u64)], min_share: f64, max_frames: usize) -> Vec<String> {
-    // The call tree: node 0 is the root; `total` counts the samples of the node and its callees.
+    bound_tree(
+        folded.iter().map(|(s, n)| (s.as_str(), *n, 0)),
+        min_share,
+        max_frames,
+        false,
+    )
+}
+
+/// [`bounded`] for the lines of a differential graph, `stack before after` (inferno
+/// `differential`): the frames are kept or merged by the `after` samples (the suspect's, the
+/// widths drawn), and each line keeps both counts, an [`OTHER`] frame the sums of the frames
+/// it stands for. A line not in that shape is left out.
+pub fn bounded_differential(lines: &str, min_share: f64, max_frames: usize) -> Vec<String> {
+    let parsed = lines.lines().filter_map(|l| {
+        let (rest, after) = l.trim_end().rsplit_once(' ')?;
+        let (stack, before) = rest.rsplit_once(' ')?;
+        Some((stack, after.parse().ok()?, before.parse().ok()?))
+    });
+    bound_tree(parsed, min_share, max_frames, true)
+}
+
+/// The bounded tree of `(stack, samples, carried)` lines: kept and merged by `samples`;
+/// `carried` (the baseline's samples of a differential line) is summed alongside and printed
+/// before `samples` when `two_counts`.
+fn bound_tree<'a>(
+    folded: impl Iterator<Item = (&'a str, u64, u64)>,
+    min_share: f64,
+    max_frames: usize,
+    two_counts: bool,
+) -> Vec<String> {
+    // The call tree: node 0 is the root; `total` counts the samples of the node and its callees,
+    // `carried` the same of the carried count.
     struct Node<'a> {
         name: &'a str,
         total: u64,
+        carried: u64,
         children: Vec<usize>,
     }
     let mut nodes = vec![Node {
         name: "",
         total: 0,
+        carried: 0,
         children: Vec::new(),
     }];
     let mut child: HashMap<(usize, &str), usize> = HashMap::new();
-    for (stack, n) in folded {
+    for (stack, n, c) in folded {
         let mut at = 0;
         nodes[0].total += n;
+        nodes[0].carried += c;
         for frame in stack.split(';') {
             let next = *child.entry((at, frame)).or_insert_with(|| {
                 nodes.push(Node {
                     name: frame,
                     total: 0,
+                    carried: 0,
                     children: Vec::new(),
                 });
                 let id = nodes.len() - 1;
@@ -82,6 +117,7 @@ pub fn bounded(folded: &[(String, u64)], min_share: f64, max_frames: usize) -> V
                 id
             });
             nodes[next].total += n;
+            nodes[next].carried += c;
             at = next;
         }
     }
@@ -111,13 +147,21 @@ pub fn bounded(folded: &[(String, u64)], min_share: f64, max_frames: usize) -> V
     }
     // The folded lines of the kept tree: each kept node's own samples (its total less its
     // callees'), and per parent the samples of the frames it lost, as OTHER.
+    let counts = |n: u64, c: u64| {
+        if two_counts {
+            format!("{c} {n}")
+        } else {
+            n.to_string()
+        }
+    };
     let mut out = Vec::new();
     let mut stack: Vec<(usize, String)> = vec![(0, String::new())];
     while let Some((i, path)) = stack.pop() {
-        let mut own = nodes[i].total;
-        let mut lost = 0u64;
+        let (mut own, mut own_c) = (nodes[i].total, nodes[i].carried);
+        let (mut lost, mut lost_c) = (0u64, 0u64);
         for &c in &nodes[i].children {
             own -= nodes[c].total;
+            own_c = own_c.saturating_sub(nodes[c].carried);
             if nodes[c].total >= t {
                 let p = if path.is_empty() {
                     nodes[c].name.to_string()
@@ -127,16 +171,17 @@ pub fn bounded(folded: &[(String, u64)], min_share: f64, max_frames: usize) -> V
                 stack.push((c, p));
             } else {
                 lost += nodes[c].total;
+                lost_c += nodes[c].carried;
             }
         }
-        if i != 0 && own > 0 {
-            out.push(format!("{path} {own}"));
+        if i != 0 && (own > 0 || own_c > 0) {
+            out.push(format!("{path} {}", counts(own, own_c)));
         }
-        if lost > 0 {
+        if lost > 0 || lost_c > 0 {
             out.push(if path.is_empty() {
-                format!("{OTHER} {lost}")
+                format!("{OTHER} {}", counts(lost, lost_c))
             } else {
-                format!("{path};{OTHER} {lost}")
+                format!("{path};{OTHER} {}", counts(lost, lost_c))
             });
         }
     }
@@ -172,8 +217,9 @@ fn draw<'a>(
 }
 
 /// The differential flame graph of two profiles (inferno `differential`, normalised): the
-/// suspect's stacks, red where they take a larger share than on the baseline, blue where smaller.
-/// `None` when either side has no stacks.
+/// suspect's stacks, red where they take a larger share than on the baseline, blue where smaller;
+/// bounded as [`svg`] is ([`MIN_SHARE`] of the suspect's samples, at most [`MAX_FRAMES`]
+/// frames, see [`bounded_differential`]). `None` when either side has no stacks.
 pub fn differential_svg(baseline: &Profile, suspect: &Profile) -> Option<Result<String, String>> {
     if baseline.folded.is_empty() || suspect.folded.is_empty() {
         return None;
@@ -196,11 +242,18 @@ pub fn differential_svg(baseline: &Profile, suspect: &Profile) -> Option<Result<
     }
     let mut opts = options(
         "Differential CPU flame graph: suspect vs baseline".into(),
-        "Suspect's stacks; red: larger share than on the baseline, blue: smaller (normalised)"
-            .into(),
+        format!(
+            "Suspect's stacks; red: larger share than on the baseline, blue: smaller (normalised); frames under {} % of the suspect's samples are merged into {OTHER}",
+            MIN_SHARE * 100.0
+        ),
     );
-    let text = String::from_utf8_lossy(&both).into_owned();
-    Some(draw(&mut opts, text.lines(), "differential flame graph"))
+    let text = String::from_utf8_lossy(&both);
+    let lines = bounded_differential(&text, MIN_SHARE, MAX_FRAMES);
+    Some(draw(
+        &mut opts,
+        lines.iter().map(String::as_str),
+        "differential flame graph",
+    ))
 }
 
 /// Makes inferno's SVG fit for inlining under the report's CSP: removes its `<script>` elements
@@ -322,6 +375,45 @@ mod tests {
         assert!(frames.len() <= 500, "{}", frames.len());
         assert_eq!(total(&lines), wide.iter().map(|w| w.1).sum::<u64>());
         assert!(lines.iter().any(|l| l.starts_with("app;loop;[other] ")));
+    }
+
+    #[test]
+    fn the_differential_graph_is_bounded_like_the_report_graph() {
+        // Two profiles of 20 000 distinct leaves each: unbounded, 40 000 frames.
+        let wide = |tag: &str| -> Profile {
+            let stacks: Vec<(String, u64)> = (0..20_000)
+                .map(|i| (format!("app;loop;{tag}_{i}"), 1 + (i % 3) as u64))
+                .chain(std::iter::once(("app;gc".to_string(), 20_000)))
+                .collect();
+            Profile {
+                artifact: "perf/perf-script.txt".into(),
+                data: parsers::perf::profile::Profile {
+                    samples: stacks.iter().map(|s| s.1).sum(),
+                    folded: stacks,
+                    ..Default::default()
+                },
+            }
+        };
+        let (b, s) = (wide("old"), wide("new"));
+        let svg = differential_svg(&b, &s).expect("stacks").expect("drawn");
+        let frames = svg.matches("<g>").count();
+        assert!(frames <= MAX_FRAMES, "{frames} frames drawn");
+        assert!(svg.contains(OTHER), "no [other] frame");
+        assert!(svg.len() < 2_000_000, "{} bytes", svg.len());
+        // The lines keep both counts: the kept frames' and OTHER's sums are the inputs'.
+        let lines = bounded_differential(
+            "app;loop;a 10 40\napp;loop;b 1 2\napp;loop;c 3 0\napp;gc 6 58\nnot a line\n",
+            0.05,
+            100,
+        );
+        assert_eq!(
+            lines,
+            [
+                "app;gc 6 58",
+                "app;loop;[other] 4 2",
+                "app;loop;a 10 40"
+            ]
+        );
     }
 
     #[test]

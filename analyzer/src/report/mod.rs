@@ -220,6 +220,25 @@ pub struct RuleStatus {
     pub result: RuleResult,
 }
 
+/// Why a bundle of `artifacts` whose rules concluded `results` could not be analyzed, if so
+/// ([`Report::unanalyzable`]): no evidence artifact parsed, or no rule evaluated.
+pub fn unanalyzable<'a>(
+    artifacts: &[Artifact],
+    mut results: impl Iterator<Item = &'a RuleResult>,
+) -> Option<String> {
+    let evidence = artifacts
+        .iter()
+        .filter(|a| a.kind.is_none_or(|k| k.evidence))
+        .any(|a| matches!(a.outcome, Outcome::Parsed | Outcome::Partial));
+    if !evidence {
+        return Some("no artifact could be parsed (see the coverage section)".into());
+    }
+    let evaluated = results.any(|r| !matches!(r, RuleResult::NotEvaluated { .. }));
+    (!evaluated).then(|| {
+        "no rule could be evaluated with the evidence in it (see the rules section)".into()
+    })
+}
+
 /// What the collector recorded about its own run.
 #[derive(Debug, Default, Serialize)]
 pub struct Collection {
@@ -230,6 +249,9 @@ pub struct Collection {
     /// Why the collection is incomplete ([`Collected::incomplete`]); empty when it is whole.
     /// A bundle with reasons here is never called healthy.
     pub incomplete: Vec<String>,
+    /// The collector's own CPU time over its sampling window, as its manifest states it
+    /// (collector 0.4.0).
+    pub collector_cpu: Option<crate::manifest::CollectorCpu>,
 }
 
 /// A command the collector could not run cleanly.
@@ -260,21 +282,7 @@ impl Report {
     /// Why the bundle could not be analyzed, if so: no evidence artifact parsed (the manifest
     /// and the collector's log do not count), or not a single rule could be evaluated.
     pub fn unanalyzable(&self) -> Option<String> {
-        let evidence = self
-            .artifacts
-            .iter()
-            .filter(|a| a.kind.is_none_or(|k| k.evidence))
-            .any(|a| matches!(a.outcome, Outcome::Parsed | Outcome::Partial));
-        if !evidence {
-            return Some("no artifact could be parsed (see the coverage section)".into());
-        }
-        let evaluated = self
-            .rules
-            .iter()
-            .any(|s| !matches!(s.result, RuleResult::NotEvaluated { .. }));
-        (!evaluated).then(|| {
-            "no rule could be evaluated with the evidence in it (see the rules section)".into()
-        })
+        unanalyzable(&self.artifacts, self.rules.iter().map(|s| &s.result))
     }
 
     /// Assembles the document.
@@ -289,6 +297,7 @@ impl Report {
         };
         if let Some(m) = &c.manifest {
             collection.meta = m.meta.raw.clone();
+            collection.collector_cpu = m.meta.collector_cpu;
             collection.problems = m
                 .artifacts
                 .iter()

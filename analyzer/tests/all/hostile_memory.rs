@@ -397,3 +397,92 @@ fn memory_is_bounded_by_the_largest_artifact_not_by_the_bundle() {
     );
     assert_eq!(findings, crate::common::findings(&free));
 }
+
+/// Address space `rca fleet --jobs 1` is given for bundles each holding [`FLEET_BLOB`] bytes of
+/// text: what one analysis of one of them needs (the text, its index and packed copy, the
+/// program, two workers), never two of them at once.
+const FLEET_ONE_ANALYSIS_AS: u64 = 1024 << 20;
+
+/// The large entry of each fleet bundle: 384 MiB, so that two analyses' texts at once (768 MiB)
+/// and the program do not fit in [`FLEET_ONE_ANALYSIS_AS`].
+const FLEET_BLOB: u64 = 384 << 20;
+
+#[test]
+fn a_fleet_is_analyzed_one_bundle_at_a_time_in_the_memory_of_one_analysis() {
+    // The healthy sample (a real collection) with a large file added: five such hosts.
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("host-1.tgz");
+    {
+        let f = std::fs::File::open(crate::common::healthy_sample()).unwrap();
+        let mut sample = tar::Archive::new(flate2::read::GzDecoder::new(f));
+        let gz = GzEncoder::new(
+            io::BufWriter::new(std::fs::File::create(&one).unwrap()),
+            flate2::Compression::fast(),
+        );
+        let mut tar = tar::Builder::new(gz);
+        let mut top = String::new();
+        for e in sample.entries().unwrap() {
+            let mut e = e.unwrap();
+            let path = e.path().unwrap().to_string_lossy().into_owned();
+            if top.is_empty() {
+                top = path.split('/').next().unwrap().to_string();
+            }
+            let mut h = e.header().clone();
+            let mut data = Vec::new();
+            e.read_to_end(&mut data).unwrap();
+            tar.append_data(&mut h, &path, &data[..]).unwrap();
+        }
+        let mut h = tar::Header::new_gnu();
+        h.set_size(FLEET_BLOB);
+        h.set_mode(0o644);
+        h.set_mtime(1_700_000_000);
+        tar.append_data(
+            &mut h,
+            format!("{top}/extra/blob.txt"),
+            io::repeat(b'\n').take(FLEET_BLOB),
+        )
+        .unwrap();
+        tar.into_inner().unwrap().finish().unwrap().flush().unwrap();
+    }
+    let mut bundles = vec![one.clone()];
+    for i in 2..=5 {
+        let p = dir.path().join(format!("host-{i}.tgz"));
+        std::fs::copy(&one, &p).unwrap();
+        bundles.push(p);
+    }
+    let json = dir.path().join("fleet.json");
+    let mut args: Vec<&std::ffi::OsStr> = vec!["fleet".as_ref()];
+    args.extend(bundles.iter().map(|p| p.as_os_str()));
+    args.extend([
+        "--jobs".as_ref(),
+        "1".as_ref(),
+        "--json".as_ref(),
+        json.as_os_str(),
+        "--max-ratio".as_ref(),
+        "1000000".as_ref(),
+    ]);
+    let o = rca_within(FLEET_ONE_ANALYSIS_AS, &args);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    // Identical hosts: nothing deviates (exit 0); a host that ran out of memory would abort
+    // the process, or be listed as not compared.
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "rca fleet did not finish within {} MiB: {}\n{stderr}",
+        FLEET_ONE_ANALYSIS_AS >> 20,
+        o.status
+    );
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let hosts = doc["hosts"].as_array().unwrap();
+    assert_eq!(hosts.len(), 5, "{stderr}");
+    assert!(
+        doc["failed"].as_array().is_none_or(|f| f.is_empty()),
+        "{}",
+        doc["failed"]
+    );
+    for h in hosts {
+        assert!(h["summary"]["unanalyzable"].is_null(), "{h}");
+        assert!(h["summary"]["entries"].as_u64().unwrap() > 10, "{h}");
+    }
+}

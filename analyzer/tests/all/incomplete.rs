@@ -3,7 +3,8 @@
 //! manifest (the collector of 0.2.0 whose temp folder filled up), a manifest that says the run
 //! is incomplete, one cut short, a listed file missing from the tarball; and the two marks that
 //! are no gap: a file the manifest does not list, an output the collector could not write in
-//! full.
+//! full. Beside them, what the manifest says of the collector's own run (its CPU time over the
+//! sampling window) reaches the JSON document and the page's collection section.
 
 use crate::common::{healthy_sample, tar_bytes};
 use serde_json::Value;
@@ -225,4 +226,31 @@ fn an_output_the_collector_could_not_write_in_full_is_partial() {
         x["issues"][0]["message"],
         format!("the collector could not write this output in full ({why}); it may end early")
     );
+}
+
+#[test]
+fn the_collectors_own_cpu_time_reaches_the_json_and_the_collection_section() {
+    let a = analyze_edited(|e| {
+        edit_manifest(e, |m| {
+            m.replace(
+                "meta\tcomplete\t1\n",
+                "meta\tcomplete\t1\nmeta\tcpu_window\t61.37\nmeta\tcollector_cpu_seconds\t0.52\nmeta\tcollector_cpu_percent\t0.84\nmeta\tsamplers_cpu_seconds\t1.90\nmeta\tperf_record_cpu_seconds\t\n",
+            )
+        })
+    });
+    assert_eq!(a.code, Some(0), "{}\n{}", a.stdout, a.stderr);
+    let cpu = &a.doc["collection"]["collector_cpu"];
+    assert_eq!(cpu["window_s"], 61.37);
+    assert_eq!(cpu["collector_s"], 0.52);
+    assert_eq!(cpu["collector_pct"], 0.84);
+    assert_eq!(cpu["samplers_s"], 1.9);
+    assert!(cpu["perf_record_s"].is_null());
+    assert!(
+        a.page.contains("sampling window: <strong>0.52 s, 0.84 % of one CPU</strong>"),
+        "collection section without the collector's CPU time"
+    );
+    // The unedited sample (collector 0.2.0) has none, and the page says nothing of it.
+    let b = analyze_edited(|_| {});
+    assert!(b.doc["collection"]["collector_cpu"].is_null());
+    assert!(!b.page.contains("The collector's own CPU time"));
 }

@@ -154,7 +154,7 @@ fn a_temp_folder_that_fills_up_gives_a_bundle_marked_incomplete_and_never_health
     let (code, doc, stdout) = analyze(&tarball);
     let meta = &doc["collection"]["meta"];
     assert_eq!(meta["complete"], "0");
-    assert_eq!(meta["collector_version"], "0.3.0");
+    assert_eq!(meta["collector_version"], "0.4.0");
     let why = meta["incomplete"].as_str().unwrap();
     assert!(
         why.starts_with("no space left on device while writing "),

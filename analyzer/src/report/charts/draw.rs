@@ -121,17 +121,17 @@ fn draw_axis(ch: &Charts, tops: &BTreeMap<String, f64>, with_softirq: bool) -> V
         return Vec::new();
     };
     let x = (axis.start_s, axis.end_s);
-    let marks = |areas: &[&str]| -> Vec<Mark> {
-        ch.marks
-            .iter()
-            .filter(|m| areas.contains(&m.area.as_str()))
-            .take(MAX_MARKS)
-            .cloned()
-            .collect()
+    // The marks of `areas` a chart shades, and how many of them it leaves out.
+    let marks = |areas: &[&str]| -> (Vec<Mark>, usize) {
+        let all = ch.marks.iter().filter(|m| areas.contains(&m.area.as_str()));
+        let shown: Vec<Mark> = all.clone().take(MAX_MARKS).cloned().collect();
+        let left = all.count() - shown.len();
+        (shown, left)
     };
     let mut out = Vec::new();
     if let Some(c) = &ch.cpu {
-        let m = marks(&["cpu", "network", "disk"]);
+        let (m, left) = marks(&["cpu", "network", "disk"]);
+        let from = out.len();
         let binned = if c.per_column > 1 {
             format!(", each column the mean of {} samples", c.per_column)
         } else {
@@ -213,9 +213,11 @@ fn draw_axis(ch: &Charts, tops: &BTreeMap<String, f64>, with_softirq: bool) -> V
                 }
             }
         }
+        left_out(&mut out[from..], left);
     }
     if let Some(d) = &ch.disk {
-        let m = marks(&["disk"]);
+        let (m, left) = marks(&["disk"]);
+        let from = out.len();
         let more = if d.omitted > 0 {
             format!(" · {} quieter device(s) not drawn", d.omitted)
         } else {
@@ -239,9 +241,11 @@ fn draw_axis(ch: &Charts, tops: &BTreeMap<String, f64>, with_softirq: bool) -> V
                 &[],
             ));
         }
+        left_out(&mut out[from..], left);
     }
     if let Some(n) = &ch.nic {
-        let m = marks(&["network"]);
+        let (m, left) = marks(&["network"]);
+        let from = out.len();
         let more = if n.omitted > 0 {
             format!(" · {} quieter interface(s) not drawn", n.omitted)
         } else {
@@ -288,9 +292,11 @@ fn draw_axis(ch: &Charts, tops: &BTreeMap<String, f64>, with_softirq: bool) -> V
                 &[],
             ));
         }
+        left_out(&mut out[from..], left);
     }
     if let Some(s) = &ch.swap {
-        let m = marks(&["memory"]);
+        let (m, left) = marks(&["memory"]);
+        let from = out.len();
         out.push(lines(
             "chart-swap",
             "Swap traffic",
@@ -303,9 +309,11 @@ fn draw_axis(ch: &Charts, tops: &BTreeMap<String, f64>, with_softirq: bool) -> V
             tops,
             &[],
         ));
+        left_out(&mut out[from..], left);
     }
     for (i, g) in ch.gc.iter().enumerate() {
-        let m = marks(&["jvm", "zookeeper"]);
+        let (m, left) = marks(&["jvm", "zookeeper"]);
+        let from = out.len();
         let full = if g.full_gcs.is_empty() {
             String::new()
         } else {
@@ -329,18 +337,25 @@ fn draw_axis(ch: &Charts, tops: &BTreeMap<String, f64>, with_softirq: bool) -> V
             tops,
             &g.full_gcs,
         ));
+        left_out(&mut out[from..], left);
     }
     if with_softirq {
         out.extend(softirq(ch, tops));
     }
-    for d in &mut out {
-        if d.marks.len() == MAX_MARKS {
-            d.caption.push_str(&format!(
-                " At most {MAX_MARKS} findings' time ranges are shaded, the highest-ranked first."
-            ));
-        }
-    }
     out
+}
+
+/// Says in the captions of `drawn` that `left` findings of their areas are not shaded (beyond
+/// [`MAX_MARKS`]); nothing when none was left out.
+fn left_out(drawn: &mut [Drawn], left: usize) {
+    if left == 0 {
+        return;
+    }
+    for d in drawn {
+        d.caption.push_str(&format!(
+            " At most {MAX_MARKS} findings' time ranges are shaded, the highest-ranked first: {left} more not shaded."
+        ));
+    }
 }
 
 /// The soft-IRQ bars, when the snapshots show any event.
@@ -983,6 +998,66 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_band_limit_is_named_only_when_findings_were_left_out() {
+        let series = |label: &str| Series {
+            label: label.into(),
+            points: (0..10).map(|i| (i as f64, Some(i as f64))).collect(),
+        };
+        let mark = |i: usize, area: &str| Mark {
+            finding: i + 1,
+            rule_id: "memory.swap-storm".into(),
+            area: area.into(),
+            severity: "warning".into(),
+            from_s: 1.0,
+            to_s: 2.0,
+            segment: 0,
+        };
+        let charts = |n: usize| Charts {
+            axis: Some(super::super::TimeAxis {
+                origin_epoch: None,
+                utc_offset_s: None,
+                origin_local_s: 0.0,
+                start_s: 0.0,
+                end_s: 9.0,
+                window_s: Some(9.0),
+                clock: "host clock".into(),
+                dated: false,
+            }),
+            swap: Some(super::super::SwapChart {
+                artifact: "sysstat/vmstat.txt".into(),
+                si: series("si"),
+                so: series("so"),
+            }),
+            // `n` memory findings, and findings of another area that the swap chart ignores.
+            marks: (0..n)
+                .map(|i| mark(i, "memory"))
+                .chain((0..5).map(|i| mark(n + i, "disk")))
+                .collect(),
+            ..Charts::default()
+        };
+        let swap = |n: usize| {
+            draw_charts(&charts(n), &BTreeMap::new())
+                .into_iter()
+                .find(|d| d.id == "chart-swap")
+                .expect("swap chart")
+        };
+        for n in [0, 1, MAX_MARKS] {
+            let d = swap(n);
+            assert_eq!(d.marks.len(), n);
+            assert!(!d.caption.contains("At most"), "{n}: {}", d.caption);
+        }
+        let d = swap(MAX_MARKS + 3);
+        assert_eq!(d.marks.len(), MAX_MARKS);
+        assert!(
+            d.caption.ends_with(&format!(
+                "At most {MAX_MARKS} findings' time ranges are shaded, the highest-ranked first: 3 more not shaded."
+            )),
+            "{}",
+            d.caption
+        );
     }
 
     #[test]
