@@ -408,11 +408,7 @@ mod tests {
         );
         assert_eq!(
             lines,
-            [
-                "app;gc 6 58",
-                "app;loop;[other] 4 2",
-                "app;loop;a 10 40"
-            ]
+            ["app;gc 6 58", "app;loop;[other] 4 2", "app;loop;a 10 40"]
         );
     }
 

@@ -246,7 +246,8 @@ fn the_collectors_own_cpu_time_reaches_the_json_and_the_collection_section() {
     assert_eq!(cpu["samplers_s"], 1.9);
     assert!(cpu["perf_record_s"].is_null());
     assert!(
-        a.page.contains("sampling window: <strong>0.52 s, 0.84 % of one CPU</strong>"),
+        a.page
+            .contains("sampling window: <strong>0.52 s, 0.84 % of one CPU</strong>"),
         "collection section without the collector's CPU time"
     );
     // The unedited sample (collector 0.2.0) has none, and the page says nothing of it.
