@@ -404,7 +404,8 @@ fn memory_is_bounded_by_the_largest_artifact_not_by_the_bundle() {
 const FLEET_ONE_ANALYSIS_AS: u64 = 1024 << 20;
 
 /// The large entry of each fleet bundle: 384 MiB, so that two analyses' texts at once (768 MiB)
-/// and the program do not fit in [`FLEET_ONE_ANALYSIS_AS`].
+/// and the program do not fit in [`FLEET_ONE_ANALYSIS_AS`] (`--jobs 2` over these bundles aborts
+/// there: an allocation fails).
 const FLEET_BLOB: u64 = 384 << 20;
 
 #[test]
