@@ -396,7 +396,11 @@ fn kv_next(line: &[u8], pos: usize) -> Option<(usize, usize, bool, usize)> {
 fn flag_candidate(line: &[u8]) -> bool {
     memchr::memchr_iter(b'-', line).any(|i| {
         (i == 0 || blank(line[i - 1])) && {
-            let k = if line.get(i + 1) == Some(&b'-') { i + 2 } else { i + 1 };
+            let k = if line.get(i + 1) == Some(&b'-') {
+                i + 2
+            } else {
+                i + 1
+            };
             line.get(k).is_some_and(|&b| key_byte(b))
         }
     })
@@ -597,7 +601,8 @@ pub fn find(text: &[u8]) -> Vec<(usize, usize, &'static str)> {
                 break;
             };
             let ls = memchr::memrchr(b'\n', &chunk[..m.start()]).map_or(0, |i| i + 1);
-            let le = memchr::memchr(b'\n', &chunk[m.start()..]).map_or(chunk.len(), |i| m.start() + i);
+            let le =
+                memchr::memchr(b'\n', &chunk[m.start()..]).map_or(chunk.len(), |i| m.start() + i);
             line_rules(&chunk[ls..le], &low[ls..le], cs + ls, &mut ed);
             at = le + 1;
         }
@@ -690,6 +695,61 @@ mod tests {
 
     fn m(s: &str) -> String {
         String::from_utf8(mask(s.as_bytes(), &mut SecretCounts::new()).unwrap_or(s.into())).unwrap()
+    }
+
+    /// The byte-level readers of `k=v` and of a bare key find what the regexes they stand for
+    /// find (the regexes written in their docs), on the shapes where the two could part.
+    #[test]
+    fn byte_readers_match_their_regexes() {
+        let kv =
+            Regex::new(r#"(?-u)["']?([A-Za-z0-9_.\-]{1,200})["']?[ \t]*(\\?=|:)[ \t]*"#).unwrap();
+        let bare_re =
+            Regex::new(r"(?-u)^[ \t]*([A-Za-z0-9_.\-]{1,200})[ \t]+([^ \t]+)[ \t]*$").unwrap();
+        let long = format!("{}=v x{}: y", "k".repeat(250), "q".repeat(200));
+        let lines = [
+            "a=b",
+            "'a'=b c=d",
+            "\"k\" :  v, \"n\":1",
+            "a\\=b",
+            "a\\\\=b",
+            "x==y =z",
+            "a '=b=c",
+            "k:v:w",
+            "04:31:35 host app[1]: db.password=S3cret pool.size=20",
+            "--x=1 -Dp.secret=2",
+            "\"'q=1",
+            long.as_str(),
+            "  requirepass  foobared  ",
+            "key value x",
+            "\tk\tv",
+            "k v:",
+            "",
+            "=",
+            ":",
+            " ",
+        ];
+        for line in lines {
+            let l = line.as_bytes();
+            let want: Vec<(usize, usize, bool, usize)> = kv
+                .captures_iter(l)
+                .map(|c| {
+                    let (k, sep, all) = (c.get(1).unwrap(), c.get(2).unwrap(), c.get(0).unwrap());
+                    (k.start(), k.end(), sep.as_bytes() == b":", all.end())
+                })
+                .collect();
+            let mut got = Vec::new();
+            let mut pos = 0;
+            while let Some(m) = kv_next(l, pos) {
+                got.push(m);
+                pos = m.3;
+            }
+            assert_eq!(got, want, "{line:?}");
+            let want = bare_re.captures(l).map(|c| {
+                let (k, v) = (c.get(1).unwrap(), c.get(2).unwrap());
+                ((k.start(), k.end()), (v.start(), v.end()))
+            });
+            assert_eq!(bare(l), want, "{line:?}");
+        }
     }
 
     #[test]
