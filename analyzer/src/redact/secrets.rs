@@ -236,7 +236,7 @@ pub fn secret_key(k: &[u8]) -> bool {
         return true;
     }
     if matches!(
-        &w[..],
+        w,
         b"authorization" | b"proxy-authorization" | b"cookie" | b"set-cookie"
     ) {
         return true;
