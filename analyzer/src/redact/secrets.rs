@@ -18,7 +18,8 @@
 //!   tokens, JWTs, `scheme://user:password@`, Oracle JDBC `user/password@`, curl's
 //!   `-u user:password`, AWS access key ids (`AKIA…`, `ASIA…`).
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, Input, MatchKind};
+use memchr::memmem::Finder;
 use regex::bytes::{Captures, Regex};
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
@@ -29,14 +30,15 @@ pub const MARKER: &str = "[REDACTED]";
 /// Counts of secrets removed, per kind (`key-value`, `pem-private-key`, `url-password` …).
 pub type SecretCounts = BTreeMap<&'static str, u64>;
 
-/// Words whose presence (any case) makes a line worth the secret rules.
+/// Words whose presence (any case) makes a line worth the secret rules, lower case: searched in
+/// a lower-cased copy of the text, so the automaton is case-sensitive and its SIMD prefilter
+/// (Teddy) applies, which an ASCII-case-insensitive automaton's does not. (`pwd` needs no entry
+/// of its own: `pw` finds its lines.)
 static TRIGGERS: LazyLock<AhoCorasick> = LazyLock::new(|| {
     AhoCorasickBuilder::new()
-        .ascii_case_insensitive(true)
         .match_kind(MatchKind::LeftmostFirst)
         .build([
             "pass",
-            "pwd",
             "pw",
             "secret",
             "token",
@@ -56,6 +58,44 @@ static TRIGGERS: LazyLock<AhoCorasick> = LazyLock::new(|| {
         .expect("static patterns")
 });
 
+/// Text is lower-cased and searched for [`TRIGGERS`] this many bytes at a time (then to the end
+/// of the line), so the copy stays in cache.
+const CHUNK: usize = 64 << 10;
+
+/// Substring searchers built once (`memmem::find` builds one per call, which costs more than
+/// the search on a short line).
+struct Finders {
+    auth: Finder<'static>,
+    cookie: Finder<'static>,
+    api_key: Finder<'static>,
+    private_token: Finder<'static>,
+    bearer: Finder<'static>,
+    jdbc_oracle: Finder<'static>,
+    eyj: Finder<'static>,
+    scheme: Finder<'static>,
+    dash_u: Finder<'static>,
+    akia: Finder<'static>,
+    asia: Finder<'static>,
+    private_key: Finder<'static>,
+    property: Finder<'static>,
+}
+
+static FIND: LazyLock<Finders> = LazyLock::new(|| Finders {
+    auth: Finder::new(b"auth"),
+    cookie: Finder::new(b"cookie"),
+    api_key: Finder::new(b"api-key"),
+    private_token: Finder::new(b"private-token"),
+    bearer: Finder::new(b"bearer"),
+    jdbc_oracle: Finder::new(b"jdbc:oracle"),
+    eyj: Finder::new(b"eyJ"),
+    scheme: Finder::new(b"://"),
+    dash_u: Finder::new(b"-u"),
+    akia: Finder::new(b"AKIA"),
+    asia: Finder::new(b"ASIA"),
+    private_key: Finder::new(b"PRIVATE KEY"),
+    property: Finder::new(b"<property"),
+});
+
 static PEM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?s-u)(-----BEGIN [A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*-----)(.*?)(-----END [A-Z0-9 ]*PRIVATE KEY[A-Z0-9 ]*-----|\z)")
         .unwrap()
@@ -66,14 +106,8 @@ static PROP_NAME: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?is-u)<name>\s*([^<]{1,300}?)\s*</name>").unwrap());
 static PROP_VALUE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?is-u)(<value>)([^<]*)(</value>)").unwrap());
-static KV: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?-u)["']?([A-Za-z0-9_.\-]{1,200})["']?[ \t]*(\\?=|:)[ \t]*"#).unwrap()
-});
 static FLAG: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?-u)(?:^|[ \t])(--?[A-Za-z0-9_.\-]{1,200})[ \t]+([^ \t\-][^ \t]*)").unwrap()
-});
-static BARE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?-u)^[ \t]*([A-Za-z0-9_.\-]{1,200})[ \t]+([^ \t]+)[ \t]*$").unwrap()
 });
 static TAG: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?-u)<([A-Za-z0-9_.:\-]{1,200})>([^<]+)</").unwrap());
@@ -111,16 +145,30 @@ pub fn secret_key(k: &[u8]) -> bool {
     while let Some(r) = k.strip_prefix(b"-") {
         k = r;
     }
-    // camelCase → camel.case, then lowercase.
-    let mut w = Vec::with_capacity(k.len() + 4);
+    // camelCase → camel.case, then lowercase; on the stack for keys of up to 256 bytes (every
+    // key the line rules read), on the heap beyond.
+    // (`w` takes at most 2 bytes per byte of `k`, its letters and digits one more.)
+    let mut stack = [0u8; 768];
+    let mut heap = Vec::new();
+    let buf: &mut [u8] = if k.len() <= 256 {
+        &mut stack
+    } else {
+        heap.resize(3 * k.len(), 0);
+        &mut heap
+    };
+    let mut n = 0;
     let mut prev = 0u8;
     for &c in k {
         if c.is_ascii_uppercase() && (prev.is_ascii_lowercase() || prev.is_ascii_digit()) {
-            w.push(b'.');
+            buf[n] = b'.';
+            n += 1;
         }
-        w.push(c.to_ascii_lowercase());
+        buf[n] = c.to_ascii_lowercase();
+        n += 1;
         prev = c;
     }
+    let (w, rest) = buf.split_at_mut(n);
+    let w: &[u8] = w;
     let last_start = w
         .iter()
         .rposition(|b| !b.is_ascii_alphanumeric())
@@ -168,11 +216,13 @@ pub fn secret_key(k: &[u8]) -> bool {
     if compound && ABOUT.contains(&last) {
         return false;
     }
-    let c: Vec<u8> = w
-        .iter()
-        .copied()
-        .filter(u8::is_ascii_alphanumeric)
-        .collect();
+    // The letters and digits of `w`, in the rest of the buffer (it holds at least `w.len()`).
+    let mut cn = 0;
+    for &b in w.iter().filter(|b| b.is_ascii_alphanumeric()) {
+        rest[cn] = b;
+        cn += 1;
+    }
+    let c = &rest[..cn];
     let has = |n: &[u8]| c.windows(n.len()).any(|w| w == n);
     if has(b"passw")
         || has(b"passphrase")
@@ -186,7 +236,7 @@ pub fn secret_key(k: &[u8]) -> bool {
         return true;
     }
     if matches!(
-        &w[..],
+        w,
         b"authorization" | b"proxy-authorization" | b"cookie" | b"set-cookie"
     ) {
         return true;
@@ -211,13 +261,14 @@ pub fn secret_key(k: &[u8]) -> bool {
 /// Whether `v` is no secret whatever its key: empty, already masked, `true`/`false`, or the
 /// path of a key, certificate or configuration file.
 fn plain(v: &[u8]) -> bool {
-    let l = v.to_ascii_lowercase();
-    if l.is_empty() || v == MARKER.as_bytes() || v.iter().all(|&b| b == b'*') {
+    if v.is_empty() || v == MARKER.as_bytes() || v.iter().all(|&b| b == b'*') {
         return true;
     }
-    if l == b"true" || l == b"false" || l == b"null" || l == b"none" {
+    let is = |w: &[u8]| v.eq_ignore_ascii_case(w);
+    if is(b"true") || is(b"false") || is(b"null") || is(b"none") {
         return true;
     }
+    let l = v;
     const EXT: &[&str] = &[
         "pem",
         "key",
@@ -244,7 +295,9 @@ fn plain(v: &[u8]) -> bool {
     l.starts_with(b"/")
         && !l.contains(&b' ')
         && EXT.iter().any(|e| {
-            l.len() > e.len() + 1 && l.ends_with(e.as_bytes()) && l[l.len() - e.len() - 1] == b'.'
+            l.len() > e.len() + 1
+                && l[l.len() - e.len()..].eq_ignore_ascii_case(e.as_bytes())
+                && l[l.len() - e.len() - 1] == b'.'
         })
 }
 
@@ -287,82 +340,144 @@ fn value_at(line: &[u8], at: usize, stop: &[u8]) -> Option<(usize, usize)> {
     Some((at, at + n))
 }
 
-/// Whether `h` holds `n` (ASCII letters in any case).
-fn has_ci(h: &[u8], n: &[u8]) -> bool {
-    h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
-}
-
 /// Whether `b` may be part of a key name in `k=v` and `k: v`.
 fn key_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')
 }
 
-/// The rules of one line (`base` = its offset in the text). Each rule runs only when the line
-/// holds a literal that every match of the rule holds (`-u` for curl's user, `AKIA`/`ASIA` for
-/// an AWS key id …), so most lines cost one literal search per rule, not one regex search.
-fn line_rules(line: &[u8], base: usize, ed: &mut Edits) {
+fn blank(b: u8) -> bool {
+    b == b' ' || b == b'\t'
+}
+
+/// The next `k=v` / `k: v` separator of `line` at or after `pos`: the first match of
+/// `["']?([A-Za-z0-9_.\-]{1,200})["']?[ \t]*(\\?=|:)[ \t]*` there (as a regex's leftmost-first
+/// search would find it), read byte by byte. Returns the key's range, whether the separator is
+/// `:`, and the end of the match (after the blanks that follow the separator).
+///
+/// Why byte by byte gives the regex's match: a key ends where its run of key bytes ends (a key
+/// byte is neither quote, blank, `\` nor separator), so each match is found from its separator
+/// by walking back over blanks, an optional quote and the run (its last 200 bytes when longer);
+/// and an earlier separator's match starts before a later one's.
+fn kv_next(line: &[u8], pos: usize) -> Option<(usize, usize, bool, usize)> {
+    let mut from = pos;
+    while let Some(i) = memchr::memchr2(b'=', b':', line.get(from..)?) {
+        let s = from + i;
+        from = s + 1;
+        let mut j = if line[s] == b'=' && s > pos && line[s - 1] == b'\\' {
+            s - 1
+        } else {
+            s
+        };
+        while j > pos && blank(line[j - 1]) {
+            j -= 1;
+        }
+        if j > pos && matches!(line[j - 1], b'"' | b'\'') {
+            j -= 1;
+        }
+        let e = j;
+        while j > pos && key_byte(line[j - 1]) {
+            j -= 1;
+        }
+        if j == e {
+            continue;
+        }
+        let ks = j.max(e.saturating_sub(200));
+        let mut end = s + 1;
+        while end < line.len() && blank(line[end]) {
+            end += 1;
+        }
+        return Some((ks, e, line[s] == b':', end));
+    }
+    None
+}
+
+/// Whether `line` may hold a match of [`FLAG`]: a `-` at its start or after a blank, then an
+/// optional second `-` and a key byte.
+fn flag_candidate(line: &[u8]) -> bool {
+    memchr::memchr_iter(b'-', line).any(|i| {
+        (i == 0 || blank(line[i - 1])) && {
+            let k = if line.get(i + 1) == Some(&b'-') {
+                i + 2
+            } else {
+                i + 1
+            };
+            line.get(k).is_some_and(|&b| key_byte(b))
+        }
+    })
+}
+
+/// A key alone on a line with its value: `^[ \t]*([A-Za-z0-9_.\-]{1,200})[ \t]+([^ \t]+)[ \t]*$`,
+/// read byte by byte. Returns the key's and the value's ranges.
+fn bare(line: &[u8]) -> Option<((usize, usize), (usize, usize))> {
+    let ks = line.iter().position(|&b| !blank(b))?;
+    let ke = ks + line[ks..].iter().position(|&b| !key_byte(b))?;
+    if ke == ks || ke - ks > 200 || !blank(line[ke]) {
+        return None;
+    }
+    let vs = ke + line[ke..].iter().position(|&b| !blank(b))?;
+    let ve = line[vs..]
+        .iter()
+        .position(|&b| blank(b))
+        .map_or(line.len(), |n| vs + n);
+    line[ve..]
+        .iter()
+        .all(|&b| blank(b))
+        .then_some(((ks, ke), (vs, ve)))
+}
+
+/// The rules of one line (`base` = its offset in the text; `low` = the line lower-cased). Each
+/// rule runs only when the line holds a literal that every match of the rule holds (`-u` for
+/// curl's user, `AKIA`/`ASIA` for an AWS key id …), so most lines cost one literal search per
+/// rule, not one regex search; the frequent shapes (`k=v`, a key alone on a line) are read byte
+/// by byte, and the regexes report matches only (no capture groups: each group's bounds are
+/// read off the match).
+fn line_rules(line: &[u8], low: &[u8], base: usize, ed: &mut Edits) {
+    let f = &*FIND;
     let add = |ed: &mut Edits, s: usize, e: usize, kind| {
         if !plain(&line[s..e]) {
             ed.add(base + s, base + e, kind);
         }
     };
-    for all in KV.find_iter(line) {
-        // The regex's groups, read off the match: an optional quote, the key (the run of key
-        // bytes after it: a key byte never ends the key part of a match), an optional quote,
-        // blanks, the separator (the last byte that is not a blank), blanks.
-        let m = all.as_bytes();
-        let ks = usize::from(matches!(m.first(), Some(b'"' | b'\'')));
-        let kl = m[ks..]
-            .iter()
-            .position(|&b| !key_byte(b))
-            .unwrap_or(m.len() - ks);
-        if !secret_key(&m[ks..ks + kl]) {
+    let mut pos = 0;
+    while let Some((ks, ke, colon, end)) = kv_next(line, pos) {
+        pos = end;
+        if !secret_key(&line[ks..ke]) {
             continue;
         }
-        let colon = m
-            .iter()
-            .rposition(|&b| b != b' ' && b != b'\t')
-            .is_some_and(|i| m[i] == b':');
         let stop: &[u8] = if colon { b",}\r" } else { b" \t&;,\"'<>)\r" };
-        if let Some((s, mut e)) = value_at(line, all.end(), stop) {
+        if let Some((s, mut e)) = value_at(line, end, stop) {
             while e > s && line[e - 1].is_ascii_whitespace() {
                 e -= 1;
             }
             add(ed, s, e, "key-value");
         }
     }
-    let flag = line.first() == Some(&b'-')
-        || memchr::memmem::find(line, b" -").is_some()
-        || memchr::memmem::find(line, b"\t-").is_some();
-    let flags = if flag {
-        Some(FLAG.captures_iter(line))
-    } else {
-        None
-    };
-    for c in flags.into_iter().flatten() {
-        let (Some(k), Some(v)) = (c.get(1), c.get(2)) else {
-            continue;
-        };
-        if secret_key(k.as_bytes()) && !k.as_bytes().contains(&b'=') {
-            let (s, e) = value_at(line, v.start(), b" \t\r").unwrap_or((v.start(), v.end()));
-            add(ed, s, e, "key-value");
-        }
-    }
-    if let Some(c) = BARE.captures(line) {
-        if let (Some(k), Some(v)) = (c.get(1), c.get(2)) {
-            if secret_key(k.as_bytes()) && !k.as_bytes().ends_with(b":") {
-                add(ed, v.start(), v.end(), "key-value");
+    if flag_candidate(line) {
+        for c in FLAG.captures_iter(line) {
+            let (Some(k), Some(v)) = (c.get(1), c.get(2)) else {
+                continue;
+            };
+            if secret_key(k.as_bytes()) && !k.as_bytes().contains(&b'=') {
+                let (s, e) = value_at(line, v.start(), b" \t\r").unwrap_or((v.start(), v.end()));
+                add(ed, s, e, "key-value");
             }
         }
     }
-    if line.contains(&b'<') {
-        for c in TAG.captures_iter(line) {
-            let (Some(t), Some(v)) = (c.get(1), c.get(2)) else {
-                continue;
-            };
-            let t = t.as_bytes();
-            if t != b"name" && t != b"value" && secret_key(t) {
-                add(ed, v.start(), v.end(), "xml");
+    if let Some(((ks, ke), (vs, ve))) = bare(line) {
+        if secret_key(&line[ks..ke]) && !line[ks..ke].ends_with(b":") {
+            add(ed, vs, ve, "key-value");
+        }
+    }
+    if memchr::memchr(b'<', line).is_some() {
+        if memchr::memmem::find(line, b"</").is_some() {
+            for c in TAG.captures_iter(line) {
+                let (Some(t), Some(v)) = (c.get(1), c.get(2)) else {
+                    continue;
+                };
+                let t = t.as_bytes();
+                if t != b"name" && t != b"value" && secret_key(t) {
+                    add(ed, v.start(), v.end(), "xml");
+                }
             }
         }
         for c in ATTR_TAG.captures_iter(line) {
@@ -384,101 +499,114 @@ fn line_rules(line: &[u8], base: usize, ed: &mut Edits) {
             }
         }
     }
-    let header = has_ci(line, b"auth")
-        || has_ci(line, b"cookie")
-        || has_ci(line, b"api-key")
-        || has_ci(line, b"private-token");
-    let headers = if header {
-        Some(HEADER.captures_iter(line))
-    } else {
-        None
-    };
-    for c in headers.into_iter().flatten() {
-        let Some(all) = c.get(0) else { continue };
-        let h = c.get(1).map_or(0, |h| h.start());
-        let q = h.checked_sub(1).map(|i| line[i]);
-        let end = match q {
-            Some(q @ (b'"' | b'\'')) => line[all.end()..]
-                .iter()
-                .position(|&b| b == q)
-                .map_or(line.len(), |n| all.end() + n),
-            _ => line.len(),
-        };
-        let mut e = end;
-        while e > all.end() && line[e - 1].is_ascii_whitespace() {
-            e -= 1;
-        }
-        add(ed, all.end(), e, "header");
-    }
-    if has_ci(line, b"bearer") {
-        for c in BEARER.captures_iter(line) {
-            if let Some(v) = c.get(2) {
-                add(ed, v.start(), v.end(), "bearer-token");
+    let header = f.auth.find(low).is_some()
+        || f.cookie.find(low).is_some()
+        || f.api_key.find(low).is_some()
+        || f.private_token.find(low).is_some();
+    if header {
+        for all in HEADER.find_iter(line) {
+            // The name (group 1) starts at the match unless a byte before it opened the match.
+            let h = if all.start() == 0 && line[0].is_ascii_alphabetic() {
+                0
+            } else {
+                all.start() + 1
+            };
+            let q = h.checked_sub(1).map(|i| line[i]);
+            let end = match q {
+                Some(q @ (b'"' | b'\'')) => line[all.end()..]
+                    .iter()
+                    .position(|&b| b == q)
+                    .map_or(line.len(), |n| all.end() + n),
+                _ => line.len(),
+            };
+            let mut e = end;
+            while e > all.end() && line[e - 1].is_ascii_whitespace() {
+                e -= 1;
             }
+            add(ed, all.end(), e, "header");
         }
     }
-    if memchr::memmem::find(line, b"eyJ").is_some() {
+    if f.bearer.find(low).is_some() {
+        for m in BEARER.find_iter(line) {
+            // `bearer`, blanks, then the token.
+            let s = m.start() + 6;
+            let s = s + line[s..].iter().take_while(|&&b| blank(b)).count();
+            add(ed, s, m.end(), "bearer-token");
+        }
+    }
+    if f.eyj.find(line).is_some() {
         for m in JWT.find_iter(line) {
             if m.len() >= 20 {
                 add(ed, m.start(), m.end(), "jwt");
             }
         }
     }
-    if memchr::memmem::find(line, b"://").is_some() {
-        for c in URL.captures_iter(line) {
-            if let Some(v) = c.get(2) {
-                add(ed, v.start(), v.end(), "url-password");
-            }
+    if f.scheme.find(line).is_some() {
+        for m in URL.find_iter(line) {
+            // `://`, the user (no `:`), `:` or `\:`, the password, `@`.
+            let s = m.start() + 3;
+            let s = s + memchr::memchr(b':', &line[s..m.end()]).map_or(0, |n| n + 1);
+            add(ed, s, m.end() - 1, "url-password");
         }
     }
-    if has_ci(line, b"jdbc:oracle") {
-        for c in ORACLE.captures_iter(line) {
-            if let Some(v) = c.get(2) {
-                add(ed, v.start(), v.end(), "jdbc-password");
-            }
+    if f.jdbc_oracle.find(low).is_some() {
+        for m in ORACLE.find_iter(line) {
+            // `jdbc:oracle:DRIVER:user/` (the match's first `/`), the password, `@`.
+            let s = m.start() + memchr::memchr(b'/', m.as_bytes()).map_or(0, |n| n + 1);
+            add(ed, s, m.end() - 1, "jdbc-password");
         }
     }
-    let curl = memchr::memmem::find(line, b"-u").is_some();
-    let curls = if curl {
-        Some(CURL.captures_iter(line))
-    } else {
-        None
-    };
-    for c in curls.into_iter().flatten() {
-        if let Some(v) = c.get(2) {
-            add(ed, v.start(), v.end(), "curl-user");
+    if f.dash_u.find(line).is_some() {
+        for m in CURL.find_iter(line) {
+            // The flag, blanks and the user hold no `:`; the password follows the first one.
+            let s = m.start() + memchr::memchr(b':', m.as_bytes()).map_or(0, |n| n + 1);
+            add(ed, s, m.end(), "curl-user");
         }
     }
-    let aws = memchr::memmem::find(line, b"AKIA").is_some()
-        || memchr::memmem::find(line, b"ASIA").is_some();
-    let keys = if aws { Some(AWS.find_iter(line)) } else { None };
-    for m in keys.into_iter().flatten() {
-        add(ed, m.start(), m.end(), "aws-access-key");
+    if f.akia.find(line).is_some() || f.asia.find(line).is_some() {
+        for m in AWS.find_iter(line) {
+            add(ed, m.start(), m.end(), "aws-access-key");
+        }
     }
 }
 
 /// The secret values in `text`: ranges and kinds, sorted and without overlaps.
 pub fn find(text: &[u8]) -> Vec<(usize, usize, &'static str)> {
     let mut ed = Edits { v: Vec::new() };
-    if memchr::memmem::find(text, b"PRIVATE KEY").is_some() {
+    if FIND.private_key.find(text).is_some() {
         for c in PEM.captures_iter(text) {
             if let Some(body) = c.get(2) {
                 pem_body(text, body.start(), body.end(), &mut ed);
             }
         }
     }
-    if memchr::memmem::find(text, b"<property").is_some() {
+    if FIND.property.find(text).is_some() {
         property_rules(text, &mut ed);
     }
-    let mut done_line = usize::MAX;
-    for m in TRIGGERS.find_iter(text) {
-        let ls = memchr::memrchr(b'\n', &text[..m.start()]).map_or(0, |i| i + 1);
-        if ls == done_line {
-            continue;
+    // Lines holding a trigger word go to the line rules: the text is lower-cased a chunk of
+    // whole lines at a time and searched once per chunk; after a hit the search goes on from
+    // the end of its line.
+    let mut low = Vec::with_capacity(CHUNK.min(text.len()) + 256);
+    let mut cs = 0;
+    while cs < text.len() {
+        let want = (cs + CHUNK).min(text.len());
+        let ce = memchr::memchr(b'\n', &text[want..]).map_or(text.len(), |i| want + i + 1);
+        let chunk = &text[cs..ce];
+        low.clear();
+        low.extend_from_slice(chunk);
+        low.make_ascii_lowercase();
+        let mut at = 0;
+        while at < low.len() {
+            let Some(m) = TRIGGERS.find(Input::new(&low).span(at..low.len())) else {
+                break;
+            };
+            let ls = memchr::memrchr(b'\n', &chunk[..m.start()]).map_or(0, |i| i + 1);
+            let le =
+                memchr::memchr(b'\n', &chunk[m.start()..]).map_or(chunk.len(), |i| m.start() + i);
+            line_rules(&chunk[ls..le], &low[ls..le], cs + ls, &mut ed);
+            at = le + 1;
         }
-        done_line = ls;
-        let le = memchr::memchr(b'\n', &text[m.start()..]).map_or(text.len(), |i| m.start() + i);
-        line_rules(&text[ls..le], ls, &mut ed);
+        cs = ce;
     }
     let mut v = ed.v;
     v.sort_by_key(|&(s, e, _)| (s, std::cmp::Reverse(e)));
@@ -567,6 +695,61 @@ mod tests {
 
     fn m(s: &str) -> String {
         String::from_utf8(mask(s.as_bytes(), &mut SecretCounts::new()).unwrap_or(s.into())).unwrap()
+    }
+
+    /// The byte-level readers of `k=v` and of a bare key find what the regexes they stand for
+    /// find (the regexes written in their docs), on the shapes where the two could part.
+    #[test]
+    fn byte_readers_match_their_regexes() {
+        let kv =
+            Regex::new(r#"(?-u)["']?([A-Za-z0-9_.\-]{1,200})["']?[ \t]*(\\?=|:)[ \t]*"#).unwrap();
+        let bare_re =
+            Regex::new(r"(?-u)^[ \t]*([A-Za-z0-9_.\-]{1,200})[ \t]+([^ \t]+)[ \t]*$").unwrap();
+        let long = format!("{}=v x{}: y", "k".repeat(250), "q".repeat(200));
+        let lines = [
+            "a=b",
+            "'a'=b c=d",
+            "\"k\" :  v, \"n\":1",
+            "a\\=b",
+            "a\\\\=b",
+            "x==y =z",
+            "a '=b=c",
+            "k:v:w",
+            "04:31:35 host app[1]: db.password=S3cret pool.size=20",
+            "--x=1 -Dp.secret=2",
+            "\"'q=1",
+            long.as_str(),
+            "  requirepass  foobared  ",
+            "key value x",
+            "\tk\tv",
+            "k v:",
+            "",
+            "=",
+            ":",
+            " ",
+        ];
+        for line in lines {
+            let l = line.as_bytes();
+            let want: Vec<(usize, usize, bool, usize)> = kv
+                .captures_iter(l)
+                .map(|c| {
+                    let (k, sep, all) = (c.get(1).unwrap(), c.get(2).unwrap(), c.get(0).unwrap());
+                    (k.start(), k.end(), sep.as_bytes() == b":", all.end())
+                })
+                .collect();
+            let mut got = Vec::new();
+            let mut pos = 0;
+            while let Some(m) = kv_next(l, pos) {
+                got.push(m);
+                pos = m.3;
+            }
+            assert_eq!(got, want, "{line:?}");
+            let want = bare_re.captures(l).map(|c| {
+                let (k, v) = (c.get(1).unwrap(), c.get(2).unwrap());
+                ((k.start(), k.end()), (v.start(), v.end()))
+            });
+            assert_eq!(bare(l), want, "{line:?}");
+        }
     }
 
     #[test]
