@@ -151,7 +151,7 @@ fn captured_gccapacity_gcold_gccause() {
     let v = parse_clean("captured-jvm/jstat-gccause-jdk17.txt");
     assert_eq!(v.option, JstatOption::GcCause);
     assert_eq!(v.samples.len(), 3);
-    for s in &v.samples {
+    for s in v.samples.iter() {
         assert_eq!(s.lgcc.as_deref(), Some("G1 Evacuation Pause"));
         assert_eq!(s.gcc.as_deref(), Some("No GC"));
     }
