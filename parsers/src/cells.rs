@@ -201,7 +201,10 @@ impl Varints {
 
 impl FromIterator<u64> for Varints {
     fn from_iter<I: IntoIterator<Item = u64>>(it: I) -> Self {
+        let it = it.into_iter();
         let mut v = Varints::default();
+        // Most counts take one byte: reserve that much once.
+        v.bytes.reserve(it.size_hint().0);
         for x in it {
             v.push(x);
         }
