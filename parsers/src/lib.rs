@@ -47,6 +47,7 @@
 // `strip_prefix`, `split_once` or char iterators (tests may slice their own text).
 #![cfg_attr(not(test), deny(clippy::string_slice))]
 
+pub mod cells;
 pub mod collection;
 pub mod common;
 pub mod hadoop;

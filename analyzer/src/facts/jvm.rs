@@ -1327,18 +1327,22 @@ pub fn gc_series(path: &str, s: &Jstat, interval_s: Option<f64>) -> Option<GcSer
         return None;
     }
     // Timestamps that go backwards mean a corrupt or spliced output: no window, no share.
-    let stamps: Vec<f64> = s.samples.iter().filter_map(|x| x.timestamp_s).collect();
-    let monotonic = stamps.windows(2).all(|w| w[1] >= w[0]);
+    let monotonic = s
+        .samples
+        .iter()
+        .filter_map(|x| x.timestamp_s)
+        .try_fold(f64::NEG_INFINITY, |prev, t| (t >= prev).then_some(t))
+        .is_some();
     let window_s = match (first.timestamp_s, last.timestamp_s) {
         (Some(a), Some(b)) if b > a && monotonic => Some(b - a),
         (Some(_), Some(_)) => None,
         _ => interval_s.map(|i| i * (s.samples.len() - 1) as f64),
     };
-    let delta_u = |f: fn(&JstatSample) -> Option<u64>| match (f(first), f(last)) {
+    let delta_u = |f: fn(&JstatSample) -> Option<u64>| match (f(&first), f(&last)) {
         (Some(a), Some(b)) if b >= a => Some(b - a),
         _ => None,
     };
-    let delta_f = |f: fn(&JstatSample) -> Option<f64>| match (f(first), f(last)) {
+    let delta_f = |f: fn(&JstatSample) -> Option<f64>| match (f(&first), f(&last)) {
         (Some(a), Some(b)) if b >= a && a >= 0.0 => Some(b - a),
         _ => None,
     };
@@ -1355,10 +1359,10 @@ pub fn gc_series(path: &str, s: &Jstat, interval_s: Option<f64>) -> Option<GcSer
         _ => None,
     };
     let mut old_after_fgc = Vec::new();
-    for w in s.samples.windows(2) {
-        if full_gc_between(&w[0], &w[1]) {
-            if let Some(o) = old_pct(&w[1]) {
-                old_after_fgc.push(Cited::new(o, path, w[1].line));
+    for (a, b) in s.samples.pairs() {
+        if full_gc_between(&a, &b) {
+            if let Some(o) = old_pct(&b) {
+                old_after_fgc.push(Cited::new(o, path, b.line));
             }
         }
     }
@@ -1371,7 +1375,7 @@ pub fn gc_series(path: &str, s: &Jstat, interval_s: Option<f64>) -> Option<GcSer
         pause_s,
         pause_share_pct,
         old_after_fgc,
-        old_last: old_pct(last).map(|o| Cited::new(o, path, last.line)),
+        old_last: old_pct(&last).map(|o| Cited::new(o, path, last.line)),
         span_lines: vec![first.line, last.line],
         timestamped: first.timestamp_s.is_some(),
     })

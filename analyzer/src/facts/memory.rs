@@ -155,39 +155,41 @@ pub fn build(
     }
     // vmstat si/so (KiB/s), the first sample (averages since boot) excluded.
     if let Some((a, v)) = c.records::<Vmstat>().max_by_key(|(_, v)| v.samples.len()) {
-        let samples: Vec<_> = v
-            .samples
-            .iter()
-            .skip(usize::from(v.samples.len() > 1))
-            .collect();
-        if !samples.is_empty() {
-            let n = samples.len() as f64;
+        let samples = || v.samples.iter().skip(usize::from(v.samples.len() > 1));
+        if samples().len() > 0 {
+            let n = samples().len() as f64;
             // Sums of counters read from the bundle: as floats, which cannot overflow.
-            let si: f64 = samples
-                .iter()
+            let si: f64 = samples()
                 .filter_map(|s| s.si)
                 .map(|v| v as f64)
                 .sum::<f64>()
                 / n;
-            let so: f64 = samples
-                .iter()
+            let so: f64 = samples()
                 .filter_map(|s| s.so)
                 .map(|v| v as f64)
                 .sum::<f64>()
                 / n;
-            let traffic = |s: &&parsers::procs::vmstat::VmstatSample| {
+            let traffic = |s: &parsers::procs::vmstat::VmstatSample| {
                 s.si.unwrap_or(0).saturating_add(s.so.unwrap_or(0))
             };
-            let mut worst: Vec<_> = samples.iter().filter(|s| traffic(s) > 0).collect();
-            worst.sort_by_key(|s| std::cmp::Reverse(traffic(s)));
-            let mut lines: Vec<usize> = worst.iter().take(4).map(|s| s.line).collect();
+            // (traffic, line) of the samples with swap traffic, the heaviest first.
+            let mut worst: Vec<(u64, usize)> = samples()
+                .map(|s| (traffic(&s), s.line))
+                .filter(|(t, _)| *t > 0)
+                .collect();
+            worst.sort_by_key(|(t, _)| std::cmp::Reverse(*t));
+            let mut lines: Vec<usize> = worst.iter().take(4).map(|(_, l)| *l).collect();
             if lines.is_empty() {
-                lines = samples.iter().take(2).map(|s| s.line).collect();
+                lines = samples().take(2).map(|s| s.line).collect();
             }
-            let cs: Vec<u64> = samples.iter().filter_map(|s| s.cs).collect();
-            if !cs.is_empty() {
-                let mean = cs.iter().map(|v| *v as f64).sum::<f64>() / cs.len() as f64;
-                let cite: Vec<usize> = samples.iter().take(3).map(|s| s.line).collect();
+            let (mut cs_sum, mut cs_n) = (0.0, 0usize);
+            for c in samples().filter_map(|s| s.cs) {
+                cs_sum += c as f64;
+                cs_n += 1;
+            }
+            if cs_n > 0 {
+                let mean = cs_sum / cs_n as f64;
+                let cite: Vec<usize> = samples().take(3).map(|s| s.line).collect();
                 m.context_switches_per_s = Some(Cited::lines(mean, &a.path, cite));
             }
             m.swap_in_kib_per_s = Some(Cited::lines(si, &a.path, lines.clone()));

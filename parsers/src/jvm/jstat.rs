@@ -21,12 +21,13 @@
 //!             8.3   0.00  82.42  88.24  60.68  53.35   5.76     25     0.062     0     0.000     0     0.000     0.062
 //! ```
 
+use crate::cells::{decimals, Cells};
 use crate::common::{
     excerpt, head_lines, numbered_lines, read_num, strip_bom, Ceiling, Issues, NumError,
 };
 use crate::common::{ParseError, Parsed, Sniff};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// The jstat option that printed the output, inferred from the column names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
@@ -94,7 +95,145 @@ pub struct Jstat {
     /// 1-based input lines of every header line (repeated with `-h N`).
     pub header_lines: Vec<usize>,
     /// Samples in input order.
-    pub samples: Vec<JstatSample>,
+    pub samples: JstatSamples,
+}
+
+/// A column of a jstat block: a [`JstatSample`] field, or another header name (kept in
+/// [`JstatSample::extra`]).
+#[derive(Debug, Clone, PartialEq)]
+enum Col {
+    Field(Field),
+    Extra(Box<str>),
+}
+
+/// Rows under one header line.
+#[derive(Debug, Clone, PartialEq)]
+struct Block {
+    /// Index of the block's first row.
+    first_row: usize,
+    /// Index of its first cell.
+    first_cell: usize,
+    /// The numeric columns (those before `LGCC`).
+    cols: Box<[Col]>,
+    /// Decimals each column's codes are scaled by ([`crate::cells`]), from its first value.
+    scales: Box<[u8]>,
+}
+
+/// The samples of a [`Jstat`], stored compactly: the columns once per header line, every
+/// numeric value as a 4-byte code ([`crate::cells`]), the `-gccause` texts once per distinct
+/// text. Read a sample with [`JstatSamples::get`] or [`JstatSamples::iter`], which build a
+/// [`JstatSample`] on the fly. Heap: about 4 bytes per value and 4 per row (its line), under
+/// the ~10 bytes of text a padded jstat value takes.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct JstatSamples {
+    blocks: Vec<Block>,
+    /// Input line of each row.
+    lines: Vec<u32>,
+    cells: Cells,
+    /// `(row, LGCC, GCC)` of the `-gccause` rows, as indices into `texts` (`u32::MAX`: no
+    /// `GCC`), in row order.
+    causes: Vec<(u32, u32, u32)>,
+    /// Distinct `-gccause` texts.
+    texts: Vec<Box<str>>,
+}
+
+/// Row index or line number as stored (inputs of 4 G lines are out of reach of the collector).
+fn u32_of(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+impl JstatSamples {
+    /// Number of samples.
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Whether there is no sample.
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// Sample `i` (0-based, input order).
+    pub fn get(&self, i: usize) -> Option<JstatSample> {
+        let line = *self.lines.get(i)?;
+        let b = self
+            .blocks
+            .partition_point(|b| b.first_row <= i)
+            .checked_sub(1)
+            .and_then(|k| self.blocks.get(k))?;
+        let base = b.first_cell + (i - b.first_row) * b.cols.len();
+        let mut s = JstatSample {
+            line: line as usize,
+            ..JstatSample::default()
+        };
+        for (j, (col, scale)) in b.cols.iter().zip(b.scales.iter()).enumerate() {
+            match col {
+                Col::Field(f) => match s.slot(*f) {
+                    Some(Slot::Count(c)) => {
+                        if let Some(v) = self.cells.u64_at(base + j) {
+                            *c = Some(v);
+                        }
+                    }
+                    Some(Slot::Real(r)) => {
+                        if let Some(v) = self.cells.f64_at(base + j, *scale) {
+                            *r = Some(v);
+                        }
+                    }
+                    None => {}
+                },
+                Col::Extra(name) => {
+                    if let Some(v) = self.cells.f64_at(base + j, *scale) {
+                        s.extra.insert(name.to_string(), v);
+                    }
+                }
+            }
+        }
+        let row = u32_of(i);
+        if let Ok(k) = self.causes.binary_search_by_key(&row, |(r, _, _)| *r) {
+            if let Some((_, l, g)) = self.causes.get(k) {
+                let text = |t: u32| self.texts.get(t as usize).map(|t| t.to_string());
+                s.lgcc = text(*l);
+                s.gcc = text(*g);
+            }
+        }
+        Some(s)
+    }
+
+    /// The first sample.
+    pub fn first(&self) -> Option<JstatSample> {
+        self.get(0)
+    }
+
+    /// The last sample.
+    pub fn last(&self) -> Option<JstatSample> {
+        self.get(self.len().checked_sub(1)?)
+    }
+
+    /// The samples in input order.
+    pub fn iter(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = JstatSample> + ExactSizeIterator + Clone + '_ {
+        (0..self.len()).map(|i| self.get(i).unwrap_or_default())
+    }
+
+    /// Consecutive samples: `(0, 1)`, `(1, 2)`, …
+    pub fn pairs(&self) -> impl Iterator<Item = (JstatSample, JstatSample)> + '_ {
+        self.iter().zip(self.iter().skip(1))
+    }
+
+    fn shrink_to_fit(&mut self) {
+        self.blocks.shrink_to_fit();
+        self.lines.shrink_to_fit();
+        self.cells.shrink_to_fit();
+        self.causes.shrink_to_fit();
+        self.texts.shrink_to_fit();
+    }
+}
+
+impl Serialize for JstatSamples {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        ser.collect_seq(self.iter())
+    }
 }
 
 /// One jstat row. A field is `None` when its column is not printed or shows `-`.
@@ -195,6 +334,9 @@ pub struct JstatSample {
     pub extra: BTreeMap<String, f64>,
 }
 
+/// A column scale not yet known (no value read under it yet).
+const UNSET: u8 = u8::MAX;
+
 enum Slot<'a> {
     Real(&'a mut Option<f64>),
     Count(&'a mut Option<u64>),
@@ -205,6 +347,11 @@ enum Slot<'a> {
 struct Field(u8);
 
 impl Field {
+    /// Whether the field is a whole count (`YGC`, `FGC`, `CGC`).
+    fn is_count(self) -> bool {
+        matches!(self.0, 8 | 10 | 12)
+    }
+
     /// The field printed under `col`, if the parser names it.
     fn of(col: &str) -> Option<Field> {
         Some(Field(match col {
@@ -383,6 +530,8 @@ pub fn parse(text: &str) -> Result<Parsed<Jstat>, ParseError> {
     let mut issues = Issues::default();
     let mut current: Option<Layout> = None;
     let mut toks: Vec<&str> = Vec::with_capacity(32);
+    // `-gccause` texts seen, by text: their index in `texts`.
+    let mut text_ids: HashMap<String, u32> = HashMap::new();
     for (n, line) in numbered_lines(strip_bom(text)) {
         toks.clear();
         toks.extend(line.split_ascii_whitespace());
@@ -394,7 +543,22 @@ pub fn parse(text: &str) -> Result<Parsed<Jstat>, ParseError> {
                 out.option = JstatOption::infer(&toks);
             }
             out.header_lines.push(n);
-            current = Some(layout(line, std::mem::take(&mut toks), n));
+            let l = layout(line, std::mem::take(&mut toks), n);
+            let store = &mut out.samples;
+            store.blocks.push(Block {
+                first_row: store.lines.len(),
+                first_cell: store.cells.len(),
+                cols: l.cols[..l.numeric]
+                    .iter()
+                    .zip(&l.fields)
+                    .map(|(c, f)| match f {
+                        Some(f) => Col::Field(*f),
+                        None => Col::Extra((*c).into()),
+                    })
+                    .collect(),
+                scales: vec![UNSET; l.numeric].into(),
+            });
+            current = Some(l);
             continue;
         }
         let Some(l) = &current else {
@@ -422,13 +586,20 @@ pub fn parse(text: &str) -> Result<Parsed<Jstat>, ParseError> {
             });
             continue;
         }
-        let mut s = JstatSample {
-            line: n,
-            ..JstatSample::default()
+        let store = &mut out.samples;
+        let Some(block) = store.blocks.last_mut() else {
+            continue;
         };
+        let start = store.cells.len();
         let mut bad = None;
-        for ((col, field), tok) in l.cols[..l.numeric].iter().zip(&l.fields).zip(&toks) {
+        for (((col, field), tok), scale) in l.cols[..l.numeric]
+            .iter()
+            .zip(&l.fields)
+            .zip(&toks)
+            .zip(block.scales.iter_mut())
+        {
             if *tok == "-" {
+                store.cells.push_u64(None);
                 continue;
             }
             let v = match read_num(tok, Ceiling::Counter) {
@@ -439,29 +610,32 @@ pub fn parse(text: &str) -> Result<Parsed<Jstat>, ParseError> {
                 }
                 Err(e) => {
                     issues.push(n, || e.message(col, tok));
+                    store.cells.push_u64(None);
                     continue;
                 }
             };
-            match field.and_then(|f| s.slot(f)) {
-                Some(Slot::Real(r)) => *r = Some(v),
-                Some(Slot::Count(c)) => {
-                    if v < 0.0 || v.fract() != 0.0 || v > u64::MAX as f64 {
-                        bad = Some((*col, *tok, "a whole number"));
-                        break;
-                    }
-                    *c = Some(v as u64);
+            if field.is_some_and(Field::is_count) {
+                if v < 0.0 || v.fract() != 0.0 || v > u64::MAX as f64 {
+                    bad = Some((*col, *tok, "a whole number"));
+                    break;
                 }
-                None => {
-                    s.extra.insert(col.to_string(), v);
+                store.cells.push_u64(Some(v as u64));
+            } else {
+                if *scale == UNSET {
+                    *scale = decimals(tok);
                 }
+                store.cells.push_f64(Some(v), *scale);
             }
         }
         if let Some((col, tok, what)) = bad {
+            store.cells.truncate(start);
             issues.push(n, || {
                 format!("expected {what} under `{col}`, found `{}`", excerpt(tok))
             });
             continue;
         }
+        let row = u32_of(store.lines.len());
+        store.lines.push(u32_of(n));
         if causes {
             // Byte offset just after the last numeric token.
             let text_at = match l.numeric.checked_sub(1).and_then(|i| toks.get(i)) {
@@ -469,10 +643,17 @@ pub fn parse(text: &str) -> Result<Parsed<Jstat>, ParseError> {
                 None => 0,
             };
             let (lgcc, gcc) = split_causes(line, text_at, l.gcc_at);
-            s.lgcc = Some(lgcc);
-            s.gcc = gcc;
+            let mut id = |t: String| -> u32 {
+                let next = u32_of(store.texts.len());
+                *text_ids.entry(t).or_insert_with_key(|t| {
+                    store.texts.push(t.as_str().into());
+                    next
+                })
+            };
+            let l = id(lgcc);
+            let g = gcc.map_or(u32::MAX, &mut id);
+            store.causes.push((row, l, g));
         }
-        out.samples.push(s);
     }
     if out.header_lines.is_empty() {
         return Err(ParseError::unusable(
@@ -480,7 +661,7 @@ pub fn parse(text: &str) -> Result<Parsed<Jstat>, ParseError> {
             "no jstat header line (column names with `YGC`) found",
         ));
     }
-    // A long listing grows its vector by doubling: give back what is left over.
+    // A long listing grows its vectors by doubling: give back what is left over.
     out.samples.shrink_to_fit();
     Ok(Parsed {
         value: out,

@@ -23,7 +23,7 @@ pub fn parse(text: &str) -> Result<Parsed<Vmstat>, ParseError> {
         if out.timezone.is_none() {
             out.timezone = b.marker.zone.clone();
         }
-        for (k, mut sample) in v.samples.into_iter().enumerate() {
+        for (k, mut sample) in v.samples.iter().enumerate() {
             if k == 0 && !out.samples.is_empty() {
                 continue;
             }
@@ -59,7 +59,7 @@ mod tests {
         // The first block's since-boot sample, then two interval samples per block.
         assert_eq!(v.samples.len(), 1 + 10 * 2);
         assert_eq!(v.timezone.as_deref(), Some("IST"));
-        let s = &v.samples[1];
+        let s = v.samples.get(1).unwrap();
         assert_eq!((s.line, s.r, s.cs), (10, Some(2), Some(10554)));
         let t = s.time.unwrap();
         assert_eq!(
@@ -72,10 +72,10 @@ mod tests {
         );
         assert_eq!(t.seconds_of_day, 9 * 3600 + 55 * 60 + 21);
         assert_eq!(
-            v.samples[0].time.unwrap().seconds_of_day,
+            v.samples.first().unwrap().time.unwrap().seconds_of_day,
             9 * 3600 + 55 * 60 + 20
         );
-        let last = parse(H10).unwrap().value.samples.pop().unwrap();
+        let last = parse(H10).unwrap().value.samples.last().unwrap();
         assert_eq!((last.line, last.cs), (53, Some(2675)));
         assert_eq!(last.time.unwrap().seconds_of_day, 10 * 3600 + 3 * 60 + 53);
     }

@@ -24,6 +24,7 @@
 //! softirq 3478985 35230 1252057 3467 128583 51014 0 171199 1241297 0 596138
 //! ```
 
+use crate::cells::{read_u64, Varints};
 use crate::common::{
     excerpt, head_lines, numbered_lines, strip_bom, Issues, ParseError, Parsed, Sniff,
 };
@@ -56,8 +57,9 @@ pub struct StatSnapshot {
     /// `intr` first number: interrupts serviced since boot (all IRQs, including unnumbered
     /// architecture ones).
     pub intr_total: Option<u64>,
-    /// `intr` following numbers: count per IRQ number, from IRQ 0.
-    pub intr: Vec<u64>,
+    /// `intr` following numbers: count per IRQ number, from IRQ 0 (stored as varints: most
+    /// are 0 and take one byte).
+    pub intr: Varints,
     /// `ctxt`: context switches since boot.
     pub ctxt: Option<u64>,
     /// `btime`: boot time, seconds since the epoch.
@@ -302,9 +304,9 @@ pub fn parse(text: &str) -> Result<Parsed<ProcStat>, ParseError> {
         nums.clear();
         let mut bad = None;
         for t in toks {
-            match t.parse::<u64>() {
-                Ok(v) => nums.push(v),
-                Err(_) => {
+            match read_u64(t) {
+                Some(v) => nums.push(v),
+                None => {
                     bad = Some(t);
                     break;
                 }
@@ -379,7 +381,7 @@ pub fn parse(text: &str) -> Result<Parsed<ProcStat>, ParseError> {
         match key {
             "intr" => {
                 snap.intr_total = nums.first().copied();
-                snap.intr = nums.get(1..).unwrap_or(&[]).to_vec();
+                snap.intr = nums.get(1..).unwrap_or(&[]).iter().copied().collect();
             }
             "softirq" => {
                 snap.softirq_total = nums.first().copied();

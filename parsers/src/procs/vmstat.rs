@@ -23,6 +23,7 @@
 //!  3  0      0 20548932  20164 3504900    0    0  1504  1808  419 1120 30 13 57  0  0 2026-11-30 01:48:35
 //! ```
 
+use crate::cells::{read_u64, Cells};
 use crate::common::Timestamp;
 use crate::common::{
     excerpt, head_lines, numbered_lines, parse_date, parse_time_of_day, strip_bom, Ceiling, Issues,
@@ -32,13 +33,161 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// A whole `vmstat` output.
+///
+/// Serialises as `{"samples": [VmstatSample…], "timezone": …}`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Vmstat {
     /// Samples in input order; the first one covers the time since boot.
-    pub samples: Vec<VmstatSample>,
+    pub samples: VmstatSamples,
     /// Time zone named in the `-t` column header (`UTC`, `PDT`), when printed.
     pub timezone: Option<String>,
 }
+
+/// A column of a vmstat block: a [`VmstatSample`] field (its index in [`FIELDS`]) or another
+/// header name (kept in [`VmstatSample::extra`]).
+#[derive(Debug, Clone, PartialEq)]
+enum Col {
+    Field(u8),
+    Extra(Box<str>),
+}
+
+/// Rows that share one column line.
+#[derive(Debug, Clone, PartialEq)]
+struct Block {
+    /// Index of the block's first row.
+    first_row: usize,
+    /// Index of its first cell.
+    first_cell: usize,
+    cols: Box<[Col]>,
+}
+
+/// The samples of a [`Vmstat`], stored compactly: the columns once per column line, every
+/// value as a 4-byte code ([`crate::cells`]), a sample's time only when printed. Read a
+/// sample with [`VmstatSamples::get`] or [`VmstatSamples::iter`], which build a
+/// [`VmstatSample`] on the fly. Heap: about 4 bytes per value, 4 per row (its line), 20 per
+/// `-t` time, under the ~5 bytes of text each value takes.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct VmstatSamples {
+    blocks: Vec<Block>,
+    /// Input line of each row.
+    lines: Vec<u32>,
+    cells: Cells,
+    /// `(row, time)` of the rows with a `-t` time, in row order.
+    times: Vec<(u32, Timestamp)>,
+}
+
+/// Row index or line number as stored (inputs of 4 G lines are out of reach of the collector).
+fn u32_of(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+impl VmstatSamples {
+    /// Number of samples.
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Whether there is no sample.
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// Sample `i` (0-based, input order).
+    pub fn get(&self, i: usize) -> Option<VmstatSample> {
+        let line = *self.lines.get(i)?;
+        let b = self
+            .blocks
+            .partition_point(|b| b.first_row <= i)
+            .checked_sub(1)
+            .and_then(|k| self.blocks.get(k))?;
+        let base = b.first_cell + (i - b.first_row) * b.cols.len();
+        let mut s = VmstatSample {
+            line: line as usize,
+            ..VmstatSample::default()
+        };
+        for (j, col) in b.cols.iter().enumerate() {
+            let Some(v) = self.cells.u64_at(base + j) else {
+                continue;
+            };
+            match col {
+                Col::Field(f) => {
+                    if let Some(slot) = FIELDS.get(usize::from(*f)).and_then(|n| s.slot(n)) {
+                        *slot = Some(v);
+                    }
+                }
+                Col::Extra(name) => {
+                    s.extra.insert(name.to_string(), v);
+                }
+            }
+        }
+        let i32 = u32_of(i);
+        if let Ok(k) = self.times.binary_search_by_key(&i32, |(r, _)| *r) {
+            s.time = self.times.get(k).map(|(_, t)| *t);
+        }
+        Some(s)
+    }
+
+    /// The first sample.
+    pub fn first(&self) -> Option<VmstatSample> {
+        self.get(0)
+    }
+
+    /// The last sample.
+    pub fn last(&self) -> Option<VmstatSample> {
+        self.get(self.len().checked_sub(1)?)
+    }
+
+    /// The samples in input order.
+    pub fn iter(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = VmstatSample> + ExactSizeIterator + Clone + '_ {
+        (0..self.len()).map(|i| self.get(i).unwrap_or_default())
+    }
+
+    /// Appends a sample (its columns become a new block unless they are the last block's).
+    pub fn push(&mut self, s: VmstatSample) {
+        let mut cols: Vec<Col> = (0..FIELDS.len() as u8).map(Col::Field).collect();
+        cols.extend(s.extra.keys().map(|k| Col::Extra(k.as_str().into())));
+        let row = self.len();
+        if self.blocks.last().is_none_or(|b| *b.cols != *cols) {
+            self.blocks.push(Block {
+                first_row: row,
+                first_cell: self.cells.len(),
+                cols: cols.into(),
+            });
+        }
+        let mut probe = s.clone();
+        for name in FIELDS {
+            self.cells.push_u64(probe.slot(name).and_then(|v| *v));
+        }
+        for v in s.extra.values() {
+            self.cells.push_u64(Some(*v));
+        }
+        self.lines.push(u32_of(s.line));
+        if let Some(t) = s.time {
+            self.times.push((u32_of(row), t));
+        }
+    }
+
+    fn shrink_to_fit(&mut self) {
+        self.blocks.shrink_to_fit();
+        self.lines.shrink_to_fit();
+        self.cells.shrink_to_fit();
+        self.times.shrink_to_fit();
+    }
+}
+
+impl Serialize for VmstatSamples {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        ser.collect_seq(self.iter())
+    }
+}
+
+/// The column names of the [`VmstatSample`] fields, in field order.
+const FIELDS: [&str; 20] = [
+    "r", "b", "swpd", "free", "buff", "cache", "inact", "active", "si", "so", "bi", "bo", "in",
+    "cs", "us", "sy", "id", "wa", "st", "gu",
+];
 
 /// One vmstat line. A field is `None` when its column is not printed.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
@@ -153,6 +302,23 @@ struct Layout<'a> {
     /// The last column header is the `-t` time zone: rows end with a date and a time.
     timestamp: bool,
     line: usize,
+    /// Whether each numeric column is a `cpu` share.
+    cpu_share: Vec<bool>,
+    /// Whether the samples' block has been opened (at the first row read under it).
+    opened: bool,
+}
+
+impl Layout<'_> {
+    /// The stored columns of the numeric header names.
+    fn block_cols(&self, numeric: usize) -> Box<[Col]> {
+        self.cols[..numeric]
+            .iter()
+            .map(|c| match FIELDS.iter().position(|f| f == c) {
+                Some(i) => Col::Field(i as u8),
+                None => Col::Extra((*c).into()),
+            })
+            .collect()
+    }
 }
 
 /// The `cpu` columns: shares of all CPUs' time in whole %, at most 100 ([`Ceiling::CpuShare`];
@@ -188,7 +354,7 @@ pub fn parse(text: &str) -> Result<Parsed<Vmstat>, ParseError> {
             // time zone of `-t`.
             let timestamp = group_has_timestamp
                 || (!group_seen
-                    && VmstatSample::default().slot(last).is_none()
+                    && !FIELDS.contains(&last)
                     && last
                         .bytes()
                         .all(|b| b.is_ascii_alphabetic() || b"+-_/".contains(&b)));
@@ -196,13 +362,15 @@ pub fn parse(text: &str) -> Result<Parsed<Vmstat>, ParseError> {
                 out.timezone = Some(last.to_string());
             }
             layout = Some(Layout {
+                cpu_share: toks.iter().map(|c| CPU_SHARES.contains(c)).collect(),
                 cols: toks.clone(),
                 timestamp,
                 line: n,
+                opened: false,
             });
             continue;
         }
-        let Some(l) = &layout else {
+        let Some(l) = &mut layout else {
             issues.push(n, || {
                 format!(
                     "expected the vmstat column line (`r b swpd free …`) before this row: `{}`",
@@ -228,30 +396,25 @@ pub fn parse(text: &str) -> Result<Parsed<Vmstat>, ParseError> {
             });
             continue;
         }
-        let mut s = VmstatSample {
-            line: n,
-            ..VmstatSample::default()
-        };
+        let store = &mut out.samples;
+        let start = store.cells.len();
         let mut bad = None;
-        for (col, tok) in l.cols[..numeric].iter().zip(&toks) {
-            match tok.parse::<u64>() {
-                Ok(v) if CPU_SHARES.contains(col) && v > 100 => {
+        for ((col, tok), cpu) in l.cols[..numeric].iter().zip(&toks).zip(&l.cpu_share) {
+            match read_u64(tok) {
+                Some(v) if *cpu && v > 100 => {
                     let e = NumError::Beyond(Ceiling::CpuShare);
                     issues.push(n, || e.message(col, tok));
+                    store.cells.push_u64(None);
                 }
-                Ok(v) => match s.slot(col) {
-                    Some(slot) => *slot = Some(v),
-                    None => {
-                        s.extra.insert(col.to_string(), v);
-                    }
-                },
-                Err(_) => {
+                Some(v) => store.cells.push_u64(Some(v)),
+                None => {
                     bad = Some((*col, *tok));
                     break;
                 }
             }
         }
         if let Some((col, tok)) = bad {
+            store.cells.truncate(start);
             issues.push(n, || {
                 format!(
                     "expected a whole number under `{col}`, found `{}`",
@@ -260,15 +423,26 @@ pub fn parse(text: &str) -> Result<Parsed<Vmstat>, ParseError> {
             });
             continue;
         }
+        let row = store.lines.len();
+        if !l.opened {
+            l.opened = true;
+            store.blocks.push(Block {
+                first_row: row,
+                first_cell: start,
+                cols: l.block_cols(numeric),
+            });
+        }
+        store.lines.push(u32_of(n));
         if l.timestamp {
             let (d, t) = (toks[numeric], toks[numeric + 1]);
             match (parse_date(d), parse_time_of_day(&[t])) {
-                (Some(date), Some((secs, _))) => {
-                    s.time = Some(Timestamp {
+                (Some(date), Some((secs, _))) => store.times.push((
+                    u32_of(row),
+                    Timestamp {
                         date: Some(date),
                         seconds_of_day: secs,
-                    })
-                }
+                    },
+                )),
                 _ => {
                     issues.push(n, || {
                         format!("expected a `YYYY-MM-DD HH:MM:SS` timestamp, found `{d} {t}`")
@@ -276,7 +450,6 @@ pub fn parse(text: &str) -> Result<Parsed<Vmstat>, ParseError> {
                 }
             }
         }
-        out.samples.push(s);
     }
     if layout.is_none() {
         return Err(ParseError::unusable(
@@ -284,7 +457,7 @@ pub fn parse(text: &str) -> Result<Parsed<Vmstat>, ParseError> {
             "no vmstat column line (`r b swpd free …`) found",
         ));
     }
-    // A long listing grows its vector by doubling: give back what is left over.
+    // A long listing grows its vectors by doubling: give back what is left over.
     out.samples.shrink_to_fit();
     Ok(Parsed {
         value: out,

@@ -249,7 +249,7 @@ fn vmstat_cpu_share_above_100_is_dropped() {
     );
     let p = parsers::procs::vmstat::parse(&text).unwrap();
     dropped(&p.issues, line, "wa");
-    let s = &p.value.samples[0];
+    let s = &p.value.samples.get(0).unwrap();
     assert_eq!((s.wa, s.id), (None, Some(99)));
 }
 

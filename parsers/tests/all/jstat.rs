@@ -25,7 +25,7 @@ fn corpus_jdk8_gc_with_elided_rows() {
     assert_eq!(v.option, JstatOption::Gc);
     assert_eq!(v.header_lines, [1]);
     assert_eq!(v.samples.len(), 4);
-    let s = &v.samples[2];
+    let s = &v.samples.get(2).unwrap();
     assert_eq!(s.line, 5);
     assert_close(s.s0c_kib, 19456.0);
     assert_close(s.s1c_kib, 16896.0);
@@ -48,8 +48,8 @@ fn corpus_jdk8_gc_with_elided_rows() {
     assert_eq!((s.cgc, s.cgct_s), (None, None));
     assert_eq!(s.old_pct, None);
     assert!(s.extra.is_empty());
-    assert_eq!(v.samples[0].line, 3);
-    assert_close(v.samples[0].eu_kib, 202256.3);
+    assert_eq!(v.samples.get(0).unwrap().line, 3);
+    assert_close(v.samples.get(0).unwrap().eu_kib, 202256.3);
 }
 
 #[test]
@@ -57,7 +57,7 @@ fn captured_gcutil_with_timestamps() {
     let v = parse_clean("captured-jvm/jstat-gcutil-t-jdk17.txt");
     assert_eq!(v.option, JstatOption::GcUtil);
     assert_eq!(v.samples.len(), 5);
-    let s = &v.samples[0];
+    let s = &v.samples.get(0).unwrap();
     assert_eq!(s.line, 2);
     assert_close(s.timestamp_s, 8.3);
     assert_close(s.s0_pct, 0.0);
@@ -72,7 +72,7 @@ fn captured_gcutil_with_timestamps() {
     assert_close(s.cgct_s, 0.0);
     assert_close(s.gct_s, 0.062);
     assert_eq!(s.perm_pct, None);
-    let last = &v.samples[4];
+    let last = &v.samples.get(4).unwrap();
     assert_eq!(last.line, 6);
     assert_close(last.timestamp_s, 9.3);
     assert_close(last.s1_pct, 93.97);
@@ -86,11 +86,11 @@ fn captured_gcutil_with_repeated_headers() {
     assert_eq!(v.samples.len(), 5);
     let lines: Vec<usize> = v.samples.iter().map(|s| s.line).collect();
     assert_eq!(lines, [2, 3, 5, 6, 8]);
-    assert_close(v.samples[3].eden_pct, 0.0);
-    assert_eq!(v.samples[3].ygc, Some(41));
-    assert_close(v.samples[4].old_pct, 75.34);
-    assert_close(v.samples[4].gct_s, 0.102);
-    assert_eq!(v.samples[0].timestamp_s, None);
+    assert_close(v.samples.get(3).unwrap().eden_pct, 0.0);
+    assert_eq!(v.samples.get(3).unwrap().ygc, Some(41));
+    assert_close(v.samples.get(4).unwrap().old_pct, 75.34);
+    assert_close(v.samples.get(4).unwrap().gct_s, 0.102);
+    assert_eq!(v.samples.get(0).unwrap().timestamp_s, None);
 }
 
 #[test]
@@ -98,7 +98,7 @@ fn captured_gc_jdk17() {
     let v = parse_clean("captured-jvm/jstat-gc-jdk17.txt");
     assert_eq!(v.option, JstatOption::Gc);
     assert_eq!(v.samples.len(), 3);
-    let s = &v.samples[0];
+    let s = &v.samples.get(0).unwrap();
     assert_close(s.s0c_kib, 0.0);
     assert_close(s.s1c_kib, 3072.0);
     assert_close(s.s1u_kib, 2886.7);
@@ -114,15 +114,15 @@ fn captured_gc_jdk17() {
     assert_close(s.ygct_s, 0.069);
     assert_close(s.cgct_s, 0.0);
     assert_close(s.gct_s, 0.069);
-    assert_eq!(v.samples[2].ygc, Some(31));
-    assert_close(v.samples[2].ou_kib, 21675.5);
+    assert_eq!(v.samples.get(2).unwrap().ygc, Some(31));
+    assert_close(v.samples.get(2).unwrap().ou_kib, 21675.5);
 }
 
 #[test]
 fn captured_gccapacity_gcold_gccause() {
     let v = parse_clean("captured-jvm/jstat-gccapacity-jdk17.txt");
     assert_eq!(v.option, JstatOption::GcCapacity);
-    let s = &v.samples[0];
+    let s = &v.samples.get(0).unwrap();
     assert_close(s.ngcmn_kib, 0.0);
     assert_close(s.ngcmx_kib, 262144.0);
     assert_close(s.ngc_kib, 33792.0);
@@ -139,7 +139,7 @@ fn captured_gccapacity_gcold_gccause() {
 
     let v = parse_clean("captured-jvm/jstat-gcold-jdk17.txt");
     assert_eq!(v.option, JstatOption::GcOld);
-    let s = &v.samples[1];
+    let s = &v.samples.get(1).unwrap();
     assert_eq!(s.line, 3);
     assert_close(s.mu_kib, 205.4);
     assert_close(s.oc_kib, 32768.0);
@@ -151,12 +151,12 @@ fn captured_gccapacity_gcold_gccause() {
     let v = parse_clean("captured-jvm/jstat-gccause-jdk17.txt");
     assert_eq!(v.option, JstatOption::GcCause);
     assert_eq!(v.samples.len(), 3);
-    for s in &v.samples {
+    for s in v.samples.iter() {
         assert_eq!(s.lgcc.as_deref(), Some("G1 Evacuation Pause"));
         assert_eq!(s.gcc.as_deref(), Some("No GC"));
     }
-    assert_close(v.samples[1].s1_pct, 100.0);
-    assert_eq!(v.samples[2].ygc, Some(33));
+    assert_close(v.samples.get(1).unwrap().s1_pct, 100.0);
+    assert_eq!(v.samples.get(2).unwrap().ygc, Some(33));
 }
 
 #[test]
@@ -167,15 +167,15 @@ fn dashes_jdk7_perm_and_unknown_columns() {
              \x20 0.00  99.87  45.61  12.03  59.91     12    0.250     1    0.120    0.370\n";
     let v = jstat::parse(t).unwrap();
     assert!(v.issues.is_empty(), "{:?}", v.issues);
-    assert_close(v.value.samples[0].perm_pct, 59.91);
-    assert_eq!(v.value.samples[0].meta_pct, None);
+    assert_close(v.value.samples.get(0).unwrap().perm_pct, 59.91);
+    assert_eq!(v.value.samples.get(0).unwrap().meta_pct, None);
     assert_eq!(v.value.option, JstatOption::GcUtil);
 
     let t = "  S0     S1     E      O      M     CCS    YGC     YGCT    FGC    FGCT     CGC    CGCT     GCT    LGCC                 GCC                 \n\
              \x20 0.00   0.00  12.50  40.20  95.10  90.01      5    0.100     2    0.300     -        -    0.400 Allocation Failure   No GC               \n";
     let v = jstat::parse(t).unwrap();
     assert!(v.issues.is_empty(), "{:?}", v.issues);
-    let s = &v.value.samples[0];
+    let s = &v.value.samples.get(0).unwrap();
     assert_eq!((s.cgc, s.cgct_s), (None, None));
     assert_close(s.gct_s, 0.4);
     assert_eq!(s.lgcc.as_deref(), Some("Allocation Failure"));
@@ -187,7 +187,7 @@ fn dashes_jdk7_perm_and_unknown_columns() {
     let v = jstat::parse(t).unwrap();
     assert!(v.issues.is_empty(), "{:?}", v.issues);
     assert_eq!(v.value.option, JstatOption::GcNew);
-    let s = &v.value.samples[0];
+    let s = &v.value.samples.get(0).unwrap();
     assert_eq!(s.extra.get("TT"), Some(&15.0));
     assert_eq!(s.extra.get("DSS"), Some(&512.0));
     assert_close(s.eu_kib, 4096.5);
@@ -272,6 +272,6 @@ fn hostile_inputs_never_panic() {
     let vals: String = " 1".repeat(100_000);
     let text = format!(" YGC{cols}\n 1{vals}\n");
     let p = jstat::parse(&text).unwrap();
-    assert_eq!(p.value.samples[0].extra.len(), 100_000);
+    assert_eq!(p.value.samples.get(0).unwrap().extra.len(), 100_000);
     assert!(start.elapsed() < Duration::from_secs(20));
 }

@@ -18,7 +18,7 @@ fn parse_clean(rel: &str) -> Vmstat {
 fn long_run_with_repeated_headers_and_three_digit_idle() {
     let v = parse_clean("vmstat/jc__vmstat-1-ubuntu1804-37samples.txt");
     assert_eq!(v.samples.len(), 37);
-    let s = &v.samples[0];
+    let s = &v.samples.get(0).unwrap();
     assert_eq!(s.line, 3);
     assert_eq!((s.r, s.b), (Some(0), Some(0)));
     assert_eq!(s.swpd, Some(524));
@@ -31,11 +31,11 @@ fn long_run_with_repeated_headers_and_three_digit_idle() {
     assert_eq!((s.us, s.sy, s.id), (Some(4), Some(3), Some(93)));
     assert_eq!((s.wa, s.st, s.gu), (Some(0), Some(0), None));
     // The 4th sample's idle is 100: one character wider, same columns.
-    assert_eq!(v.samples[3].id, Some(100));
-    assert_eq!(v.samples[3].us, Some(0));
+    assert_eq!(v.samples.get(3).unwrap().id, Some(100));
+    assert_eq!(v.samples.get(3).unwrap().us, Some(0));
     // Samples after the repeated header (lines 36-37) keep their input lines.
-    assert_eq!(v.samples[33].line, 38);
-    assert_eq!(v.samples[33].r, Some(1));
+    assert_eq!(v.samples.get(33).unwrap().line, 38);
+    assert_eq!(v.samples.get(33).unwrap().r, Some(1));
     assert!(v.timezone.is_none());
 }
 
@@ -45,7 +45,7 @@ fn active_inactive_wide_with_timestamps() {
     let v = parse_clean("vmstat/jc__vmstat-a-w-t-active-wide-timestamp.txt");
     assert_eq!(v.samples.len(), 1);
     assert_eq!(v.timezone.as_deref(), Some("PDT"));
-    let s = &v.samples[0];
+    let s = &v.samples.get(0).unwrap();
     assert_eq!((s.r, s.swpd, s.free), (Some(2), Some(0), Some(2_794_864)));
     assert_eq!((s.inact, s.active), (Some(295_968), Some(312_724)));
     assert_eq!((s.buff, s.cache), (None, None));
@@ -65,7 +65,7 @@ fn active_inactive_wide_with_timestamps() {
 #[test]
 fn single_samples_default_and_extra_wide() {
     let v = parse_clean("vmstat/jc__vmstat-centos7.txt");
-    let s = &v.samples[0];
+    let s = &v.samples.get(0).unwrap();
     assert_eq!((s.r, s.b, s.swpd), (Some(2), Some(0), Some(0)));
     assert_eq!(
         (s.free, s.buff, s.cache),
@@ -81,7 +81,7 @@ fn single_samples_default_and_extra_wide() {
     );
 
     let v = parse_clean("vmstat/jc__vmstat-w-extra-wide.txt");
-    let s = &v.samples[0];
+    let s = &v.samples.get(0).unwrap();
     assert_eq!((s.r, s.b), (Some(0), Some(0)));
     assert_eq!(
         (s.free, s.buff, s.cache),
@@ -96,19 +96,19 @@ fn captured_procps_4() {
     // procps-ng 4.0.2: `-w` adds the `gu` column; `-t` names the zone UTC.
     let v = parse_clean("captured-a/vmstat-w.txt");
     assert_eq!(v.samples.len(), 3);
-    assert_eq!(v.samples[1].gu, Some(0));
-    assert_eq!(v.samples[1].bi, Some(45_832));
+    assert_eq!(v.samples.get(1).unwrap().gu, Some(0));
+    assert_eq!(v.samples.get(1).unwrap().bi, Some(45_832));
     let v = parse_clean("captured-a/vmstat-t.txt");
     assert_eq!(v.timezone.as_deref(), Some("UTC"));
     assert_eq!(
-        v.samples[2].time.unwrap().seconds_of_day,
+        v.samples.get(2).unwrap().time.unwrap().seconds_of_day,
         3600 + 48 * 60 + 37
     );
-    assert_eq!(v.samples[2].gu, None, "no gu without -w");
+    assert_eq!(v.samples.get(2).unwrap().gu, None, "no gu without -w");
     let v = parse_clean("captured-a/vmstat.txt");
-    assert_eq!(v.samples[1].bo, Some(218_192));
+    assert_eq!(v.samples.get(1).unwrap().bo, Some(218_192));
     let v = parse_clean("captured-a/vmstat-a.txt");
-    assert_eq!(v.samples[0].inact, Some(2_102_476));
+    assert_eq!(v.samples.get(0).unwrap().inact, Some(2_102_476));
 }
 
 #[test]
@@ -126,7 +126,7 @@ fn damaged_inputs() {
     let text = "procs ---memory---\n r  b   swpd   free new\n 1  0      0    100   7\n";
     let p = vmstat::parse(text).unwrap();
     assert!(p.issues.is_empty(), "{:?}", p.issues);
-    assert_eq!(p.value.samples[0].extra.get("new"), Some(&7));
+    assert_eq!(p.value.samples.get(0).unwrap().extra.get("new"), Some(&7));
     // Negative or fractional values are not vmstat's.
     let p = vmstat::parse(" r  b   swpd   free\n 1  -1  0  5\n").unwrap();
     assert_eq!(p.issues.len(), 1);
@@ -182,7 +182,7 @@ fn hostile_inputs_never_panic() {
     let vals: String = " 1".repeat(100_000);
     let text = format!(" r b{cols}\n 1 0{vals}\n");
     let p = vmstat::parse(&text).unwrap();
-    assert_eq!(p.value.samples[0].extra.len(), 100_000);
+    assert_eq!(p.value.samples.get(0).unwrap().extra.len(), 100_000);
     let p = vmstat::parse(" r b swpd free\n 1000000 99999999999999999999 0 0\n").unwrap();
     assert_eq!(p.issues.len(), 1, "a count beyond u64");
     assert!(start.elapsed() < Duration::from_secs(20));

@@ -70,13 +70,13 @@ pub(super) fn build(
             .samples
             .iter()
             .zip(&times)
-            .map(|(s, t)| (*t, jvm::old_occupancy_pct(s)))
+            .map(|(s, t)| (*t, jvm::old_occupancy_pct(&s)))
             .collect();
         let mut gc_time_pct = Vec::new();
         let mut full_gcs = Vec::new();
-        for (w, t) in js.samples.windows(2).zip(times.windows(2)) {
-            gc_time_pct.push((t[1], jvm::gc_time_pct(&w[0], &w[1], t[1] - t[0])));
-            if jvm::full_gc_between(&w[0], &w[1]) {
+        for ((a, b), t) in js.samples.pairs().zip(times.windows(2)) {
+            gc_time_pct.push((t[1], jvm::gc_time_pct(&a, &b, t[1] - t[0])));
+            if jvm::full_gc_between(&a, &b) {
                 full_gcs.push(t[1]);
             }
         }

@@ -30,14 +30,11 @@ pub(super) fn build(
         return Err("no `vmstat` output was parsed".into());
     };
     // The first report covers the time since boot.
-    let samples = if vm.samples.len() > 1 {
-        &vm.samples[1..]
-    } else {
-        &vm.samples[..]
-    };
-    let timed = samples.iter().any(|s| s.time.is_some());
+    let skip = usize::from(vm.samples.len() > 1);
+    let samples = || vm.samples.iter().skip(skip);
+    let timed = samples().any(|s| s.time.is_some());
     let times: Vec<Option<f64>> = if timed {
-        clock.map_times(samples.iter().map(|s| s.time))
+        clock.map_times(samples().map(|s| s.time))
     } else {
         let start = art
             .record
@@ -45,7 +42,7 @@ pub(super) fn build(
             .and_then(|r| r.start)
             .and_then(|s| clock.at_epoch(s));
         match (start, interval_s) {
-            (Some(s), Some(i)) => (0..samples.len())
+            (Some(s), Some(i)) => (0..samples().len())
                 .map(|k| Some(s + (k + 1) as f64 * i))
                 .collect(),
             _ => {
@@ -57,10 +54,9 @@ pub(super) fn build(
         }
     };
     let pts = |f: fn(&VmstatSample) -> Option<u64>| -> Points {
-        samples
-            .iter()
+        samples()
             .zip(&times)
-            .filter_map(|(s, t)| t.map(|t| (t, f(s).map(|v| v as f64))))
+            .filter_map(|(s, t)| t.map(|t| (t, f(&s).map(|v| v as f64))))
             .collect()
     };
     Ok(SwapTimeline {
