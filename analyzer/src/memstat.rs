@@ -73,8 +73,7 @@ mod imp {
     }
 
     /// Per kind: (artifacts, text bytes, record heap bytes).
-    static KINDS: Mutex<BTreeMap<&'static str, (usize, u64, isize)>> =
-        Mutex::new(BTreeMap::new());
+    static KINDS: Mutex<BTreeMap<&'static str, (usize, u64, isize)>> = Mutex::new(BTreeMap::new());
     /// Named high-water marks.
     static MAXES: Mutex<BTreeMap<&'static str, u64>> = Mutex::new(BTreeMap::new());
 
