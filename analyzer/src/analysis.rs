@@ -17,7 +17,8 @@ use std::time::Instant;
 /// Longest excerpt line kept, characters.
 pub const EXCERPT_LINE_CHARS: usize = 400;
 
-/// One bundle, analyzed.
+/// One bundle, analyzed. Its artifacts keep their outcomes, issues and text, not their parsed
+/// records: those are dropped once the facts are built ([`Collected::drop_records`]).
 #[derive(Debug)]
 pub struct Analysis {
     /// Every artifact read, with its outcome.
@@ -33,8 +34,11 @@ impl Analysis {
     /// unsupported format; everything else (bad entries, unparseable artifacts) is reported
     /// inside the result.
     pub fn run(path: &Path, limits: &Limits) -> Result<Analysis, BundleError> {
-        let collected = artifacts::collect(path, limits)?;
+        let mut collected = artifacts::collect(path, limits)?;
+        crate::memstat::stage("collect");
         let facts = HostFacts::from_collected(&collected);
+        collected.drop_records();
+        crate::memstat::stage("facts");
         Ok(Analysis::conclude(collected, facts))
     }
 
@@ -51,11 +55,12 @@ impl Analysis {
         if past() {
             return Ok(None);
         }
-        let collected = artifacts::collect_until(path, limits, Some(deadline))?;
+        let mut collected = artifacts::collect_until(path, limits, Some(deadline))?;
         if past() {
             return Ok(None);
         }
         let facts = HostFacts::from_collected(&collected);
+        collected.drop_records();
         if past() {
             return Ok(None);
         }
@@ -65,7 +70,9 @@ impl Analysis {
     /// Runs the rules over the facts and cites each finding's evidence.
     fn conclude(collected: Collected, facts: HostFacts) -> Analysis {
         let mut eval = rules::evaluate(&facts);
+        crate::memstat::stage("rules");
         cite(&mut eval.findings, &collected);
+        crate::memstat::stage("cite");
         Analysis {
             collected,
             facts,

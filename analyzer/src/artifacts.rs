@@ -122,7 +122,8 @@ pub struct Artifact {
     /// line of `text`, ascending. `None`: `text` is the whole artifact.
     #[serde(skip)]
     pub kept_lines: Option<Arc<Vec<usize>>>,
-    /// The parsed record.
+    /// The parsed record; `None` in an analysis once its facts are built
+    /// ([`Collected::drop_records`]).
     #[serde(skip)]
     pub data: Option<Data>,
     /// Where a virtual artifact comes from: an entry of one file (its lines numbered as in that
@@ -157,6 +158,16 @@ pub struct Collected {
 }
 
 impl Collected {
+    /// Drops every artifact's parsed record ([`Artifact::data`]). Records are read only to
+    /// build the host's facts (rules read facts; citing, the report and its viewer read text),
+    /// and they are most of an analysis's memory, about twice their text: once the facts are
+    /// built, the rules, the citing and the report run without them.
+    pub fn drop_records(&mut self) {
+        use rayon::prelude::*;
+        // Freed on every thread: millions of small allocations for a large bundle.
+        self.artifacts.par_iter_mut().for_each(|a| a.data = None);
+    }
+
     /// Every artifact that parsed (fully or partly) into a record of type `T`, in path order,
     /// with that record: `c.records::<Iostat>()`.
     pub fn records<T: Record>(&self) -> impl Iterator<Item = (&Artifact, &T)> + '_ {
@@ -384,7 +395,8 @@ impl Queued {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
         }
-        self.0.fetch_add(bytes, SeqCst);
+        let now = self.0.fetch_add(bytes, SeqCst) + bytes;
+        crate::memstat::high("read queue (entries read, not yet parsed)", now);
         Admitted {
             queued: self,
             bytes,
@@ -1184,7 +1196,9 @@ fn parse_whole(
         };
         return a;
     };
-    match console::catch_quietly(|| parse(text)) {
+    let (parsed, heap) = crate::memstat::held(|| console::catch_quietly(|| parse(text)));
+    crate::memstat::record(spec.name, text.len() as u64, heap);
+    match parsed {
         Ok(Ok((data, issues))) => {
             a.outcome = if issues.is_empty() {
                 Outcome::Parsed

@@ -35,6 +35,7 @@ pub mod facts;
 pub mod fleet;
 pub mod layout;
 pub mod manifest;
+pub mod memstat;
 pub mod redact;
 pub mod report;
 pub mod rules;

@@ -404,6 +404,7 @@ fn analyze(bundle: &Path, out: &Outputs, limits: &Limits) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    rca::memstat::stage("report");
     if let Some(path) = &out.json {
         let json = serde_json::to_string_pretty(&report).expect("the report serialises");
         if let Err(e) = std::fs::write(path, json + "\n") {
@@ -426,6 +427,8 @@ fn analyze(bundle: &Path, out: &Outputs, limits: &Limits) -> ExitCode {
             return ExitCode::from(2);
         }
     }
+    rca::memstat::stage("render");
+    rca::memstat::table();
     if !out.quiet {
         console::out(&terminal::summary(&report));
         for (what, p) in [("report", &out.html), ("json", &out.json)] {

@@ -370,7 +370,9 @@ fn stream_beside(
             };
             // A streaming parser meets the same untrusted text as any other: its panic (a
             // defect in rca) is this entry's outcome, printed nowhere.
-            let out = crate::console::catch_quietly(|| stream(&mut input));
+            let (out, heap) =
+                crate::memstat::held(|| crate::console::catch_quietly(|| stream(&mut input)));
+            crate::memstat::record("(streamed)", input.handed, heap);
             (input.handed, out)
         });
         loop {

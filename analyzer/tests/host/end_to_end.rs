@@ -157,7 +157,9 @@ fn collect_then_analyze_this_machine() {
             (active && Path::new("/sys/block").join(name).exists()).then(|| name.to_string())
         })
         .collect();
-    let iostat = report
+    // The report's artifacts keep no records: the iostat record is read from the bundle.
+    let collected = rca::artifacts::collect(&tarball, &Limits::default()).unwrap();
+    let iostat = collected
         .artifacts
         .iter()
         .find(|a| a.path.ends_with("sysstat/iostat-x.txt"))
