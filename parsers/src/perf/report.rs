@@ -426,6 +426,25 @@ fn pct(tok: &str) -> Option<f64> {
     num.parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
+/// `s.trim()`, with the common all-ASCII case done byte-wise: [`str::trim_ascii`] first, then
+/// the Unicode trim only when a non-ASCII byte or a vertical tab (which `trim_ascii` keeps) is
+/// left at either end.
+fn trim(s: &str) -> &str {
+    let t = s.trim_ascii();
+    let odd = |b: Option<&u8>| b.is_some_and(|&b| b >= 0x80 || b == 0x0b);
+    if odd(t.as_bytes().first()) || odd(t.as_bytes().last()) {
+        t.trim()
+    } else {
+        t
+    }
+}
+
+/// Byte offset of the first run of two spaces in `s`.
+fn two_spaces(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    memchr::memchr_iter(b' ', b).find(|&i| b.get(i + 1) == Some(&b' '))
+}
+
 /// Fields separated by runs of two or more spaces.
 fn split_fields(t: &str) -> Vec<&str> {
     t.split("  ")
@@ -587,7 +606,7 @@ fn entry_by_header(
         ..ReportEntry::default()
     };
     let mut problems = Vec::new();
-    let mut rest = line.trim();
+    let mut rest = trim(line);
     for (k, c) in cols.iter().enumerate() {
         let last = k + 1 == cols.len();
         rest = rest.trim_start();
@@ -599,10 +618,10 @@ fn entry_by_header(
             Key::Symbol => {
                 let from = marker(rest).map_or(0, |(_, after)| after);
                 rest.get(from..)
-                    .and_then(|r| r.find("  "))
+                    .and_then(two_spaces)
                     .map_or(rest.len(), |i| from + i)
             }
-            _ => rest.find("  ").unwrap_or(rest.len()),
+            _ => two_spaces(rest).unwrap_or(rest.len()),
         };
         let (value, after) = rest.split_at_checked(end).unwrap_or((rest, ""));
         rest = after;
@@ -794,7 +813,7 @@ fn push_node(
     n: usize,
     names: &mut Names,
 ) -> usize {
-    let sym = sym.trim();
+    let sym = trim(sym);
     e.callchain.push(ChainNode {
         parent,
         percent,
@@ -894,10 +913,17 @@ pub fn parse(text: &str) -> Result<Parsed<PerfReport>, ParseError> {
     let mut graph = Graph::default();
     let mut names = Names::default();
     let mut in_graph = false;
+    // perf report prints no escape sequences: the per-line check is done only when perf top's
+    // are present somewhere.
+    let ansi = memchr::memchr(0x1b, text.as_bytes()).is_some();
     for (n, raw) in numbered_lines(strip_bom(text)) {
-        let clean = strip_ansi(raw);
+        let clean = if ansi {
+            strip_ansi(raw)
+        } else {
+            std::borrow::Cow::Borrowed(raw)
+        };
         let line: &str = &clean;
-        let t = line.trim();
+        let t = trim(line);
         if t.is_empty() {
             in_graph = false;
             continue;
