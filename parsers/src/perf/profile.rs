@@ -700,7 +700,7 @@ pub fn from_report(r: &crate::perf::report::PerfReport) -> Option<Profile> {
         let add = |m: &mut HashMap<String, Share>, k: &str, dso: Option<&str>| {
             let s = m.entry(k.to_string()).or_insert_with(|| Share {
                 name: clip(k),
-                dso: dso.map(|d| clip(d)),
+                dso: dso.map(clip),
                 ..Default::default()
             });
             s.pct += pct;

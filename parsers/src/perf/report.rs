@@ -980,7 +980,11 @@ pub fn parse(text: &str) -> Result<Parsed<PerfReport>, ParseError> {
         if report.kind == ReportKind::Top && t.bytes().all(|b| b == b'-') {
             continue;
         }
-        let (pcts, _) = leading_pcts(t);
+        // Only an entry starts with a share (`12.34%`); graph lines start with `|`, `-` or a name.
+        let pcts = match t.as_bytes().first() {
+            Some(b'0'..=b'9' | b'.') => leading_pcts(t).0,
+            _ => 0,
+        };
         if pcts > 0 {
             // A row that does not fit the header's structure (a bad overhead, values left
             // over) is reported and left out; the rows around it are read.

@@ -54,8 +54,8 @@ use std::collections::HashMap;
 use std::io::{self, BufRead};
 
 mod table;
-pub use table::{FrameRef, PerfScript, SampleRef};
 use table::TableSink;
+pub use table::{FrameRef, PerfScript, SampleRef};
 
 /// Input lines longer than this many bytes are cut (with an issue) so that a line without end
 /// cannot exhaust memory; perf prints nothing close to it.
@@ -763,7 +763,12 @@ impl<S: Sink> Stream<S> {
         self.summary.samples += 1;
         self.summary.frames += self.frames as u64;
         let known = self.summary.events.len();
-        match self.summary.events.iter_mut().find(|e| e.name == self.event) {
+        match self
+            .summary
+            .events
+            .iter_mut()
+            .find(|e| e.name == self.event)
+        {
             Some(e) => {
                 e.samples += 1;
                 e.period = e.period.saturating_add(self.period.unwrap_or(0));
@@ -858,12 +863,13 @@ impl<S: Sink> Stream<S> {
         }
         self.saw_content = true;
         if line.starts_with('\t') {
-            if self.in_sample && self.frames < MAX_FRAMES {
-                if self.sink.known_frame(line.trim_ascii(), n) {
-                    self.tentative = false;
-                    self.frames += 1;
-                    return;
-                }
+            if self.in_sample
+                && self.frames < MAX_FRAMES
+                && self.sink.known_frame(line.trim_ascii(), n)
+            {
+                self.tentative = false;
+                self.frames += 1;
+                return;
             }
             if let Some(parts) = parse_frame(line) {
                 if self.in_sample {

@@ -320,7 +320,12 @@ impl PerfScriptDigest {
         perf::script::parse(text).map(|p| Parsed {
             value: PerfScriptDigest {
                 summary: p.value.summary.clone(),
-                first_samples: p.value.iter().take(Self::KEPT).map(|s| s.to_sample()).collect(),
+                first_samples: p
+                    .value
+                    .iter()
+                    .take(Self::KEPT)
+                    .map(|s| s.to_sample())
+                    .collect(),
             },
             issues: p.issues,
         })

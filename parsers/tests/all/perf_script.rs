@@ -79,7 +79,10 @@ fn compact_record_matches_the_stream() {
         );
     }
     let p = perf::script::parse(gappy).unwrap().value;
-    let lines: Vec<usize> = p.iter().flat_map(|s| s.frames().map(|f| f.line).collect::<Vec<_>>()).collect();
+    let lines: Vec<usize> = p
+        .iter()
+        .flat_map(|s| s.frames().map(|f| f.line).collect::<Vec<_>>())
+        .collect();
     assert_eq!(lines, [2, 4, 7, 8]);
     // Both samples share one call chain and its two frames.
     assert_eq!((p.distinct_stacks(), p.distinct_frames()), (1, 2));
@@ -652,7 +655,10 @@ fn caps_bound_memory_and_are_reported_once() {
         deep.push_str("\tffffffff81000000 f ([kernel.kallsyms])\n");
     }
     let p = perf::script::parse(&deep).unwrap();
-    assert_eq!(p.value.get(0).unwrap().frame_count(), perf::script::MAX_FRAMES);
+    assert_eq!(
+        p.value.get(0).unwrap().frame_count(),
+        perf::script::MAX_FRAMES
+    );
     assert_eq!(p.issues.len(), 1);
 }
 

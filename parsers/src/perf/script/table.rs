@@ -491,9 +491,8 @@ impl Sink for TableSink {
                 out.stack_frames.extend_from_slice(cur);
                 out.stack_starts.push(idx(out.stack_frames.len()));
                 let (hasher, starts, frames) = (&self.hasher, &out.stack_starts, &out.stack_frames);
-                self.stack_index.insert_unique(h, k, |&k| {
-                    hasher.hash_one(&frames[stack_of(starts, k)])
-                });
+                self.stack_index
+                    .insert_unique(h, k, |&k| hasher.hash_one(&frames[stack_of(starts, k)]));
                 k
             }
         };
