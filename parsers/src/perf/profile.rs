@@ -697,10 +697,10 @@ pub fn from_report(r: &crate::perf::report::PerfReport) -> Option<Profile> {
         if !(0.0..=100.01).contains(&pct) {
             continue;
         }
-        let add = |m: &mut HashMap<String, Share>, k: &str, dso: Option<&String>| {
+        let add = |m: &mut HashMap<String, Share>, k: &str, dso: Option<&str>| {
             let s = m.entry(k.to_string()).or_insert_with(|| Share {
                 name: clip(k),
-                dso: dso.map(|d| clip(d)),
+                dso: dso.map(clip),
                 ..Default::default()
             });
             s.pct += pct;
@@ -710,7 +710,7 @@ pub fn from_report(r: &crate::perf::report::PerfReport) -> Option<Profile> {
         };
         if let Some(sym) = &e.symbol {
             let b = base_symbol(sym);
-            add(&mut syms, b, e.dso.as_ref());
+            add(&mut syms, b, e.dso.as_deref());
             if LOCK_FUNCTIONS.contains(&b) {
                 p.locks.pct += pct;
                 if p.locks.lines.len() < CITE {

@@ -209,15 +209,17 @@ pub struct ReportEntry {
     pub samples: Option<u64>,
     /// `Period` column (`--show-total-period`), in the event's unit.
     pub period: Option<u64>,
-    /// Command name (`Command`, or the name in `Pid:Command`).
-    pub comm: Option<String>,
+    /// Command name (`Command`, or the name in `Pid:Command`); shared by the entries that
+    /// print the same one.
+    pub comm: Option<Name>,
     /// Process id (`Pid:Command`, sort key `pid`).
     pub pid: Option<u32>,
     /// DSO (`Shared Object`): `[kernel.kallsyms]`, `[kernel]` (perf top), `[nf_conntrack]`,
-    /// `libc.so.6`, `[JIT] tid 21563`.
-    pub dso: Option<String>,
-    /// Symbol without its level marker; the raw address text when unresolved.
-    pub symbol: Option<String>,
+    /// `libc.so.6`, `[JIT] tid 21563`; shared by the entries that print the same one.
+    pub dso: Option<Name>,
+    /// Symbol without its level marker; the raw address text when unresolved; shared with the
+    /// entries and call graphs that print the same one.
+    pub symbol: Option<Name>,
     /// Level marker of the symbol.
     pub level: Option<SymbolLevel>,
     /// The address perf printed instead of a symbol name (`[.] 0x0000000000163d47`).
@@ -424,6 +426,25 @@ fn pct(tok: &str) -> Option<f64> {
     num.parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
+/// `s.trim()`, with the common all-ASCII case done byte-wise: [`str::trim_ascii`] first, then
+/// the Unicode trim only when a non-ASCII byte or a vertical tab (which `trim_ascii` keeps) is
+/// left at either end.
+fn trim(s: &str) -> &str {
+    let t = s.trim_ascii();
+    let odd = |b: Option<&u8>| b.is_some_and(|&b| b >= 0x80 || b == 0x0b);
+    if odd(t.as_bytes().first()) || odd(t.as_bytes().last()) {
+        t.trim()
+    } else {
+        t
+    }
+}
+
+/// Byte offset of the first run of two spaces in `s`.
+fn two_spaces(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    memchr::memchr_iter(b' ', b).find(|&i| b.get(i + 1) == Some(&b' '))
+}
+
 /// Fields separated by runs of two or more spaces.
 fn split_fields(t: &str) -> Vec<&str> {
     t.split("  ")
@@ -451,7 +472,7 @@ fn marker(field: &str) -> Option<(char, usize)> {
 }
 
 /// Fills the symbol fields of `e` from a `Symbol` column value.
-fn set_symbol(e: &mut ReportEntry, field: &str) {
+fn set_symbol(e: &mut ReportEntry, field: &str, names: &mut Names) {
     let field = field.trim();
     if field.is_empty() {
         return;
@@ -468,7 +489,7 @@ fn set_symbol(e: &mut ReportEntry, field: &str) {
             e.unresolved_address = u64::from_str_radix(hex, 16).ok();
         }
     }
-    e.symbol = Some(sym.to_string());
+    e.symbol = Some(names.get(sym));
 }
 
 /// `  9855:C2 CompilerThre` → (9855, `C2 CompilerThre`).
@@ -527,7 +548,13 @@ fn columns(header: &str, dots: &str) -> Vec<Column> {
 }
 
 /// Stores one column value into `e`; `Err` when a number column does not hold a number.
-fn set_column(e: &mut ReportEntry, key: Key, name: &str, v: &str) -> Result<(), String> {
+fn set_column(
+    e: &mut ReportEntry,
+    key: Key,
+    name: &str,
+    v: &str,
+    names: &mut Names,
+) -> Result<(), String> {
     let v = v.trim();
     let bad = || format!("`{}` column: `{}` is not a number", name, excerpt(v));
     match key {
@@ -535,11 +562,11 @@ fn set_column(e: &mut ReportEntry, key: Key, name: &str, v: &str) -> Result<(), 
         Key::SelfPct => e.self_pct = Some(pct(v).ok_or_else(bad)?),
         Key::Samples => e.samples = Some(v.parse().map_err(|_| bad())?),
         Key::Period => e.period = Some(v.parse().map_err(|_| bad())?),
-        Key::Comm => e.comm = Some(v.to_string()),
+        Key::Comm => e.comm = Some(names.get(v)),
         Key::PidComm => match pid_comm(v) {
             Some((pid, comm)) => {
                 e.pid = Some(pid);
-                e.comm = Some(comm.to_string());
+                e.comm = Some(names.get(comm));
             }
             None => {
                 return Err(format!(
@@ -548,8 +575,8 @@ fn set_column(e: &mut ReportEntry, key: Key, name: &str, v: &str) -> Result<(), 
                 ))
             }
         },
-        Key::Dso => e.dso = Some(v.to_string()),
-        Key::Symbol => set_symbol(e, v),
+        Key::Dso => e.dso = Some(names.get(v)),
+        Key::Symbol => set_symbol(e, v, names),
         Key::Cpu => e.cpu = Some(v.parse().map_err(|_| bad())?),
         Key::Other => e.other.push((name.to_string(), v.to_string())),
     }
@@ -572,13 +599,14 @@ fn entry_by_header(
     line: &str,
     cols: &[Column],
     n: usize,
+    names: &mut Names,
 ) -> Result<(ReportEntry, Vec<String>), String> {
     let mut e = ReportEntry {
         line: n,
         ..ReportEntry::default()
     };
     let mut problems = Vec::new();
-    let mut rest = line.trim();
+    let mut rest = trim(line);
     for (k, c) in cols.iter().enumerate() {
         let last = k + 1 == cols.len();
         rest = rest.trim_start();
@@ -590,10 +618,10 @@ fn entry_by_header(
             Key::Symbol => {
                 let from = marker(rest).map_or(0, |(_, after)| after);
                 rest.get(from..)
-                    .and_then(|r| r.find("  "))
+                    .and_then(two_spaces)
                     .map_or(rest.len(), |i| from + i)
             }
-            _ => rest.find("  ").unwrap_or(rest.len()),
+            _ => two_spaces(rest).unwrap_or(rest.len()),
         };
         let (value, after) = rest.split_at_checked(end).unwrap_or((rest, ""));
         rest = after;
@@ -605,7 +633,7 @@ fn entry_by_header(
             problems.push(msg);
             continue;
         }
-        if let Err(msg) = set_column(&mut e, c.key, &c.name, value) {
+        if let Err(msg) = set_column(&mut e, c.key, &c.name, value, names) {
             if matches!(c.key, Key::Children | Key::SelfPct) {
                 return Err(msg);
             }
@@ -627,7 +655,7 @@ fn entry_by_header(
 }
 
 /// An entry line without a column header (perf top, `perf report -q`).
-fn entry_by_fields(line: &str, n: usize) -> Result<ReportEntry, String> {
+fn entry_by_fields(line: &str, n: usize, names: &mut Names) -> Result<ReportEntry, String> {
     let t = line.trim();
     let (count, vals) = leading_pcts(t);
     let mut e = ReportEntry {
@@ -657,7 +685,7 @@ fn entry_by_fields(line: &str, n: usize) -> Result<ReportEntry, String> {
     let mut remaining = rest;
     while !remaining.is_empty() {
         if marker(remaining).is_some_and(|(_, after)| after <= 3 || remaining.starts_with("0x")) {
-            set_symbol(&mut e, remaining);
+            set_symbol(&mut e, remaining, names);
             break;
         }
         match remaining.split_once("  ") {
@@ -673,10 +701,10 @@ fn entry_by_fields(line: &str, n: usize) -> Result<ReportEntry, String> {
     }
     match before.as_slice() {
         [] => {}
-        [dso] => e.dso = Some(dso.to_string()),
+        [dso] => e.dso = Some(names.get(dso)),
         [comm, dso, more @ ..] => {
-            e.comm = Some(comm.to_string());
-            e.dso = Some(dso.to_string());
+            e.comm = Some(names.get(comm));
+            e.dso = Some(names.get(dso));
             for (i, v) in more.iter().enumerate() {
                 e.other.push((format!("column {}", i + 3), v.to_string()));
             }
@@ -785,7 +813,7 @@ fn push_node(
     n: usize,
     names: &mut Names,
 ) -> usize {
-    let sym = sym.trim();
+    let sym = trim(sym);
     e.callchain.push(ChainNode {
         parent,
         percent,
@@ -885,10 +913,17 @@ pub fn parse(text: &str) -> Result<Parsed<PerfReport>, ParseError> {
     let mut graph = Graph::default();
     let mut names = Names::default();
     let mut in_graph = false;
+    // perf report prints no escape sequences: the per-line check is done only when perf top's
+    // are present somewhere.
+    let ansi = memchr::memchr(0x1b, text.as_bytes()).is_some();
     for (n, raw) in numbered_lines(strip_bom(text)) {
-        let clean = strip_ansi(raw);
+        let clean = if ansi {
+            strip_ansi(raw)
+        } else {
+            std::borrow::Cow::Borrowed(raw)
+        };
         let line: &str = &clean;
-        let t = line.trim();
+        let t = trim(line);
         if t.is_empty() {
             in_graph = false;
             continue;
@@ -945,14 +980,18 @@ pub fn parse(text: &str) -> Result<Parsed<PerfReport>, ParseError> {
         if report.kind == ReportKind::Top && t.bytes().all(|b| b == b'-') {
             continue;
         }
-        let (pcts, _) = leading_pcts(t);
+        // Only an entry starts with a share (`12.34%`); graph lines start with `|`, `-` or a name.
+        let pcts = match t.as_bytes().first() {
+            Some(b'0'..=b'9' | b'.') => leading_pcts(t).0,
+            _ => 0,
+        };
         if pcts > 0 {
             // A row that does not fit the header's structure (a bad overhead, values left
             // over) is reported and left out; the rows around it are read.
             let entry = if cols.is_empty() {
-                entry_by_fields(line, n)
+                entry_by_fields(line, n, &mut names)
             } else {
-                entry_by_header(line, &cols, n).map(|(e, problems)| {
+                entry_by_header(line, &cols, n, &mut names).map(|(e, problems)| {
                     for msg in problems {
                         issues.push(n, || format!("{msg} in `{}`", excerpt(line)));
                     }
@@ -1006,6 +1045,17 @@ pub fn parse(text: &str) -> Result<Parsed<PerfReport>, ParseError> {
             "no `# Samples: … of event` header, `PerfTop:` header or profile entry (`12.34%  …`) found"
         };
         return Err(ParseError::unusable(None, reason));
+    }
+    // Growth slack of the vectors is returned: the record is kept for the whole analysis.
+    report.events.shrink_to_fit();
+    for ev in &mut report.events {
+        ev.entries.shrink_to_fit();
+        for e in &mut ev.entries {
+            e.callchain.shrink_to_fit();
+            for node in &mut e.callchain {
+                node.symbols.shrink_to_fit();
+            }
+        }
     }
     Ok(Parsed {
         value: report,

@@ -51,7 +51,11 @@
 use crate::common::{excerpt, head_lines, strip_bom, Issues, LineIssue, ParseError, Parsed, Sniff};
 use serde::Serialize;
 use std::collections::HashMap;
-use std::io::{self, BufRead, Read};
+use std::io::{self, BufRead};
+
+mod table;
+use table::TableSink;
+pub use table::{FrameRef, PerfScript, SampleRef};
 
 /// Input lines longer than this many bytes are cut (with an issue) so that a line without end
 /// cannot exhaust memory; perf prints nothing close to it.
@@ -253,15 +257,6 @@ pub struct Summary {
     pub events: Vec<EventTally>,
     /// The `perf script --header` fields, when that block is present.
     pub header: Vec<HeaderField>,
-}
-
-/// The whole input, for small inputs: every sample and the summary.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-pub struct PerfScript {
-    /// Every sample in input order.
-    pub samples: Vec<Sample>,
-    /// Counts over the input.
-    pub summary: Summary,
 }
 
 /// Is this `perf script` output?
@@ -583,144 +578,100 @@ fn fill_frame(frame: &mut Frame, parts: &FrameParts<'_>, line: usize) {
     frame.line = line;
 }
 
-/// Reads one line into `buf` (without the line end), keeping at most `cap` bytes; returns
-/// `(bytes consumed, cut, ended with a newline)`, `(0, …)` at the end of input. The line end is
-/// found with the standard library's `memchr` (`read_until`).
-fn read_line_capped<R: BufRead>(
+/// Calls `f(line, cut)` for each line of `reader`, without its line end (`\n`, or `\r\n`), in
+/// order; a line longer than `cap` bytes is handed over cut to `cap` bytes with `cut` set.
+/// Returns the bytes read and whether the last line ended with a newline.
+///
+/// Lines are found with `memchr` in the reader's own buffer and handed over from it without a
+/// copy; only a line that straddles two buffer fills is gathered in a scratch buffer.
+fn for_each_line<R: BufRead>(
     reader: &mut R,
-    buf: &mut Vec<u8>,
     cap: usize,
-) -> io::Result<(usize, bool, bool)> {
-    buf.clear();
-    let n = reader
-        .by_ref()
-        .take(cap as u64 + 1)
-        .read_until(b'\n', buf)?;
-    if buf.last() == Some(&b'\n') {
-        buf.pop();
-        if buf.last() == Some(&b'\r') {
-            buf.pop();
-        }
-        return Ok((n, false, true));
-    }
-    if n <= cap {
-        // The end of input, without a line end.
-        return Ok((n, false, false));
-    }
-    // Longer than `cap`: keep `cap` bytes and skip to the line end in bounded steps.
-    buf.truncate(cap);
-    let mut total = n;
-    let mut rest = Vec::new();
+    mut f: impl FnMut(&[u8], bool),
+) -> io::Result<(u64, bool)> {
+    let mut pending: Vec<u8> = Vec::new();
+    let mut pending_len = 0usize;
+    let mut bytes = 0u64;
+    let mut last_complete = true;
     loop {
-        rest.clear();
-        let m = reader
-            .by_ref()
-            .take(64 * 1024)
-            .read_until(b'\n', &mut rest)?;
-        total += m;
-        if m == 0 {
-            return Ok((total, true, false));
-        }
-        if rest.last() == Some(&b'\n') {
-            return Ok((total, true, true));
-        }
-    }
-}
-
-/// Stream state: the sample being filled, spare frames for reuse, tallies and issues.
-struct Stream {
-    sample: Sample,
-    in_sample: bool,
-    spare: Vec<Frame>,
-    summary: Summary,
-    issues: Issues,
-    frames_capped: u64,
-    events_capped: u64,
-    in_header_block: bool,
-    saw_content: bool,
-    blank_lines: usize,
-    /// The current sample's header has neither a time stamp nor a frame yet (perf 3.x layout,
-    /// or a line of another format that happens to look like one): it only counts once a frame
-    /// follows.
-    tentative: bool,
-}
-
-impl Stream {
-    fn new() -> Self {
-        Stream {
-            sample: Sample::default(),
-            in_sample: false,
-            spare: Vec::new(),
-            summary: Summary::default(),
-            issues: Issues::default(),
-            frames_capped: 0,
-            events_capped: 0,
-            in_header_block: false,
-            saw_content: false,
-            blank_lines: 0,
-            tentative: false,
-        }
-    }
-
-    /// Hands the current sample to `f`, tallies it and recycles its frames.
-    fn emit(&mut self, f: &mut impl FnMut(&Sample)) {
-        if !self.in_sample {
-            return;
-        }
-        self.in_sample = false;
-        if self.tentative {
-            let line = self.sample.line;
-            self.issues.push(line, || {
-                "a line shaped like an old (perf 3.x) sample header `COMM TID EVENT:` but without time stamp or call-chain frame: not read as a sample".to_string()
-            });
-            self.spare.append(&mut self.sample.frames);
-            return;
-        }
-        let s = &self.sample;
-        self.summary.samples += 1;
-        self.summary.frames += s.frames.len() as u64;
-        let known = self.summary.events.len();
-        match self.summary.events.iter_mut().find(|e| e.name == s.event) {
-            Some(e) => {
-                e.samples += 1;
-                e.period = e.period.saturating_add(s.period.unwrap_or(0));
+        let buf = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            if pending_len > 0 {
+                f(&pending, pending_len > cap);
+                last_complete = false;
             }
-            None if known < MAX_EVENTS => self.summary.events.push(EventTally {
-                name: s.event.clone(),
-                samples: 1,
-                period: s.period.unwrap_or(0),
-                first_line: s.line,
-            }),
-            None => {
-                if self.events_capped == 0 {
-                    let (line, name) = (s.line, excerpt(&s.event));
-                    self.issues.push(line, || {
-                        format!("more than {MAX_EVENTS} event names; `{name}` and later new names are not tallied")
-                    });
+            return Ok((bytes, last_complete));
+        }
+        let (used, line_end) = match memchr::memchr(b'\n', buf) {
+            Some(i) => (i + 1, Some(i)),
+            None => (buf.len(), None),
+        };
+        match line_end {
+            Some(i) if pending_len == 0 => {
+                let line = &buf[..i];
+                if line.len() > cap {
+                    f(&line[..cap], true);
+                } else {
+                    f(line.strip_suffix(b"\r").unwrap_or(line), false);
                 }
-                self.events_capped += 1;
+                last_complete = true;
+            }
+            _ => {
+                let part = &buf[..line_end.unwrap_or(used)];
+                let room = (cap + 1).saturating_sub(pending.len());
+                pending.extend_from_slice(&part[..part.len().min(room)]);
+                pending_len = pending_len.saturating_add(part.len());
+                if line_end.is_some() {
+                    if pending_len > cap {
+                        pending.truncate(cap);
+                        f(&pending, true);
+                    } else {
+                        let line = pending.strip_suffix(b"\r").unwrap_or(&pending);
+                        f(line, false);
+                    }
+                    pending.clear();
+                    pending_len = 0;
+                    last_complete = true;
+                } else {
+                    last_complete = false;
+                }
             }
         }
-        f(&self.sample);
-        self.spare.append(&mut self.sample.frames);
+        reader.consume(used);
+        bytes += used as u64;
     }
+}
 
-    fn push_frame(&mut self, parts: &FrameParts<'_>, line: usize) {
-        if self.sample.frames.len() >= MAX_FRAMES {
-            if self.frames_capped == 0 {
-                self.issues.push(line, || {
-                    format!("the call chain has more than {MAX_FRAMES} frames; the rest of it is dropped")
-                });
-            }
-            self.frames_capped += 1;
-            return;
-        }
-        self.tentative = false;
-        let mut frame = self.spare.pop().unwrap_or_default();
-        fill_frame(&mut frame, parts, line);
-        self.sample.frames.push(frame);
+/// Where the samples a [`Stream`] reads go: a reused [`Sample`] handed to a callback
+/// ([`for_each_sample`]), or the interned tables of a [`PerfScript`] ([`parse`]).
+trait Sink {
+    /// A sample header starts a new sample.
+    fn start(&mut self, h: &Header<'_>, line: usize);
+    /// One frame of the current sample.
+    fn frame(&mut self, parts: &FrameParts<'_>, line: usize);
+    /// A frame line (trimmed) that was read before: `true` when the sink took it as the current
+    /// sample's next frame without it being parsed again.
+    fn known_frame(&mut self, _trimmed: &str, _line: usize) -> bool {
+        false
     }
+    /// The current sample is complete and counted.
+    fn emit(&mut self);
+    /// The current sample is not one (a tentative header without frames).
+    fn discard(&mut self);
+}
 
+/// The [`Sink`] of [`for_each_sample`]: one reused sample, its frames recycled.
+struct Each<F> {
+    sample: Sample,
+    spare: Vec<Frame>,
+    f: F,
+}
+
+impl<F: FnMut(&Sample)> Sink for Each<F> {
     fn start(&mut self, h: &Header<'_>, line: usize) {
         let s = &mut self.sample;
         s.comm.clear();
@@ -735,8 +686,143 @@ impl Stream {
         s.detail.clear();
         s.detail.push_str(h.detail);
         s.line = line;
+    }
+
+    fn frame(&mut self, parts: &FrameParts<'_>, line: usize) {
+        let mut frame = self.spare.pop().unwrap_or_default();
+        fill_frame(&mut frame, parts, line);
+        self.sample.frames.push(frame);
+    }
+
+    fn emit(&mut self) {
+        (self.f)(&self.sample);
+        self.spare.append(&mut self.sample.frames);
+    }
+
+    fn discard(&mut self) {
+        self.spare.append(&mut self.sample.frames);
+    }
+}
+
+/// Stream state: the current sample's header values the tallies need, tallies and issues.
+struct Stream<S> {
+    sink: S,
+    in_sample: bool,
+    /// The current sample's event, period, header line and frame count.
+    event: String,
+    period: Option<u64>,
+    line: usize,
+    frames: usize,
+    summary: Summary,
+    issues: Issues,
+    frames_capped: u64,
+    events_capped: u64,
+    in_header_block: bool,
+    saw_content: bool,
+    blank_lines: usize,
+    /// The current sample's header has neither a time stamp nor a frame yet (perf 3.x layout,
+    /// or a line of another format that happens to look like one): it only counts once a frame
+    /// follows.
+    tentative: bool,
+}
+
+impl<S: Sink> Stream<S> {
+    fn new(sink: S) -> Self {
+        Stream {
+            sink,
+            in_sample: false,
+            event: String::new(),
+            period: None,
+            line: 0,
+            frames: 0,
+            summary: Summary::default(),
+            issues: Issues::default(),
+            frames_capped: 0,
+            events_capped: 0,
+            in_header_block: false,
+            saw_content: false,
+            blank_lines: 0,
+            tentative: false,
+        }
+    }
+
+    /// Hands the current sample to the sink and tallies it.
+    fn emit(&mut self) {
+        if !self.in_sample {
+            return;
+        }
+        self.in_sample = false;
+        if self.tentative {
+            let line = self.line;
+            self.issues.push(line, || {
+                "a line shaped like an old (perf 3.x) sample header `COMM TID EVENT:` but without time stamp or call-chain frame: not read as a sample".to_string()
+            });
+            self.sink.discard();
+            return;
+        }
+        self.summary.samples += 1;
+        self.summary.frames += self.frames as u64;
+        let known = self.summary.events.len();
+        match self
+            .summary
+            .events
+            .iter_mut()
+            .find(|e| e.name == self.event)
+        {
+            Some(e) => {
+                e.samples += 1;
+                e.period = e.period.saturating_add(self.period.unwrap_or(0));
+            }
+            None if known < MAX_EVENTS => self.summary.events.push(EventTally {
+                name: self.event.clone(),
+                samples: 1,
+                period: self.period.unwrap_or(0),
+                first_line: self.line,
+            }),
+            None => {
+                if self.events_capped == 0 {
+                    let (line, name) = (self.line, excerpt(&self.event));
+                    self.issues.push(line, || {
+                        format!("more than {MAX_EVENTS} event names; `{name}` and later new names are not tallied")
+                    });
+                }
+                self.events_capped += 1;
+            }
+        }
+        self.sink.emit();
+    }
+
+    /// `false` (with an issue the first time) when the current sample has [`MAX_FRAMES`].
+    fn frame_room(&mut self, line: usize) -> bool {
+        if self.frames >= MAX_FRAMES {
+            if self.frames_capped == 0 {
+                self.issues.push(line, || {
+                    format!("the call chain has more than {MAX_FRAMES} frames; the rest of it is dropped")
+                });
+            }
+            self.frames_capped += 1;
+            return false;
+        }
+        true
+    }
+
+    fn push_frame(&mut self, parts: &FrameParts<'_>, line: usize) {
+        if self.frame_room(line) {
+            self.tentative = false;
+            self.frames += 1;
+            self.sink.frame(parts, line);
+        }
+    }
+
+    fn start(&mut self, h: &Header<'_>, line: usize) {
+        self.event.clear();
+        self.event.push_str(h.event);
+        self.period = h.period;
+        self.line = line;
+        self.frames = 0;
         self.in_sample = true;
         self.tentative = h.time_ns.is_none();
+        self.sink.start(h, line);
         if let Some(parts) = &h.inline_frame {
             self.push_frame(parts, line);
         }
@@ -763,10 +849,10 @@ impl Stream {
         }
     }
 
-    fn line(&mut self, line: &str, n: usize, f: &mut impl FnMut(&Sample)) {
+    fn line(&mut self, line: &str, n: usize) {
         if line.bytes().all(|b| b.is_ascii_whitespace()) {
             self.blank_lines += 1;
-            self.emit(f);
+            self.emit();
             return;
         }
         if line.starts_with('#') {
@@ -777,6 +863,14 @@ impl Stream {
         }
         self.saw_content = true;
         if line.starts_with('\t') {
+            if self.in_sample
+                && self.frames < MAX_FRAMES
+                && self.sink.known_frame(line.trim_ascii(), n)
+            {
+                self.tentative = false;
+                self.frames += 1;
+                return;
+            }
             if let Some(parts) = parse_frame(line) {
                 if self.in_sample {
                     self.push_frame(&parts, n);
@@ -789,7 +883,7 @@ impl Stream {
                 return;
             }
         } else if let Some(h) = parse_header(line) {
-            self.emit(f);
+            self.emit();
             self.start(&h, n);
             return;
         } else if let Some(parts) = parse_frame(line) {
@@ -807,44 +901,20 @@ impl Stream {
     }
 }
 
-/// Reads `perf script` output from `reader` and calls `f` once per sample, in input order.
-///
-/// The [`Sample`] passed to `f` is reused for the next one (clone it to keep it). Memory stays
-/// bounded: one line of at most [`MAX_LINE_BYTES`] and one sample of at most [`MAX_FRAMES`]
-/// frames are held at a time. Bad lines become issues (at most 1000 listed) and reading goes
-/// on; a last line without a newline is reported (the output was probably cut).
-///
-/// Errors: [`ParseError::Unusable`] when reading fails, when the input is empty, or when no
-/// sample header is found (a `--header` block with no samples is a valid empty result).
-pub fn for_each_sample<R: BufRead>(
+/// Reads every line of `reader` into `st`; the summary and issues, or why nothing was read.
+fn run<R: BufRead, S: Sink>(
     mut reader: R,
-    mut f: impl FnMut(&Sample),
-) -> Result<Parsed<Summary>, ParseError> {
-    let mut st = Stream::new();
-    let mut buf = Vec::with_capacity(256);
+    st: &mut Stream<S>,
+) -> Result<Vec<LineIssue>, ParseError> {
     let mut owned = String::new();
     let mut n = 0usize;
-    let mut last_complete = true;
-    let mut bytes = 0u64;
-    loop {
-        let (consumed, cut, newline) = read_line_capped(&mut reader, &mut buf, MAX_LINE_BYTES)
-            .map_err(|e| {
-                ParseError::unusable(
-                    Some(n + 1),
-                    format!("reading the input failed after line {n}: {e}"),
-                )
-            })?;
-        if consumed == 0 {
-            break;
-        }
-        bytes += consumed as u64;
+    let (bytes, last_complete) = for_each_line(&mut reader, MAX_LINE_BYTES, |buf, cut| {
         n += 1;
-        last_complete = newline;
-        let mut text = match std::str::from_utf8(&buf) {
+        let mut text = match std::str::from_utf8(buf) {
             Ok(s) => s,
             Err(_) => {
                 owned.clear();
-                owned.push_str(&String::from_utf8_lossy(&buf));
+                owned.push_str(&String::from_utf8_lossy(buf));
                 &owned
             }
         };
@@ -856,9 +926,15 @@ pub fn for_each_sample<R: BufRead>(
                 format!("line longer than {MAX_LINE_BYTES} bytes; the rest of it is ignored")
             });
         }
-        st.line(text, n, &mut f);
-    }
-    st.emit(&mut f);
+        st.line(text, n);
+    })
+    .map_err(|e| {
+        ParseError::unusable(
+            Some(n + 1),
+            format!("reading the input failed after line {n}: {e}"),
+        )
+    })?;
+    st.emit();
     st.summary.lines = n;
     if !last_complete && n > 0 {
         st.issues.push(n, || {
@@ -876,23 +952,51 @@ pub fn for_each_sample<R: BufRead>(
         };
         return Err(ParseError::unusable(None, reason));
     }
+    Ok(std::mem::take(&mut st.issues).into_vec())
+}
+
+/// Reads `perf script` output from `reader` and calls `f` once per sample, in input order.
+///
+/// The [`Sample`] passed to `f` is reused for the next one (clone it to keep it). Memory stays
+/// bounded: one line of at most [`MAX_LINE_BYTES`] and one sample of at most [`MAX_FRAMES`]
+/// frames are held at a time. Bad lines become issues (at most 1000 listed) and reading goes
+/// on; a last line without a newline is reported (the output was probably cut).
+///
+/// Errors: [`ParseError::Unusable`] when reading fails, when the input is empty, or when no
+/// sample header is found (a `--header` block with no samples is a valid empty result).
+pub fn for_each_sample<R: BufRead>(
+    reader: R,
+    f: impl FnMut(&Sample),
+) -> Result<Parsed<Summary>, ParseError> {
+    let mut st = Stream::new(Each {
+        sample: Sample::default(),
+        spare: Vec::new(),
+        f,
+    });
+    let issues = run(reader, &mut st)?;
     Ok(Parsed {
         value: st.summary,
-        issues: st.issues.into_vec(),
+        issues,
     })
 }
 
-/// Parses a whole `perf script` output held in memory, keeping every sample (use
-/// [`for_each_sample`] or [`collapse`] for large inputs). Errors as [`for_each_sample`].
+/// Parses a whole `perf script` output held in memory, keeping every sample in a compact
+/// [`PerfScript`] (use [`for_each_sample`] or [`collapse`] for inputs too large to hold).
+///
+/// Errors: as [`for_each_sample`]; also [`ParseError::Unusable`] for a text of 4 GiB or more
+/// (its line numbers and table indices are kept in 32 bits).
 pub fn parse(text: &str) -> Result<Parsed<PerfScript>, ParseError> {
-    let mut samples = Vec::new();
-    let parsed = for_each_sample(text.as_bytes(), |s| samples.push(s.clone()))?;
+    if u32::try_from(text.len()).is_err() {
+        return Err(ParseError::unusable(
+            None,
+            "a `perf script` text of 4 GiB or more is read as a stream, not held in memory",
+        ));
+    }
+    let mut st = Stream::new(TableSink::default());
+    let issues = run(text.as_bytes(), &mut st)?;
     Ok(Parsed {
-        value: PerfScript {
-            samples,
-            summary: parsed.value,
-        },
-        issues: parsed.issues,
+        value: st.sink.finish(st.summary),
+        issues,
     })
 }
 

@@ -319,8 +319,13 @@ impl PerfScriptDigest {
     fn parse(text: &str) -> Result<Parsed<PerfScriptDigest>, ParseError> {
         perf::script::parse(text).map(|p| Parsed {
             value: PerfScriptDigest {
-                summary: p.value.summary,
-                first_samples: p.value.samples.into_iter().take(Self::KEPT).collect(),
+                summary: p.value.summary.clone(),
+                first_samples: p
+                    .value
+                    .iter()
+                    .take(Self::KEPT)
+                    .map(|s| s.to_sample())
+                    .collect(),
             },
             issues: p.issues,
         })

@@ -223,8 +223,8 @@ fn overheads_agree_with_perf_script() {
     assert_eq!(Some(script.summary.samples), ev.samples);
     assert_eq!(Some(script.summary.events[0].period), ev.event_count);
     for e in ev.entries.iter().take(8) {
-        let n = script
-            .samples
+        let samples = script.to_samples();
+        let n = samples
             .iter()
             .filter(|s| {
                 let leaf = &s.frames[0];

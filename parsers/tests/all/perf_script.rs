@@ -39,7 +39,7 @@ const ALL: [&str; 9] = [
 fn samples(rel: &str) -> Vec<Sample> {
     let parsed = perf::script::parse(&fixture(rel)).unwrap();
     assert!(parsed.issues.is_empty(), "{rel}: {:?}", parsed.issues);
-    parsed.value.samples
+    parsed.value.to_samples()
 }
 
 fn folded_with(text: &str, opts: CollapseOptions) -> Folded {
@@ -58,6 +58,36 @@ fn folded_text(f: &Folded) -> String {
     String::from_utf8(out).unwrap()
 }
 
+/// The compact record of `parse` (interned strings, shared frames and call chains, derived frame
+/// lines) gives back exactly the samples the streaming reader hands over, for every fixture and
+/// for inputs whose frame lines have gaps (a comment or a bad line inside a call chain).
+#[test]
+fn compact_record_matches_the_stream() {
+    let gappy = "a 1 [000] 1.000001: 1 cycles:\n\tffffffff81000001 f+0x1 ([kernel.kallsyms])\n# note\n\tffffffff81000002 g+0x2 ([kernel.kallsyms])\n\n\
+                 a 1 [000] 1.000002: 1 cycles:\n\tffffffff81000001 f+0x1 ([kernel.kallsyms])\n\tffffffff81000002 g+0x2 ([kernel.kallsyms])\n\n";
+    let mut texts: Vec<String> = ALL.iter().map(|rel| fixture(rel)).collect();
+    texts.push(gappy.to_string());
+    for text in &texts {
+        let mut streamed = Vec::new();
+        for_each_sample(text.as_bytes(), |s| streamed.push(s.clone())).unwrap();
+        let p = perf::script::parse(text).unwrap().value;
+        assert_eq!(p.len(), streamed.len());
+        assert_eq!(p.to_samples(), streamed);
+        assert_eq!(
+            serde_json::to_value(&p).unwrap()["samples"],
+            serde_json::to_value(&streamed).unwrap()
+        );
+    }
+    let p = perf::script::parse(gappy).unwrap().value;
+    let lines: Vec<usize> = p
+        .iter()
+        .flat_map(|s| s.frames().map(|f| f.line).collect::<Vec<_>>())
+        .collect();
+    assert_eq!(lines, [2, 4, 7, 8]);
+    // Both samples share one call chain and its two frames.
+    assert_eq!((p.distinct_stacks(), p.distinct_frames()), (1, 2));
+}
+
 #[test]
 fn captured_call_chains() {
     let parsed = perf::script::parse(&fixture(CALLCHAINS)).unwrap();
@@ -71,7 +101,7 @@ fn captured_call_chains() {
     assert_eq!(s.events[0].samples, 397);
     assert_eq!(s.events[0].period, 4_010_100_970);
     assert_eq!(s.lines, 3166);
-    let all = &parsed.value.samples;
+    let all = &parsed.value.to_samples();
     let first = &all[0];
     assert_eq!(first.comm, "java");
     assert_eq!(
@@ -354,7 +384,7 @@ fn dso_classes() {
     // Inferno's own example of a module frame.
     let text = "swapper 0 [000] 1.000001: 1 cycles:\n\t     7d8 ipv4_conntrack_local+0x7f8f80b8 ([nf_conntrack_ipv4])\n\tffffffff8103ce3b native_safe_halt ([kernel.kallsyms])\n\n";
     let p = perf::script::parse(text).unwrap();
-    let f = &p.value.samples[0].frames[0];
+    let f = &p.value.to_samples()[0].frames[0];
     assert_eq!(
         (f.address, f.symbol.as_str(), f.offset),
         (Some(0x7d8), "ipv4_conntrack_local", Some(0x7f8f80b8))
@@ -479,7 +509,7 @@ fn header_block_fields() {
         vec![("instructions", 333), ("cycles", 111)]
     );
     // perf 4.13 prints no period: the sample count is the weight.
-    assert!(parsed.value.samples.iter().all(|s| s.period.is_none()));
+    assert!(parsed.value.iter().all(|s| s.period.is_none()));
 }
 
 #[test]
@@ -618,14 +648,17 @@ fn caps_bound_memory_and_are_reported_once() {
         );
         let p = perf::script::parse(&text).unwrap();
         assert_eq!(!p.issues.is_empty(), cut, "{:?}", p.issues);
-        assert_eq!(p.value.samples[0].frames.len(), usize::from(!cut));
+        assert_eq!(p.value.get(0).unwrap().frame_count(), usize::from(!cut));
     }
     let mut deep = String::from("x 1 [000] 1.000000: 1 cpu-clock:\n");
     for _ in 0..perf::script::MAX_FRAMES + 10 {
         deep.push_str("\tffffffff81000000 f ([kernel.kallsyms])\n");
     }
     let p = perf::script::parse(&deep).unwrap();
-    assert_eq!(p.value.samples[0].frames.len(), perf::script::MAX_FRAMES);
+    assert_eq!(
+        p.value.get(0).unwrap().frame_count(),
+        perf::script::MAX_FRAMES
+    );
     assert_eq!(p.issues.len(), 1);
 }
 
