@@ -14,7 +14,7 @@ mod imp {
     use std::alloc::{GlobalAlloc, Layout, System};
     use std::cell::Cell;
     use std::collections::BTreeMap;
-    use std::io::Write;
+    use std::fmt::Write;
     use std::sync::atomic::{AtomicIsize, Ordering::Relaxed};
     use std::sync::Mutex;
 
@@ -84,12 +84,11 @@ mod imp {
         }
         let live = LIVE.load(Relaxed);
         let peak = PEAK.swap(live, Relaxed);
-        let _ = writeln!(
-            std::io::stderr(),
-            "mem-stats stage {name:<10} live {:>9.1} MiB  peak during {:>9.1} MiB",
+        crate::console::error_text(&format!(
+            "mem-stats stage {name:<10} live {:>9.1} MiB  peak during {:>9.1} MiB\n",
             mib(live),
             mib(peak)
-        );
+        ));
     }
 
     /// `f`'s result and the bytes this thread allocated in it and did not free.
@@ -120,7 +119,7 @@ mod imp {
         if !on() {
             return;
         }
-        let mut err = std::io::stderr().lock();
+        let mut err = String::new();
         let kinds = KINDS.lock().unwrap_or_else(|e| e.into_inner());
         let _ = writeln!(
             err,
@@ -153,6 +152,7 @@ mod imp {
         for (name, v) in MAXES.lock().unwrap_or_else(|e| e.into_inner()).iter() {
             let _ = writeln!(err, "mem-stats max {name}: {:.1} MiB", mib(*v as isize));
         }
+        crate::console::error_text(&err);
     }
 }
 

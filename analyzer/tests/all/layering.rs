@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 /// import those before it, never those after it.
 const LAYERS: &[&str] = &[
     "console",
+    "memstat",
     "manifest",
     "bundle",
     "layout",
