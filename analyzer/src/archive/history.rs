@@ -181,8 +181,9 @@ pub fn terminal(h: &History) -> String {
 /// defect in rca).
 pub fn html(h: &History) -> Result<String, minijinja::Error> {
     let env = crate::report::html::environment();
-    env.get_template("history.html")?.render(minijinja::context! {
-        h => h,
-        version => env!("CARGO_PKG_VERSION"),
-    })
+    env.get_template("history.html")?
+        .render(minijinja::context! {
+            h => h,
+            version => env!("CARGO_PKG_VERSION"),
+        })
 }

@@ -446,7 +446,8 @@ pub fn store(
         for (o, n) in &a.outcomes {
             st.execute(params![id, o, *n as i64])?;
         }
-        let mut st = tx.prepare("INSERT OR IGNORE INTO labels (bundle_id, label) VALUES (?1, ?2)")?;
+        let mut st =
+            tx.prepare("INSERT OR IGNORE INTO labels (bundle_id, label) VALUES (?1, ?2)")?;
         for l in labels {
             st.execute(params![id, l])?;
         }

@@ -47,7 +47,11 @@ pub fn severity_label(severity: u8) -> &'static str {
 /// The archive used when `--db` is not given: `$RCA_DB`, else `$XDG_DATA_HOME/rca/cases.db`,
 /// else `$HOME/.local/share/rca/cases.db`, else `cases.db` in the current directory.
 pub fn default_db() -> PathBuf {
-    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let var = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
     if let Some(p) = var("RCA_DB") {
         return p;
     }
@@ -80,7 +84,9 @@ pub fn resolve(conn: &Connection, prefix: &str) -> Result<String, String> {
         .map_err(|e| e.to_string())?;
     match found.as_slice() {
         [one] => Ok(one.clone()),
-        [] => Err(format!("no bundle in the archive has a hash starting with {p}")),
+        [] => Err(format!(
+            "no bundle in the archive has a hash starting with {p}"
+        )),
         _ => Err(format!(
             "more than one bundle has a hash starting with {p}: give more characters"
         )),

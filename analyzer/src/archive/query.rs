@@ -92,7 +92,9 @@ pub enum Term {
 }
 
 /// The keys a term may have.
-pub const KEYS: &[&str] = &["rule", "severity", "host", "since", "until", "fact", "label"];
+pub const KEYS: &[&str] = &[
+    "rule", "severity", "host", "since", "until", "fact", "label",
+];
 
 type Res<'a, T> = IResult<&'a str, T>;
 
@@ -179,7 +181,9 @@ fn term(key: &str, v: &str) -> Result<Term, String> {
         "severity" => all_consuming((opt(cmp), level))
             .parse(v)
             .map(|(_, (c, l))| Term::Severity(c.unwrap_or(Cmp::Ge), l))
-            .map_err(|_| bad("expected a level, optionally after a comparison: `>=warning`, `critical`")),
+            .map_err(|_| {
+                bad("expected a level, optionally after a comparison: `>=warning`, `critical`")
+            }),
         "since" | "until" => all_consuming(date)
             .parse(v)
             .map(|(_, d)| {
@@ -419,7 +423,10 @@ mod tests {
     #[test]
     fn wrong_terms_are_refused_with_what_is_expected() {
         let e = parse("color:red").unwrap_err();
-        assert!(e.contains("unknown key `color`") && e.contains("rule, severity"), "{e}");
+        assert!(
+            e.contains("unknown key `color`") && e.contains("rule, severity"),
+            "{e}"
+        );
         let e = parse("severity:bad").unwrap_err();
         assert!(e.contains("expected a level"), "{e}");
         let e = parse("since:2026-1-1").unwrap_err();

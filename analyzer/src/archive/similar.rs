@@ -147,9 +147,8 @@ pub fn similar(conn: &Connection, probe: &Probe, k: usize) -> rusqlite::Result<V
     let own = probe.hash.clone().unwrap_or_default();
     let mut total_w: HashMap<i64, f64> = HashMap::new();
     {
-        let mut st = conn.prepare(
-            "SELECT id, finding_weight FROM bundles WHERE status = 'ok' AND hash != ?1",
-        )?;
+        let mut st = conn
+            .prepare("SELECT id, finding_weight FROM bundles WHERE status = 'ok' AND hash != ?1")?;
         for r in st.query_map([&own], |r| Ok((r.get(0)?, r.get(1)?)))? {
             let (id, w) = r?;
             total_w.insert(id, w);
@@ -189,8 +188,8 @@ pub fn similar(conn: &Connection, probe: &Probe, k: usize) -> rusqlite::Result<V
     candidates.truncate(CANDIDATES);
 
     let spreads = spreads(conn, probe.numeric.keys())?;
-    let mut fst = conn
-        .prepare("SELECT name, num FROM features WHERE bundle_id = ?1 AND num IS NOT NULL")?;
+    let mut fst =
+        conn.prepare("SELECT name, num FROM features WHERE bundle_id = ?1 AND num IS NOT NULL")?;
     let mut scored: Vec<(i64, f64, f64, f64, Vec<(f64, String)>)> = Vec::new();
     for (id, j) in candidates {
         let mut dists = Vec::new();
@@ -288,8 +287,7 @@ fn spreads<'a>(
     names: impl Iterator<Item = &'a String>,
 ) -> rusqlite::Result<HashMap<String, Spread>> {
     refresh_spreads(conn)?;
-    let mut st =
-        conn.prepare("SELECT median, mad, mean_ad FROM feature_spread WHERE name = ?1")?;
+    let mut st = conn.prepare("SELECT median, mad, mean_ad FROM feature_spread WHERE name = ?1")?;
     let mut out = HashMap::new();
     for n in names {
         if let Some(s) = st

@@ -53,8 +53,11 @@ fn renamed(sample: &Path, root: &Path, name: &str) -> PathBuf {
     std::fs::write(&uname, t.replacen(" vm ", &format!(" {name} "), 1)).unwrap();
     let m = top.join("manifest.tsv");
     let t = std::fs::read_to_string(&m).unwrap();
-    std::fs::write(&m, t.replace("meta\thostname\tvm\n", &format!("meta\thostname\t{name}\n")))
-        .unwrap();
+    std::fs::write(
+        &m,
+        t.replace("meta\thostname\tvm\n", &format!("meta\thostname\t{name}\n")),
+    )
+    .unwrap();
     top
 }
 
@@ -74,7 +77,13 @@ fn the_samples_indexed_twice_then_searched_compared_and_followed() {
     let samples = repo().join("sample-bundles");
     let twin = renamed(&zookeeper_sample(), d.path(), "zk-twin");
 
-    let o = rca(&["index", samples.to_str().unwrap(), twin.to_str().unwrap(), "--db", dbs]);
+    let o = rca(&[
+        "index",
+        samples.to_str().unwrap(),
+        twin.to_str().unwrap(),
+        "--db",
+        dbs,
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let stored = count(&db, "SELECT count(*) FROM bundles WHERE status = 'ok'");
     // healthy, s1, s2 baseline and suspect, s3, s4 baseline and suspect, and the twin.
@@ -89,7 +98,13 @@ fn the_samples_indexed_twice_then_searched_compared_and_followed() {
     assert!(findings > 0 && features > 0);
 
     // Again: nothing new.
-    let o = rca(&["index", samples.to_str().unwrap(), twin.to_str().unwrap(), "--db", dbs]);
+    let o = rca(&[
+        "index",
+        samples.to_str().unwrap(),
+        twin.to_str().unwrap(),
+        "--db",
+        dbs,
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(
         String::from_utf8_lossy(&o.stdout).contains("0 stored, 8 already stored, 0 failed"),
@@ -102,7 +117,15 @@ fn the_samples_indexed_twice_then_searched_compared_and_followed() {
 
     // The twin is the closest bundle to the zookeeper sample, sharing all its findings.
     let zk = zookeeper_sample();
-    let o = rca(&["similar", zk.to_str().unwrap(), "--db", dbs, "-k", "3", "--json"]);
+    let o = rca(&[
+        "similar",
+        zk.to_str().unwrap(),
+        "--db",
+        dbs,
+        "-k",
+        "3",
+        "--json",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let first = &v[0];
@@ -114,11 +137,20 @@ fn the_samples_indexed_twice_then_searched_compared_and_followed() {
 
     // A note on the twin shows with it, found by a hash prefix.
     let hash = first["hash"].as_str().unwrap().to_string();
-    let o = rca(&["note", &hash[..10], "fixed by raising maxClientCnxns, INC-1234", "--db", dbs]);
+    let o = rca(&[
+        "note",
+        &hash[..10],
+        "fixed by raising maxClientCnxns, INC-1234",
+        "--db",
+        dbs,
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let o = rca(&["similar", zk.to_str().unwrap(), "--db", dbs, "-k", "1"]);
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains("note: fixed by raising maxClientCnxns, INC-1234"), "{out}");
+    assert!(
+        out.contains("note: fixed by raising maxClientCnxns, INC-1234"),
+        "{out}"
+    );
 
     // Search: every bundle of host zk-twin; a rule the twin has.
     let rule: String = Connection::open(&db)
@@ -130,7 +162,13 @@ fn the_samples_indexed_twice_then_searched_compared_and_followed() {
             |r| r.get(0),
         )
         .unwrap();
-    let o = rca(&["search", "--db", dbs, "--json", &format!("rule:{rule} host:ZK-*")]);
+    let o = rca(&[
+        "search",
+        "--db",
+        dbs,
+        "--json",
+        &format!("rule:{rule} host:ZK-*"),
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["total"], 1, "{}", text(&o));
@@ -143,7 +181,15 @@ fn the_samples_indexed_twice_then_searched_compared_and_followed() {
 
     // History of the twin's host: its one bundle, its rules on the time axis, the note.
     let page = d.path().join("h.html");
-    let o = rca(&["history", "--host", "zk-twin", "--db", dbs, "--html", page.to_str().unwrap()]);
+    let o = rca(&[
+        "history",
+        "--host",
+        "zk-twin",
+        "--db",
+        dbs,
+        "--html",
+        page.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(out.contains("history of zk-twin: 1 bundle(s)"), "{out}");
@@ -181,7 +227,10 @@ fn a_corrupt_bundle_in_the_middle_is_recorded_and_the_run_goes_on() {
         db.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    assert_eq!(count(&db, "SELECT count(*) FROM bundles WHERE status = 'ok'"), 2);
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM bundles WHERE status = 'ok'"),
+        2
+    );
     let (path, error): (String, String) = Connection::open(&db)
         .unwrap()
         .query_row(
@@ -192,9 +241,19 @@ fn a_corrupt_bundle_in_the_middle_is_recorded_and_the_run_goes_on() {
         .unwrap();
     assert!(path.ends_with("broken.tar.gz"), "{path}");
     assert!(!error.is_empty());
-    assert!(String::from_utf8_lossy(&o.stderr).contains("broken.tar.gz"), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("broken.tar.gz"),
+        "{}",
+        text(&o)
+    );
     // The next run tries the failed bundle again, and only it.
-    let o = rca(&["index", a.to_str().unwrap(), c.to_str().unwrap(), "--db", db.to_str().unwrap()]);
+    let o = rca(&[
+        "index",
+        a.to_str().unwrap(),
+        c.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(
         String::from_utf8_lossy(&o.stdout).contains("0 stored, 1 already stored, 1 failed"),
@@ -225,11 +284,17 @@ fn a_run_stopped_between_bundles_resumes_with_the_rest() {
     assert!(stopped.is_err());
     drop(conn);
     assert_eq!(count(&db, "SELECT count(*) FROM bundles"), 1);
-    assert_eq!(count(&db, "SELECT count(*) FROM labels WHERE label = 'run-1'"), 1);
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM labels WHERE label = 'run-1'"),
+        1
+    );
     let mut conn = schema::open(&db).unwrap();
     let r = index::index(&mut conn, &paths, &o, |_, _, _, _| {}).unwrap();
     assert_eq!((r.stored, r.already, r.failed.len()), (2, 1, 0));
-    assert_eq!(count(&db, "SELECT count(*) FROM bundles WHERE status = 'ok'"), 3);
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM bundles WHERE status = 'ok'"),
+        3
+    );
 }
 
 /// A bundle made of rows: host, collection start (epoch s), findings, features.
@@ -278,8 +343,14 @@ fn three(db: &Path) -> Connection {
         Ok(row(
             "db01",
             JAN,
-            &[("mem.swap", 2, "mem/vmstat.txt"), ("disk.await", 1, "iostat.txt")],
-            &[("eth0: queues", q(1.0), None), ("kernel release", None, Some("5.10.0"))],
+            &[
+                ("mem.swap", 2, "mem/vmstat.txt"),
+                ("disk.await", 1, "iostat.txt"),
+            ],
+            &[
+                ("eth0: queues", q(1.0), None),
+                ("kernel release", None, Some("5.10.0")),
+            ],
         )),
         &["acme".into()],
     )
@@ -292,7 +363,10 @@ fn three(db: &Path) -> Connection {
             "DB02",
             FEB,
             &[("mem.swap", 1, "mem/vmstat.txt")],
-            &[("eth0: queues", q(2.0), None), ("kernel release", None, Some("6.1.0"))],
+            &[
+                ("eth0: queues", q(2.0), None),
+                ("kernel release", None, Some("6.1.0")),
+            ],
         )),
         &["globex".into()],
     )
@@ -305,7 +379,10 @@ fn three(db: &Path) -> Connection {
             "web01",
             MAR,
             &[("net.retrans", 0, "net/netstat.txt")],
-            &[("eth0: queues", q(8.0), None), ("kernel release", None, Some("6.1.0"))],
+            &[
+                ("eth0: queues", q(8.0), None),
+                ("kernel release", None, Some("6.1.0")),
+            ],
         )),
         &["acme".into()],
     )
@@ -427,7 +504,13 @@ fn an_archive_of_the_first_schema_version_is_migrated_and_read() {
     assert_eq!(w, [6.0, 4.0]);
     drop(c);
     let dbs = db.to_str().unwrap();
-    let o = rca(&["search", "--db", dbs, "--json", "rule:mem.swap since:2026-02-01"]);
+    let o = rca(&[
+        "search",
+        "--db",
+        dbs,
+        "--json",
+        "rule:mem.swap since:2026-02-01",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["bundles"][0]["host"], "db02");
