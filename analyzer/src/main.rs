@@ -448,13 +448,21 @@ fn index(
     quiet: bool,
 ) -> ExitCode {
     use std::io::IsTerminal;
-    let expanded = match rca::fleet::expand(args) {
-        Ok(p) => p,
-        Err(e) => {
-            console::error(&e);
-            return ExitCode::from(2);
+    // Each argument on its own: a folder of bundles contributes its bundles, whatever else is
+    // named beside it.
+    let mut expanded = rca::fleet::Expanded::default();
+    for a in args {
+        match rca::fleet::expand(std::slice::from_ref(a)) {
+            Ok(x) => {
+                expanded.bundles.extend(x.bundles);
+                expanded.skipped.extend(x.skipped);
+            }
+            Err(e) => {
+                console::error(&e);
+                return ExitCode::from(2);
+            }
         }
-    };
+    }
     let Some(mut conn) = db.open() else {
         return ExitCode::from(2);
     };

@@ -255,10 +255,12 @@ pub fn search(
                 args.push(Value::Text(g.clone()));
             }
             Term::Since(d) | Term::Until(d) => {
-                let ok: Option<i64> = conn
-                    .query_row("SELECT unixepoch(?1)", [d], |r| r.get(0))
+                // SQLite normalises `2026-02-30` to March 2: a day that does not exist reads back
+                // as another.
+                let ok: bool = conn
+                    .query_row("SELECT date(?1) IS ?1", [d], |r| r.get(0))
                     .map_err(|e| e.to_string())?;
-                if ok.is_none() {
+                if !ok {
                     return Err(format!("`{d}` is not a date"));
                 }
                 if matches!(t, Term::Since(_)) {
