@@ -274,6 +274,10 @@ pub fn index(
             });
         }
         drop(tx);
+        // Owned here: when the writer stops (an error, or its caller's panic), the receiver is
+        // dropped, every worker's next send fails, and the workers end, so the scope can join
+        // them.
+        let rx = rx;
         let mut done = 0;
         for (i, hash, outcome) in rx.iter() {
             done += 1;
