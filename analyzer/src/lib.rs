@@ -26,6 +26,7 @@
 #![cfg_attr(not(test), deny(clippy::string_slice))]
 
 pub mod analysis;
+pub mod archive;
 pub mod artifacts;
 pub mod bundle;
 pub mod console;

@@ -117,6 +117,133 @@ enum Command {
         #[command(flatten)]
         limits: LimitArgs,
     },
+    /// Analyze bundles and store them in the case archive (SQLite): identity, findings,
+    /// features and artifact outcomes, one transaction per bundle. A bundle already stored is
+    /// skipped by its content hash, so a stopped run resumes; one that fails is recorded with
+    /// its error and the run goes on.
+    #[command(after_help = INDEX_HELP)]
+    Index {
+        /// Bundles, or directories of bundles (as `fleet` reads them).
+        #[arg(required = true, value_name = "BUNDLE|DIR")]
+        bundles: Vec<PathBuf>,
+        #[command(flatten)]
+        db: DbArg,
+        /// Label every bundle stored by this run (`customer=acme`); repeatable.
+        #[arg(long = "label", value_name = "TEXT")]
+        labels: Vec<String>,
+        /// How many bundles are analyzed at once (default: one per CPU).
+        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
+        /// How long one bundle's analysis may take; past it the bundle is recorded as failed.
+        #[arg(long, value_name = "DURATION", default_value = "300s",
+              value_parser = humantime::parse_duration)]
+        bundle_timeout: Duration,
+        /// Do not print a line per bundle.
+        #[arg(short, long)]
+        quiet: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
+    /// Search the case archive: `rule:mem.* severity:>=warning host:db* since:2026-01-01
+    /// until:2026-03-31 fact:"eth0: queues"<2 label:acme` (terms AND-ed).
+    #[command(after_help = SEARCH_HELP)]
+    Search {
+        /// The query (one argument, or several joined by blanks).
+        #[arg(required = true, value_name = "QUERY")]
+        query: Vec<String>,
+        #[command(flatten)]
+        db: DbArg,
+        /// Most bundles listed (newest first).
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+        /// Print the result as JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The archived bundles most like BUNDLE: weighted Jaccard over findings plus a robust
+    /// distance over features, each with why and its notes.
+    Similar {
+        /// A bundle (analyzed if it is not in the archive), or a stored bundle's hash prefix.
+        bundle: String,
+        #[command(flatten)]
+        db: DbArg,
+        /// How many bundles to list.
+        #[arg(short, default_value_t = 10)]
+        k: usize,
+        /// Print the result as JSON instead of a list.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
+    /// One host's findings across its archived bundles, on a time axis.
+    History {
+        /// The host name (without regard to case).
+        #[arg(long)]
+        host: String,
+        #[command(flatten)]
+        db: DbArg,
+        /// Also write the history as an HTML page here.
+        #[arg(long, value_name = "FILE.html")]
+        html: Option<PathBuf>,
+        /// Print the history as JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Attach a note to an archived bundle (what fixed it, the ticket); `similar` and `history`
+    /// show it.
+    Note {
+        /// The bundle's hash, or at least 6 characters of it.
+        hash: String,
+        /// The note.
+        text: String,
+        #[command(flatten)]
+        db: DbArg,
+    },
+}
+
+const INDEX_HELP: &str = "\
+The archive is SQLite in WAL mode; its schema is described in docs/archive.md.
+
+Exit status: 0 every bundle stored (or already stored), 1 some bundle failed and was recorded
+with its error (the others are stored), 2 the archive cannot be opened or written, or a usage
+error.";
+
+const SEARCH_HELP: &str = "\
+Keys: rule:GLOB, severity:[<|<=|>|>=|=|!=]info|warning|critical (default >=), host:GLOB
+(any case), since:YYYY-MM-DD, until:YYYY-MM-DD (collection start, UTC, inclusive),
+fact:NAME OP VALUE (OP one of < <= > >= = !=; a name or value with blanks in double quotes),
+label:GLOB. rule: and severity: hold for the same finding.
+
+Exit status: 0 some bundle matches, 1 none does, 2 the query or the archive cannot be read.";
+
+/// The archive file.
+#[derive(Args)]
+struct DbArg {
+    /// The archive [default: $RCA_DB, else $XDG_DATA_HOME/rca/cases.db, else
+    /// ~/.local/share/rca/cases.db].
+    #[arg(long, value_name = "FILE.db")]
+    db: Option<PathBuf>,
+}
+
+impl DbArg {
+    /// The archive opened on the current schema, its folder created; `None` after printing why.
+    fn open(&self) -> Option<rusqlite::Connection> {
+        let p = self.db.clone().unwrap_or_else(rca::archive::default_db);
+        if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                console::error(&format!("cannot create {}: {e}", dir.display()));
+                return None;
+            }
+        }
+        match rca::archive::schema::open(&p) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                console::error(&e);
+                None
+            }
+        }
+    }
 }
 
 const REDACT_HELP: &str = "\
@@ -271,7 +398,321 @@ fn main() -> ExitCode {
             (keep_oui, verify, verify_only, quiet),
             &limits.limits(),
         ),
+        Command::Index {
+            bundles,
+            db,
+            labels,
+            jobs,
+            bundle_timeout,
+            quiet,
+            limits,
+        } => index(
+            &bundles,
+            &db,
+            rca::archive::index::Options {
+                limits: limits.limits(),
+                jobs: jobs.map_or(0, usize::from),
+                timeout: bundle_timeout,
+                labels,
+            },
+            quiet,
+        ),
+        Command::Search {
+            query,
+            db,
+            limit,
+            json,
+        } => search(&query.join(" "), &db, limit, json),
+        Command::Similar {
+            bundle,
+            db,
+            k,
+            json,
+            limits,
+        } => similar(&bundle, &db, k, json, &limits.limits()),
+        Command::History {
+            host,
+            db,
+            html,
+            json,
+        } => history(&host, &db, html.as_deref(), json),
+        Command::Note { hash, text, db } => note(&hash, &text, &db),
     }
+}
+
+/// `rca index`: the bundles analyzed and stored; a line per bundle on a terminal.
+fn index(
+    args: &[PathBuf],
+    db: &DbArg,
+    opts: rca::archive::index::Options,
+    quiet: bool,
+) -> ExitCode {
+    use std::io::IsTerminal;
+    // Each argument on its own: a folder of bundles contributes its bundles, whatever else is
+    // named beside it.
+    let mut expanded = rca::fleet::Expanded::default();
+    for a in args {
+        match rca::fleet::expand(std::slice::from_ref(a)) {
+            Ok(x) => {
+                expanded.bundles.extend(x.bundles);
+                expanded.skipped.extend(x.skipped);
+            }
+            Err(e) => {
+                console::error(&e);
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let Some(mut conn) = db.open() else {
+        return ExitCode::from(2);
+    };
+    for k in &expanded.skipped {
+        console::error(&format!("skipped: {}: {}", k.path, k.note));
+    }
+    let lines = !quiet && std::io::stderr().is_terminal();
+    let r = rca::archive::index::index(&mut conn, &expanded.bundles, &opts, |p, what, i, n| {
+        if lines {
+            console::error_text(&format!("[{i}/{n}] {}: {what}\n", console::path(p)));
+        }
+    });
+    let done = match r {
+        Ok(d) => d,
+        Err(e) => {
+            console::error(&e);
+            return ExitCode::from(2);
+        }
+    };
+    if let Err(e) = rca::archive::similar::refresh_spreads(&conn) {
+        console::error(&format!("cannot update the feature spreads: {e}"));
+        return ExitCode::from(2);
+    }
+    for (p, e) in &done.failed {
+        console::error(&format!("{p}: {e}"));
+    }
+    if !quiet {
+        console::out(&format!(
+            "{} stored, {} already stored, {} failed\n",
+            done.stored,
+            done.already,
+            done.failed.len()
+        ));
+    }
+    if done.failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// `rca search`.
+fn search(query: &str, db: &DbArg, limit: usize, json: bool) -> ExitCode {
+    let terms = match rca::archive::query::parse(query) {
+        Ok(t) => t,
+        Err(e) => {
+            console::error(&e);
+            return ExitCode::from(2);
+        }
+    };
+    let Some(conn) = db.open() else {
+        return ExitCode::from(2);
+    };
+    let (hits, total) = match rca::archive::query::search(&conn, &terms, limit) {
+        Ok(x) => x,
+        Err(e) => {
+            console::error(&e);
+            return ExitCode::from(2);
+        }
+    };
+    if json {
+        let doc = serde_json::json!({"total": total, "bundles": hits});
+        console::out(&(serde_json::to_string_pretty(&doc).expect("serialises") + "\n"));
+    } else {
+        let mut s = format!(
+            "{total} bundle(s){}\n",
+            if total > hits.len() {
+                format!(", the newest {} listed", hits.len())
+            } else {
+                String::new()
+            }
+        );
+        if !hits.is_empty() {
+            s.push_str(&format!(
+                "{:<12}  {:<19}  {:<20}  findings\n",
+                "hash", "collected", "host"
+            ));
+        }
+        for h in &hits {
+            let f: Vec<String> = h
+                .findings
+                .iter()
+                .map(|(r, sev)| format!("{r} ({sev})"))
+                .collect();
+            s.push_str(&format!(
+                "{:<12}  {:<19}  {:<20}  {}\n",
+                h.hash.get(..12).unwrap_or(&h.hash),
+                h.collected.as_deref().unwrap_or("-"),
+                h.host.as_deref().unwrap_or("-"),
+                f.join(", ")
+            ));
+        }
+        console::out(&s);
+    }
+    if total > 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// `rca similar`: a stored bundle's hash (prefix), a stored bundle's path, or a new bundle.
+fn similar(bundle: &str, db: &DbArg, k: usize, json: bool, limits: &Limits) -> ExitCode {
+    use rca::archive::{index, similar::Probe};
+    let Some(conn) = db.open() else {
+        return ExitCode::from(2);
+    };
+    let path = Path::new(bundle);
+    let probe = if path.exists() {
+        let hash = match index::content_hash(path) {
+            Ok(h) => h,
+            Err(e) => {
+                console::error(&format!("{bundle}: {e}"));
+                return ExitCode::from(2);
+            }
+        };
+        match Probe::stored(&conn, &hash) {
+            Ok(Some(p)) => p,
+            Ok(None) => {
+                let deadline = std::time::Instant::now() + Duration::from_secs(300);
+                match index::analyze(path, limits, deadline) {
+                    Ok(a) => Probe::from_analyzed(Some(hash), &a),
+                    Err(e) => {
+                        console::error(&format!("{bundle}: {e}"));
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            Err(e) => {
+                console::error(&e.to_string());
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        let hash = match rca::archive::resolve(&conn, bundle) {
+            Ok(h) => h,
+            Err(e) => {
+                console::error(&format!("{bundle}: no such file, and {e}"));
+                return ExitCode::from(2);
+            }
+        };
+        match Probe::stored(&conn, &hash) {
+            Ok(Some(p)) => p,
+            Ok(None) => {
+                console::error(&format!("{hash} is stored as failed: nothing to compare"));
+                return ExitCode::from(2);
+            }
+            Err(e) => {
+                console::error(&e.to_string());
+                return ExitCode::from(2);
+            }
+        }
+    };
+    let found = match rca::archive::similar::similar(&conn, &probe, k) {
+        Ok(f) => f,
+        Err(e) => {
+            console::error(&e.to_string());
+            return ExitCode::from(2);
+        }
+    };
+    if json {
+        console::out(&(serde_json::to_string_pretty(&found).expect("serialises") + "\n"));
+    } else {
+        let mut s = format!("{} similar bundle(s)\n", found.len());
+        for (i, f) in found.iter().enumerate() {
+            s.push_str(&format!(
+                "#{:<2} {:.3}  {}  {}  {}  (findings {:.3}, features {:.3})\n",
+                i + 1,
+                f.score,
+                f.hash.get(..12).unwrap_or(&f.hash),
+                f.collected.as_deref().unwrap_or("-"),
+                f.host.as_deref().unwrap_or("-"),
+                f.findings_similarity,
+                f.features_similarity
+            ));
+            if !f.shared.is_empty() {
+                s.push_str(&format!("     shared: {}\n", f.shared.join(", ")));
+            }
+            if !f.missing.is_empty() {
+                s.push_str(&format!("     not there: {}\n", f.missing.join(", ")));
+            }
+            if !f.closest.is_empty() {
+                s.push_str(&format!("     closest: {}\n", f.closest.join("; ")));
+            }
+            for n in &f.notes {
+                s.push_str(&format!("     note: {n}\n"));
+            }
+        }
+        console::out(&s);
+    }
+    ExitCode::SUCCESS
+}
+
+/// `rca history`.
+fn history(host: &str, db: &DbArg, html: Option<&Path>, json: bool) -> ExitCode {
+    let Some(conn) = db.open() else {
+        return ExitCode::from(2);
+    };
+    let h = match rca::archive::history::history(&conn, host) {
+        Ok(h) => h,
+        Err(e) => {
+            console::error(&e.to_string());
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(p) = html {
+        let page = match rca::archive::history::html(&h) {
+            Ok(p) => p,
+            Err(e) => {
+                console::error(&format!(
+                    "internal error rendering the page (please report it): {e:#}"
+                ));
+                return ExitCode::from(2);
+            }
+        };
+        if let Err(e) = std::fs::write(p, page) {
+            console::error(&format!("cannot write {}: {e}", p.display()));
+            return ExitCode::from(2);
+        }
+    }
+    if json {
+        console::out(&(serde_json::to_string_pretty(&h).expect("serialises") + "\n"));
+    } else {
+        console::out(&rca::archive::history::terminal(&h));
+    }
+    if h.visits.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `rca note`.
+fn note(hash: &str, text: &str, db: &DbArg) -> ExitCode {
+    let Some(conn) = db.open() else {
+        return ExitCode::from(2);
+    };
+    let full = match rca::archive::resolve(&conn, hash) {
+        Ok(h) => h,
+        Err(e) => {
+            console::error(&e);
+            return ExitCode::from(2);
+        }
+    };
+    if let Err(e) = rca::archive::add_note(&conn, &full, text) {
+        console::error(&format!("cannot write the note: {e}"));
+        return ExitCode::from(2);
+    }
+    console::out(&format!("noted on {full}\n"));
+    ExitCode::SUCCESS
 }
 
 /// Writes the JSON and HTML outputs; `false` (after printing why) when one cannot be written.

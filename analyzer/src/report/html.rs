@@ -25,6 +25,10 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("diff.html", include_str!("../../../templates/diff.html")),
     ("fleet.html", include_str!("../../../templates/fleet.html")),
     (
+        "history.html",
+        include_str!("../../../templates/history.html"),
+    ),
+    (
         "components.html",
         include_str!("../../../templates/components.html"),
     ),

@@ -7,6 +7,7 @@
 
 mod common;
 
+mod archive;
 mod bad_input;
 mod bundle_forms;
 mod captures;

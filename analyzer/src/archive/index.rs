@@ -1,0 +1,461 @@
+//! `rca index`: bundles analyzed and stored in the archive, one transaction per bundle.
+//!
+//! In: bundle paths (as `rca fleet` expands them), reading limits, how many bundles to analyze
+//! at once. Out: rows in the archive ([`super::schema`]) and an [`Indexed`] summary.
+//!
+//! Each bundle is identified by its content hash ([`content_hash`]). A hash already stored with
+//! status `ok` is skipped without being analyzed, so indexing the same bundles again stores
+//! nothing, and a run that was stopped resumes where it was: every bundle's rows are committed
+//! in one transaction as soon as its analysis ends, so a stopped run leaves whole bundles or
+//! none. A bundle that cannot be read or analyzed gets a row with status `failed` and its error;
+//! the run goes on, and the next run tries it again.
+//!
+//! Analysis is `rca analyze`'s ([`crate::diff::side::load_until`]), its features `rca fleet`'s
+//! ([`crate::fleet::features::extract`]). At most `jobs` bundles are analyzed at once and at most
+//! `jobs` analyzed bundles wait for the writer, so memory is that of about `2 × jobs` analyses
+//! whatever the number of bundles.
+
+use super::{severity_weight, Key};
+use crate::bundle::Limits;
+use crate::diff::side;
+use crate::fleet::features;
+use rusqlite::{params, Connection, OptionalExtension};
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// How to index.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Limits for reading each bundle.
+    pub limits: Limits,
+    /// Bundles analyzed at once (`0`: one per CPU).
+    pub jobs: usize,
+    /// Longest analysis of one bundle; past it the bundle is recorded as failed.
+    pub timeout: Duration,
+    /// Labels attached to every bundle stored by this run (`customer=acme`, `ticket-1234`).
+    pub labels: Vec<String>,
+}
+
+/// What one run did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Indexed {
+    /// Bundles analyzed and stored with status `ok`.
+    pub stored: usize,
+    /// Bundles whose content was already stored with status `ok`: not analyzed again.
+    pub already: usize,
+    /// Bundles recorded with status `failed`: `(path, error)`.
+    pub failed: Vec<(String, String)>,
+}
+
+/// One bundle's result, as the writer receives it.
+pub(crate) enum Outcome {
+    /// Already stored: nothing to do.
+    Known,
+    /// Analyzed, or failed with its error.
+    Done(Result<Box<Analyzed>, String>),
+}
+
+/// What the archive keeps of one analyzed bundle.
+#[derive(Debug, Clone, Default)]
+pub struct Analyzed {
+    /// Bundle format (`tar-gz`, `directory`, …).
+    pub format: Option<String>,
+    /// Layout that wrote it (`rca-collector`, `sosreport`, …).
+    pub layout: String,
+    /// Host name.
+    pub host: Option<String>,
+    /// OS name.
+    pub os: Option<String>,
+    /// Kernel release.
+    pub kernel: Option<String>,
+    /// Logical CPUs.
+    pub cpus: Option<u32>,
+    /// Collection window, UTC epoch seconds (from the collector's manifest).
+    pub window: Option<(f64, f64)>,
+    /// Distinct JDKs (`OpenJDK 17.0.15`).
+    pub jdks: Vec<String>,
+    /// Findings in rank order.
+    pub findings: Vec<FindingRow>,
+    /// Features: name, number (numeric features) or text (categorical ones).
+    pub features: Vec<(String, Option<f64>, Option<String>)>,
+    /// Artifacts per outcome (`parsed`, `partial`, …).
+    pub outcomes: BTreeMap<String, usize>,
+}
+
+/// One stored finding.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FindingRow {
+    /// Rule id (`mem.swap`).
+    pub rule: String,
+    /// 0 info, 1 warning, 2 critical.
+    pub severity: u8,
+    /// 0 low, 1 medium, 2 high.
+    pub confidence: u8,
+    /// What the finding is about: the artifact its first evidence cites (`iostat-x.txt`), or
+    /// empty.
+    pub entity: String,
+    /// Title.
+    pub title: String,
+    /// First and last sample time of the condition, as the artifact prints them.
+    pub time: Option<(String, String)>,
+    /// Evidence as JSON: `[{"artifact": …, "lines": […]}]`.
+    pub evidence: String,
+}
+
+/// SHA-256 of a bundle, lower-case hex: of the file's bytes, or for a folder of its entries in
+/// path order (each relative path, a NUL, then the file's bytes or `<link>` for a symbolic
+/// link, which is not followed). Errors: a file or folder cannot be read.
+pub fn content_hash(p: &Path) -> std::io::Result<String> {
+    let mut h = Sha256::new();
+    if p.is_dir() {
+        let mut files = Vec::new();
+        walk(p, PathBuf::new(), &mut files)?;
+        files.sort();
+        for (rel, link) in files {
+            h.update(rel.to_string_lossy().as_bytes());
+            h.update([0u8]);
+            if link {
+                h.update(b"<link>");
+            } else {
+                copy_into(&p.join(&rel), &mut h)?;
+            }
+        }
+    } else {
+        copy_into(p, &mut h)?;
+    }
+    Ok(format!("{:x}", h.finalize()))
+}
+
+fn copy_into(p: &Path, h: &mut Sha256) -> std::io::Result<()> {
+    let mut f = std::fs::File::open(p)?;
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = f.read(&mut buf)?;
+        if n == 0 {
+            return Ok(());
+        }
+        h.update(&buf[..n]);
+    }
+}
+
+/// Regular files and links under `dir`, relative paths; links are not followed.
+fn walk(root: &Path, rel: PathBuf, out: &mut Vec<(PathBuf, bool)>) -> std::io::Result<()> {
+    for e in std::fs::read_dir(root.join(&rel))? {
+        let e = e?;
+        let t = e.file_type()?;
+        let r = rel.join(e.file_name());
+        if t.is_dir() {
+            walk(root, r, out)?;
+        } else if t.is_symlink() {
+            out.push((r, true));
+        } else if t.is_file() {
+            out.push((r, false));
+        }
+    }
+    Ok(())
+}
+
+/// Analyzes one bundle for the archive. Errors: it cannot be read, could not be analyzed, or
+/// not before `deadline`.
+pub fn analyze(path: &Path, limits: &Limits, deadline: Instant) -> Result<Analyzed, String> {
+    let s = match side::load_until(path, limits, false, deadline) {
+        Ok(Some(s)) => s,
+        Ok(None) => return Err("analysis exceeded its deadline".into()),
+        Err(e) => return Err(e.to_string()),
+    };
+    if let Some(why) = &s.summary.unanalyzable {
+        return Err(format!("could not be analyzed: {why}"));
+    }
+    let feats = features::extract(&s.facts, s.findings());
+    let mut jdks = BTreeSet::new();
+    let mut rows = Vec::new();
+    for (name, n) in &feats.numeric {
+        rows.push((name.clone(), Some(n.value), None));
+    }
+    for (name, c) in &feats.categorical {
+        if name.ends_with(": JDK") {
+            jdks.insert(c.value.clone());
+        }
+        rows.push((name.clone(), None, Some(c.value.clone())));
+    }
+    let findings = s
+        .findings()
+        .iter()
+        .map(|f| FindingRow {
+            rule: f.rule_id.to_string(),
+            severity: f.severity as u8,
+            confidence: f.confidence as u8,
+            entity: f
+                .evidence
+                .first()
+                .map(|e| e.artifact.clone())
+                .unwrap_or_default(),
+            title: f.title.clone(),
+            time: f.time_range.map(|t| {
+                (
+                    crate::facts::time_label(&t.from),
+                    crate::facts::time_label(&t.to),
+                )
+            }),
+            evidence: serde_json::to_string(
+                &f.evidence
+                    .iter()
+                    .map(|e| serde_json::json!({"artifact": e.artifact, "lines": e.lines}))
+                    .collect::<Vec<_>>(),
+            )
+            .expect("evidence serialises"),
+        })
+        .collect();
+    Ok(Analyzed {
+        format: s.summary.format.clone(),
+        layout: s.summary.layout.to_string(),
+        host: s.summary.hostname.clone(),
+        os: s.summary.os.clone(),
+        kernel: s.summary.kernel_release.clone(),
+        cpus: s.summary.cpus,
+        window: s.facts.window,
+        jdks: jdks.into_iter().collect(),
+        findings,
+        features: rows,
+        outcomes: s
+            .summary
+            .outcome_counts
+            .iter()
+            .map(|(k, v)| (k.to_string(), *v))
+            .collect(),
+    })
+}
+
+/// Indexes `paths` into the archive. `progress` is called after each bundle with its path,
+/// what happened (`stored`, `already stored`, `failed: …`), and how many are done of how many.
+///
+/// Errors: the archive cannot be written (the bundles stored until then stay stored).
+pub fn index(
+    conn: &mut Connection,
+    paths: &[PathBuf],
+    opts: &Options,
+    mut progress: impl FnMut(&Path, &str, usize, usize),
+) -> Result<Indexed, String> {
+    let known: HashSet<String> = {
+        let mut st = conn
+            .prepare("SELECT hash FROM bundles WHERE status = 'ok'")
+            .map_err(|e| e.to_string())?;
+        let rows = st
+            .query_map([], |r| r.get::<_, String>(0))
+            .map_err(|e| e.to_string())?;
+        rows.collect::<Result<_, _>>().map_err(|e| e.to_string())?
+    };
+    let jobs = if opts.jobs == 0 {
+        rayon::current_num_threads()
+    } else {
+        opts.jobs
+    }
+    .clamp(1, paths.len().max(1));
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::sync_channel::<(usize, String, Outcome)>(jobs);
+    let mut out = Indexed::default();
+    let mut write_error = None;
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let (next, known) = (&next, &known);
+            s.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(p) = paths.get(i) else { break };
+                let (hash, outcome) = one(p, known, opts);
+                if tx.send((i, hash, outcome)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        // Owned here: when the writer stops (an error, or its caller's panic), the receiver is
+        // dropped, every worker's next send fails, and the workers end, so the scope can join
+        // them.
+        let rx = rx;
+        let mut done = 0;
+        for (i, hash, outcome) in rx.iter() {
+            done += 1;
+            let p = &paths[i];
+            let what = match outcome {
+                Outcome::Known => {
+                    out.already += 1;
+                    "already stored".to_string()
+                }
+                Outcome::Done(r) => {
+                    let err = r.as_ref().err().cloned();
+                    match store(conn, &hash, p, r.map_err(|e| e), &opts.labels) {
+                        Ok(true) => {}
+                        Ok(false) => {
+                            out.already += 1;
+                            progress(p, "already stored", done, paths.len());
+                            continue;
+                        }
+                        Err(e) => {
+                            write_error = Some(e);
+                            // Stop the workers: no further bundle is taken.
+                            next.store(paths.len(), Ordering::Relaxed);
+                            break;
+                        }
+                    }
+                    match err {
+                        None => {
+                            out.stored += 1;
+                            "stored".to_string()
+                        }
+                        Some(e) => {
+                            out.failed.push((p.display().to_string(), e.clone()));
+                            format!("failed: {e}")
+                        }
+                    }
+                }
+            };
+            progress(p, &what, done, paths.len());
+        }
+    });
+    if let Some(e) = write_error {
+        return Err(format!("cannot write the archive: {e}"));
+    }
+    Ok(out)
+}
+
+/// Hashes and, unless already stored, analyzes one bundle.
+fn one(p: &Path, known: &HashSet<String>, opts: &Options) -> (String, Outcome) {
+    let hash = match content_hash(p) {
+        Ok(h) => h,
+        Err(e) => {
+            // Unreadable: recorded under a hash of its path so that the failure is listed.
+            let h = format!("{:x}", Sha256::digest(p.to_string_lossy().as_bytes()));
+            return (h, Outcome::Done(Err(format!("cannot be read: {e}"))));
+        }
+    };
+    if known.contains(&hash) {
+        return (hash, Outcome::Known);
+    }
+    let deadline = Instant::now() + opts.timeout.min(Duration::from_secs(100 * 365 * 86_400));
+    let r = crate::console::catch_quietly(|| analyze(p, &opts.limits, deadline))
+        .unwrap_or_else(|c| {
+            Err(format!(
+                "rca failed while analyzing it (an internal error, please report it): {}",
+                c.message
+            ))
+        })
+        .map(Box::new);
+    (hash, Outcome::Done(r))
+}
+
+/// Stores one bundle in one transaction; `false` when its content is already stored with status
+/// `ok` (the same bundle named twice). A stored failure is replaced.
+pub fn store(
+    conn: &mut Connection,
+    hash: &str,
+    path: &Path,
+    r: Result<Box<Analyzed>, String>,
+    labels: &[String],
+) -> rusqlite::Result<bool> {
+    let tx = conn.transaction()?;
+    let before: Option<(i64, String)> = tx
+        .query_row(
+            "SELECT id, status FROM bundles WHERE hash = ?1",
+            [hash],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    match before {
+        Some((_, s)) if s == "ok" => return Ok(false),
+        Some((id, _)) => {
+            tx.execute("DELETE FROM bundles WHERE id = ?1", [id])?;
+        }
+        None => {}
+    }
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    let path_s = path.display().to_string();
+    let version = env!("CARGO_PKG_VERSION");
+    let a = match r {
+        Err(e) => {
+            tx.execute(
+                "INSERT INTO bundles (hash, path, status, error, rca_version, indexed_at)
+                 VALUES (?1, ?2, 'failed', ?3, ?4, ?5)",
+                params![hash, path_s, e, version, now],
+            )?;
+            tx.commit()?;
+            return Ok(true);
+        }
+        Ok(a) => a,
+    };
+    let mut weights: BTreeMap<Key, f64> = BTreeMap::new();
+    for f in &a.findings {
+        let w = weights
+            .entry((f.rule.clone(), f.entity.clone()))
+            .or_default();
+        *w = w.max(severity_weight(f.severity));
+    }
+    tx.execute(
+        "INSERT INTO bundles (hash, path, status, format, layout, host, os, kernel, cpus,
+            window_start, window_end, rca_version, indexed_at, finding_weight, jdks)
+         VALUES (?1, ?2, 'ok', ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+        params![
+            hash,
+            path_s,
+            a.format,
+            a.layout,
+            a.host,
+            a.os,
+            a.kernel,
+            a.cpus,
+            a.window.map(|w| w.0),
+            a.window.map(|w| w.1),
+            version,
+            now,
+            weights.values().sum::<f64>(),
+            serde_json::to_string(&a.jdks).expect("strings serialise"),
+        ],
+    )?;
+    let id = tx.last_insert_rowid();
+    {
+        let mut st = tx.prepare(
+            "INSERT INTO findings (bundle_id, rank, rule, severity, confidence, entity, title,
+                time_from, time_to, evidence) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        )?;
+        for (rank, f) in a.findings.iter().enumerate() {
+            st.execute(params![
+                id,
+                rank as i64 + 1,
+                f.rule,
+                f.severity,
+                f.confidence,
+                f.entity,
+                f.title,
+                f.time.as_ref().map(|t| &t.0),
+                f.time.as_ref().map(|t| &t.1),
+                f.evidence,
+            ])?;
+        }
+        let mut st = tx.prepare(
+            "INSERT OR REPLACE INTO features (bundle_id, name, num, text) VALUES (?1, ?2, ?3, ?4)",
+        )?;
+        for (name, num, text) in &a.features {
+            st.execute(params![id, name, num, text])?;
+        }
+        let mut st =
+            tx.prepare("INSERT INTO outcomes (bundle_id, outcome, artifacts) VALUES (?1, ?2, ?3)")?;
+        for (o, n) in &a.outcomes {
+            st.execute(params![id, o, *n as i64])?;
+        }
+        let mut st =
+            tx.prepare("INSERT OR IGNORE INTO labels (bundle_id, label) VALUES (?1, ?2)")?;
+        for l in labels {
+            st.execute(params![id, l])?;
+        }
+    }
+    tx.commit()?;
+    Ok(true)
+}

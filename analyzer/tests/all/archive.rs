@@ -1,0 +1,526 @@
+//! The case archive end to end: `rca index` over the sample bundles (twice, stopped and resumed,
+//! with a corrupt bundle among them), `rca search` with every operator, `rca similar` finding a
+//! planted twin, `rca history` and `rca note`, and a migration from the first schema version.
+
+use crate::common::{healthy_sample, repo};
+use rca::archive::index::{self, Analyzed, FindingRow, Options};
+use rca::archive::{query, schema, similar};
+use rca::bundle::Limits;
+use rusqlite::Connection;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Duration;
+
+fn rca(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rca"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}--- stderr\n{}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn count(db: &Path, sql: &str) -> i64 {
+    Connection::open(db)
+        .unwrap()
+        .query_row(sql, [], |r| r.get(0))
+        .unwrap()
+}
+
+/// Unpacks a `.tar.gz` sample into `root/name` as host `name` (its `uname` and manifest say
+/// so); returns the bundle folder.
+fn renamed(sample: &Path, root: &Path, name: &str) -> PathBuf {
+    let dir = root.join(name);
+    let f = std::fs::File::open(sample).unwrap();
+    tar::Archive::new(flate2::read::GzDecoder::new(f))
+        .unpack(&dir)
+        .unwrap();
+    let top = std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let uname = top.join("system/uname.txt");
+    let t = std::fs::read_to_string(&uname).unwrap();
+    std::fs::write(&uname, t.replacen(" vm ", &format!(" {name} "), 1)).unwrap();
+    let m = top.join("manifest.tsv");
+    let t = std::fs::read_to_string(&m).unwrap();
+    std::fs::write(
+        &m,
+        t.replace("meta\thostname\tvm\n", &format!("meta\thostname\t{name}\n")),
+    )
+    .unwrap();
+    top
+}
+
+fn zookeeper_sample() -> PathBuf {
+    std::fs::read_dir(repo().join("sample-bundles/s3-zookeeper-watches"))
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.to_string_lossy().ends_with(".tar.gz"))
+        .expect("the zookeeper sample is shipped")
+}
+
+#[test]
+fn the_samples_indexed_twice_then_searched_compared_and_followed() {
+    let d = tempfile::tempdir().unwrap();
+    let db = d.path().join("cases.db");
+    let dbs = db.to_str().unwrap();
+    let samples = repo().join("sample-bundles");
+    let twin = renamed(&zookeeper_sample(), d.path(), "zk-twin");
+
+    let o = rca(&[
+        "index",
+        samples.to_str().unwrap(),
+        twin.to_str().unwrap(),
+        "--db",
+        dbs,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let stored = count(&db, "SELECT count(*) FROM bundles WHERE status = 'ok'");
+    // healthy, s1, s2 baseline and suspect, s3, s4 baseline and suspect, and the twin.
+    assert_eq!(stored, 8, "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("8 stored, 0 already stored, 0 failed"),
+        "{}",
+        text(&o)
+    );
+    let findings = count(&db, "SELECT count(*) FROM findings");
+    let features = count(&db, "SELECT count(*) FROM features");
+    assert!(findings > 0 && features > 0);
+
+    // Again: nothing new.
+    let o = rca(&[
+        "index",
+        samples.to_str().unwrap(),
+        twin.to_str().unwrap(),
+        "--db",
+        dbs,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("0 stored, 8 already stored, 0 failed"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(count(&db, "SELECT count(*) FROM bundles"), 8);
+    assert_eq!(count(&db, "SELECT count(*) FROM findings"), findings);
+    assert_eq!(count(&db, "SELECT count(*) FROM features"), features);
+
+    // The twin is the closest bundle to the zookeeper sample, sharing all its findings.
+    let zk = zookeeper_sample();
+    let o = rca(&[
+        "similar",
+        zk.to_str().unwrap(),
+        "--db",
+        dbs,
+        "-k",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let first = &v[0];
+    assert_eq!(first["host"], "zk-twin", "{}", text(&o));
+    assert_eq!(first["findings_similarity"], 1.0, "{}", text(&o));
+    assert_eq!(first["features_similarity"], 1.0, "{}", text(&o));
+    assert!(!first["shared"].as_array().unwrap().is_empty());
+    assert!(v[1]["score"].as_f64().unwrap() < 1.0, "{}", text(&o));
+
+    // A note on the twin shows with it, found by a hash prefix.
+    let hash = first["hash"].as_str().unwrap().to_string();
+    let o = rca(&[
+        "note",
+        &hash[..10],
+        "fixed by raising maxClientCnxns, INC-1234",
+        "--db",
+        dbs,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = rca(&["similar", zk.to_str().unwrap(), "--db", dbs, "-k", "1"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("note: fixed by raising maxClientCnxns, INC-1234"),
+        "{out}"
+    );
+
+    // Search: every bundle of host zk-twin; a rule the twin has.
+    let rule: String = Connection::open(&db)
+        .unwrap()
+        .query_row(
+            "SELECT rule FROM findings f JOIN bundles b ON b.id = f.bundle_id
+             WHERE b.host = 'zk-twin' ORDER BY rank LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let o = rca(&[
+        "search",
+        "--db",
+        dbs,
+        "--json",
+        &format!("rule:{rule} host:ZK-*"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["total"], 1, "{}", text(&o));
+    assert_eq!(v["bundles"][0]["findings"][0][0], rule.as_str());
+    let o = rca(&["search", "--db", dbs, "host:nobody*"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let o = rca(&["search", "--db", dbs, "colour:red"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown key `colour`"));
+
+    // History of the twin's host: its one bundle, its rules on the time axis, the note.
+    let page = d.path().join("h.html");
+    let o = rca(&[
+        "history",
+        "--host",
+        "zk-twin",
+        "--db",
+        dbs,
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("history of zk-twin: 1 bundle(s)"), "{out}");
+    assert!(out.contains(&rule), "{out}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("History of zk-twin") && html.contains(&rule));
+    assert!(html.contains("INC-1234"));
+    assert!(!html.contains("src=\"http"), "the page loads nothing");
+}
+
+fn opts() -> Options {
+    Options {
+        limits: Limits::default(),
+        jobs: 2,
+        timeout: Duration::from_secs(300),
+        labels: vec!["run-1".into()],
+    }
+}
+
+#[test]
+fn a_corrupt_bundle_in_the_middle_is_recorded_and_the_run_goes_on() {
+    let d = tempfile::tempdir().unwrap();
+    let a = renamed(&healthy_sample(), d.path(), "host-a");
+    let c = d.path().join("broken.tar.gz");
+    // gzip's magic, then garbage.
+    std::fs::write(&c, b"\x1f\x8b\x08\x00garbage, not deflate data at all").unwrap();
+    let b = renamed(&healthy_sample(), d.path(), "host-b");
+    let db = d.path().join("cases.db");
+    let o = rca(&[
+        "index",
+        a.to_str().unwrap(),
+        c.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM bundles WHERE status = 'ok'"),
+        2
+    );
+    let (path, error): (String, String) = Connection::open(&db)
+        .unwrap()
+        .query_row(
+            "SELECT path, error FROM bundles WHERE status = 'failed'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert!(path.ends_with("broken.tar.gz"), "{path}");
+    assert!(!error.is_empty());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("broken.tar.gz"),
+        "{}",
+        text(&o)
+    );
+    // The next run tries the failed bundle again, and only it.
+    let o = rca(&[
+        "index",
+        a.to_str().unwrap(),
+        c.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("0 stored, 1 already stored, 1 failed"),
+        "{}",
+        text(&o)
+    );
+    assert_eq!(count(&db, "SELECT count(*) FROM bundles"), 3);
+}
+
+#[test]
+fn a_run_stopped_between_bundles_resumes_with_the_rest() {
+    let d = tempfile::tempdir().unwrap();
+    let paths: Vec<PathBuf> = ["h1", "h2", "h3"]
+        .iter()
+        .map(|n| renamed(&healthy_sample(), d.path(), n))
+        .collect();
+    let db = d.path().join("cases.db");
+    let mut conn = schema::open(&db).unwrap();
+    let mut o = opts();
+    o.jobs = 1;
+    // The run stops (here: its caller panics) once the first bundle is committed.
+    let stopped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        index::index(&mut conn, &paths, &o, |_, what, _, _| {
+            assert_eq!(what, "stored");
+            panic!("stopped");
+        })
+    }));
+    assert!(stopped.is_err());
+    drop(conn);
+    assert_eq!(count(&db, "SELECT count(*) FROM bundles"), 1);
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM labels WHERE label = 'run-1'"),
+        1
+    );
+    let mut conn = schema::open(&db).unwrap();
+    let r = index::index(&mut conn, &paths, &o, |_, _, _, _| {}).unwrap();
+    assert_eq!((r.stored, r.already, r.failed.len()), (2, 1, 0));
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM bundles WHERE status = 'ok'"),
+        3
+    );
+}
+
+/// A bundle made of rows: host, collection start (epoch s), findings, features.
+fn row(
+    host: &str,
+    start: f64,
+    findings: &[(&str, u8, &str)],
+    features: &[(&str, Option<f64>, Option<&str>)],
+) -> Box<Analyzed> {
+    Box::new(Analyzed {
+        layout: "rca-collector".into(),
+        host: Some(host.into()),
+        window: Some((start, start + 600.0)),
+        findings: findings
+            .iter()
+            .map(|(rule, severity, entity)| FindingRow {
+                rule: rule.to_string(),
+                severity: *severity,
+                confidence: 1,
+                entity: entity.to_string(),
+                title: format!("{rule} on {host}"),
+                time: None,
+                evidence: "[]".into(),
+            })
+            .collect(),
+        features: features
+            .iter()
+            .map(|(n, v, t)| (n.to_string(), *v, t.map(str::to_string)))
+            .collect(),
+        ..Analyzed::default()
+    })
+}
+
+/// 2026-01-10, 2026-02-10 and 2026-03-10, 00:00 UTC.
+const JAN: f64 = 1_768_003_200.0;
+const FEB: f64 = 1_770_681_600.0;
+const MAR: f64 = 1_773_100_800.0;
+
+fn three(db: &Path) -> Connection {
+    let mut c = schema::open(db).unwrap();
+    let q = |n: f64| Some(n);
+    index::store(
+        &mut c,
+        "a1",
+        Path::new("db01.tgz"),
+        Ok(row(
+            "db01",
+            JAN,
+            &[
+                ("mem.swap", 2, "mem/vmstat.txt"),
+                ("disk.await", 1, "iostat.txt"),
+            ],
+            &[
+                ("eth0: queues", q(1.0), None),
+                ("kernel release", None, Some("5.10.0")),
+            ],
+        )),
+        &["acme".into()],
+    )
+    .unwrap();
+    index::store(
+        &mut c,
+        "b2",
+        Path::new("db02.tgz"),
+        Ok(row(
+            "DB02",
+            FEB,
+            &[("mem.swap", 1, "mem/vmstat.txt")],
+            &[
+                ("eth0: queues", q(2.0), None),
+                ("kernel release", None, Some("6.1.0")),
+            ],
+        )),
+        &["globex".into()],
+    )
+    .unwrap();
+    index::store(
+        &mut c,
+        "c3",
+        Path::new("web01.tgz"),
+        Ok(row(
+            "web01",
+            MAR,
+            &[("net.retrans", 0, "net/netstat.txt")],
+            &[
+                ("eth0: queues", q(8.0), None),
+                ("kernel release", None, Some("6.1.0")),
+            ],
+        )),
+        &["acme".into()],
+    )
+    .unwrap();
+    c
+}
+
+fn hosts(c: &Connection, q: &str) -> Vec<String> {
+    let terms = query::parse(q).unwrap_or_else(|e| panic!("{q}: {e}"));
+    let (hits, total) = query::search(c, &terms, 100).unwrap();
+    assert_eq!(total, hits.len());
+    let mut v: Vec<String> = hits.into_iter().map(|h| h.host.unwrap()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn queries_with_every_key_and_operator() {
+    let d = tempfile::tempdir().unwrap();
+    let c = three(&d.path().join("cases.db"));
+    let cases: &[(&str, &[&str])] = &[
+        ("rule:mem.swap", &["DB02", "db01"]),
+        ("rule:mem.*", &["DB02", "db01"]),
+        ("rule:*.retrans", &["web01"]),
+        ("severity:critical", &["db01"]),
+        ("severity:>=warning", &["DB02", "db01"]),
+        ("severity:>warning", &["db01"]),
+        ("severity:<warning", &["web01"]),
+        ("severity:<=warning", &["DB02", "db01", "web01"]),
+        ("severity:=warning", &["DB02", "db01"]),
+        ("severity:!=warning", &["db01", "web01"]),
+        // The same finding: db02's swap finding is a warning only.
+        ("rule:mem.swap severity:critical", &["db01"]),
+        ("host:db*", &["DB02", "db01"]),
+        ("host:WEB0?", &["web01"]),
+        ("since:2026-02-10", &["DB02", "web01"]),
+        ("until:2026-02-10", &["DB02", "db01"]),
+        ("since:2026-02-01 until:2026-02-28", &["DB02"]),
+        ("fact:\"eth0: queues\"<2", &["db01"]),
+        ("fact:\"eth0: queues\"<=2", &["DB02", "db01"]),
+        ("fact:\"eth0: queues\">2", &["web01"]),
+        ("fact:\"eth0: queues\">=2", &["DB02", "web01"]),
+        ("fact:\"eth0: queues\"=2", &["DB02"]),
+        ("fact:\"eth0: queues\"!=2", &["db01", "web01"]),
+        ("fact:\"kernel release\"=6.1.0", &["DB02", "web01"]),
+        ("fact:\"kernel release\"!=6.1.0", &["db01"]),
+        ("label:acme", &["db01", "web01"]),
+        ("label:glo*", &["DB02"]),
+        ("label:acme host:web*", &["web01"]),
+        ("fact:\"no such fact\">0", &[]),
+    ];
+    for (q, want) in cases {
+        assert_eq!(hosts(&c, q), *want, "{q}");
+    }
+    let e = query::search(&c, &query::parse("since:2026-02-30").unwrap(), 10);
+    assert!(e.is_err_and(|e| e.contains("not a date")));
+}
+
+#[test]
+fn similar_ranks_by_shared_findings_then_features() {
+    let d = tempfile::tempdir().unwrap();
+    let c = three(&d.path().join("cases.db"));
+    let probe = similar::Probe::stored(&c, "a1").unwrap().unwrap();
+    let found = similar::similar(&c, &probe, 10).unwrap();
+    let order: Vec<&str> = found.iter().map(|s| s.hash.as_str()).collect();
+    // b2 shares the swap finding (warning there: min(4, 2) = 2 of a union of 4 + 2 + 2 − 2);
+    // c3 shares nothing and is not a candidate.
+    assert_eq!(order, ["b2"]);
+    assert_eq!(found[0].findings_similarity, 0.333);
+    assert_eq!(found[0].shared, ["mem.swap @ mem/vmstat.txt (warning)"]);
+    assert_eq!(found[0].missing, ["disk.await @ iostat.txt (warning)"]);
+}
+
+/// The first schema version, as the first rca that wrote archives created it.
+const V1: &str = "CREATE TABLE bundles (
+        id INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE, path TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('ok', 'failed')), error TEXT, format TEXT,
+        layout TEXT, host TEXT, os TEXT, kernel TEXT, cpus INTEGER, window_start REAL,
+        window_end REAL, rca_version TEXT NOT NULL, indexed_at INTEGER NOT NULL);
+    CREATE INDEX bundles_host ON bundles (host, window_start);
+    CREATE INDEX bundles_start ON bundles (window_start);
+    CREATE TABLE findings (
+        bundle_id INTEGER NOT NULL REFERENCES bundles (id) ON DELETE CASCADE,
+        rank INTEGER NOT NULL, rule TEXT NOT NULL, severity INTEGER NOT NULL,
+        confidence INTEGER NOT NULL, entity TEXT NOT NULL, title TEXT NOT NULL, time_from TEXT,
+        time_to TEXT, evidence TEXT NOT NULL, PRIMARY KEY (bundle_id, rank)) WITHOUT ROWID;
+    CREATE INDEX findings_rule ON findings (rule, severity, bundle_id);
+    CREATE TABLE features (
+        bundle_id INTEGER NOT NULL REFERENCES bundles (id) ON DELETE CASCADE,
+        name TEXT NOT NULL, num REAL, text TEXT, PRIMARY KEY (bundle_id, name)) WITHOUT ROWID;
+    CREATE INDEX features_name ON features (name, num, bundle_id);
+    INSERT INTO bundles (id, hash, path, status, host, window_start, rca_version, indexed_at)
+        VALUES (1, 'aaaaaa01', 'old1.tgz', 'ok', 'db01', 1768003200, '0.1.0', 0),
+               (2, 'aaaaaa02', 'old2.tgz', 'ok', 'db02', 1770681600, '0.1.0', 0);
+    INSERT INTO findings VALUES
+        (1, 1, 'mem.swap', 2, 2, 'mem/vmstat.txt', 'Swapping', NULL, NULL, '[]'),
+        (1, 2, 'mem.swap', 1, 2, 'mem/vmstat.txt', 'Swapping again', NULL, NULL, '[]'),
+        (1, 3, 'disk.await', 1, 1, 'iostat.txt', 'Slow disk', NULL, NULL, '[]'),
+        (2, 1, 'mem.swap', 2, 2, 'mem/vmstat.txt', 'Swapping', NULL, NULL, '[]');
+    INSERT INTO features VALUES (1, 'eth0: queues', 1, NULL), (2, 'eth0: queues', 1, NULL);
+    PRAGMA user_version = 1;";
+
+#[test]
+fn an_archive_of_the_first_schema_version_is_migrated_and_read() {
+    let d = tempfile::tempdir().unwrap();
+    let db = d.path().join("cases.db");
+    Connection::open(&db).unwrap().execute_batch(V1).unwrap();
+    let c = schema::open(&db).unwrap();
+    assert_eq!(schema::version(&c).unwrap(), schema::CURRENT);
+    // The weight of each bundle's findings is computed from the rows already there: a1 has
+    // mem.swap (critical, 4; its repeat counted once) and disk.await (warning, 2).
+    let w: Vec<f64> = c
+        .prepare("SELECT finding_weight FROM bundles ORDER BY id")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(w, [6.0, 4.0]);
+    drop(c);
+    let dbs = db.to_str().unwrap();
+    let o = rca(&[
+        "search",
+        "--db",
+        dbs,
+        "--json",
+        "rule:mem.swap since:2026-02-01",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["bundles"][0]["host"], "db02");
+    let o = rca(&["note", "aaaaaa02", "swap off, INC-7", "--db", dbs]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = rca(&["similar", "aaaaaa01", "--db", dbs, "--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v[0]["hash"], "aaaaaa02");
+    // 4 shared of a union of 6 + 4 − 4.
+    assert_eq!(v[0]["findings_similarity"], 0.667);
+    assert_eq!(v[0]["notes"][0], "swap off, INC-7");
+}
