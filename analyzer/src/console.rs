@@ -109,6 +109,13 @@ pub fn error_text(text: &str) {
     to_stderr(&clean_lines(text));
 }
 
+/// Whether standard error is a terminal (progress lines are written only then).
+pub fn stderr_is_terminal() -> bool {
+    use std::io::IsTerminal;
+    #[allow(clippy::disallowed_methods)]
+    std::io::stderr().is_terminal()
+}
+
 fn to_stderr(text: &str) {
     #[allow(clippy::disallowed_methods)]
     let mut e = std::io::stderr().lock();

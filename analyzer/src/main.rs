@@ -447,7 +447,6 @@ fn index(
     opts: rca::archive::index::Options,
     quiet: bool,
 ) -> ExitCode {
-    use std::io::IsTerminal;
     // Each argument on its own: a folder of bundles contributes its bundles, whatever else is
     // named beside it.
     let mut expanded = rca::fleet::Expanded::default();
@@ -469,7 +468,7 @@ fn index(
     for k in &expanded.skipped {
         console::error(&format!("skipped: {}: {}", k.path, k.note));
     }
-    let lines = !quiet && std::io::stderr().is_terminal();
+    let lines = !quiet && console::stderr_is_terminal();
     let r = rca::archive::index::index(&mut conn, &expanded.bundles, &opts, |p, what, i, n| {
         if lines {
             console::error_text(&format!("[{i}/{n}] {}: {what}\n", console::path(p)));

@@ -54,6 +54,9 @@ pub struct History {
     pub rules: Vec<(String, Vec<Option<&'static str>>)>,
 }
 
+/// A stored bundle of the host: id, content hash, collection start, path, kernel.
+type BundleRow = (i64, String, Option<String>, String, Option<String>);
+
 /// The history of `host`. Errors: the archive cannot be read.
 pub fn history(conn: &Connection, host: &str) -> rusqlite::Result<History> {
     let mut st = conn.prepare(
@@ -61,7 +64,7 @@ pub fn history(conn: &Connection, host: &str) -> rusqlite::Result<History> {
          WHERE status = 'ok' AND lower(host) = lower(?1)
          ORDER BY window_start IS NULL, window_start, indexed_at, id",
     )?;
-    let rows: Vec<(i64, String, Option<String>, String, Option<String>)> = st
+    let rows: Vec<BundleRow> = st
         .query_map([host], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
         })?

@@ -160,6 +160,17 @@ fn walk(root: &Path, rel: PathBuf, out: &mut Vec<(PathBuf, bool)>) -> std::io::R
     Ok(())
 }
 
+/// `path` inside the layout's tree: without the folder `root` the tree starts in, so a finding
+/// on a tarball and on its unpacked folder has the same entity.
+fn in_layout<'a>(root: &str, path: &'a str) -> &'a str {
+    if root.is_empty() {
+        return path;
+    }
+    path.strip_prefix(root)
+        .and_then(|p| p.strip_prefix('/'))
+        .unwrap_or(path)
+}
+
 /// Analyzes one bundle for the archive. Errors: it cannot be read, could not be analyzed, or
 /// not before `deadline`.
 pub fn analyze(path: &Path, limits: &Limits, deadline: Instant) -> Result<Analyzed, String> {
@@ -193,7 +204,7 @@ pub fn analyze(path: &Path, limits: &Limits, deadline: Instant) -> Result<Analyz
             entity: f
                 .evidence
                 .first()
-                .map(|e| e.artifact.clone())
+                .map(|e| in_layout(&s.summary.root, &e.artifact).to_string())
                 .unwrap_or_default(),
             title: f.title.clone(),
             time: f.time_range.map(|t| {
@@ -289,7 +300,7 @@ pub fn index(
                 }
                 Outcome::Done(r) => {
                     let err = r.as_ref().err().cloned();
-                    match store(conn, &hash, p, r.map_err(|e| e), &opts.labels) {
+                    match store(conn, &hash, p, r, &opts.labels) {
                         Ok(true) => {}
                         Ok(false) => {
                             out.already += 1;

@@ -34,6 +34,10 @@ pub const DISTANCE_CAP: f64 = 3.5;
 /// Bundles scored in full: those with the highest findings similarity.
 pub const CANDIDATES: usize = 500;
 
+/// A candidate scored in full: bundle id, score, weighted Jaccard, feature closeness, and each
+/// compared feature's capped distance with its "name: ours vs theirs" text.
+type Scored = (i64, f64, f64, f64, Vec<(f64, String)>);
+
 /// What a bundle is compared by.
 #[derive(Debug, Clone, Default)]
 pub struct Probe {
@@ -156,41 +160,35 @@ pub fn similar(conn: &Connection, probe: &Probe, k: usize) -> rusqlite::Result<V
     }
     let wa: f64 = probe.findings.values().sum();
     let mut inter: HashMap<i64, f64> = HashMap::new();
-    let mut candidates: Vec<(i64, f64)> = if probe.findings.is_empty() {
-        total_w
-            .iter()
-            .filter(|(_, w)| **w == 0.0)
-            .map(|(id, _)| (*id, 1.0))
-            .collect()
-    } else {
-        let mut st = conn.prepare(
-            "SELECT bundle_id, MAX(severity) FROM findings WHERE rule = ?1 AND entity = ?2
-             GROUP BY bundle_id",
-        )?;
-        for ((rule, entity), w) in &probe.findings {
-            for r in st.query_map(params![rule, entity], |r| {
-                Ok((r.get::<_, i64>(0)?, r.get::<_, u8>(1)?))
-            })? {
-                let (id, s) = r?;
-                *inter.entry(id).or_default() += w.min(severity_weight(s));
-            }
+    let mut st = conn.prepare(
+        "SELECT bundle_id, MAX(severity) FROM findings WHERE rule = ?1 AND entity = ?2
+         GROUP BY bundle_id",
+    )?;
+    for ((rule, entity), w) in &probe.findings {
+        for r in st.query_map(params![rule, entity], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, u8>(1)?))
+        })? {
+            let (id, s) = r?;
+            *inter.entry(id).or_default() += w.min(severity_weight(s));
         }
-        inter
-            .iter()
-            .filter_map(|(id, i)| {
-                let wb = total_w.get(id)?;
-                let union = wa + wb - i;
-                Some((*id, if union > 0.0 { i / union } else { 0.0 }))
-            })
-            .collect()
-    };
+    }
+    // Every stored bundle is a candidate, those sharing no finding at Jaccard 0 (their features
+    // may still be close); two bundles without findings are alike in findings.
+    let mut candidates: Vec<(i64, f64)> = total_w
+        .iter()
+        .map(|(id, wb)| {
+            let i = inter.get(id).copied().unwrap_or(0.0);
+            let union = wa + wb - i;
+            (*id, if union > 0.0 { i / union } else { 1.0 })
+        })
+        .collect();
     candidates.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
     candidates.truncate(CANDIDATES);
 
     let spreads = spreads(conn, probe.numeric.keys())?;
     let mut fst =
         conn.prepare("SELECT name, num FROM features WHERE bundle_id = ?1 AND num IS NOT NULL")?;
-    let mut scored: Vec<(i64, f64, f64, f64, Vec<(f64, String)>)> = Vec::new();
+    let mut scored: Vec<Scored> = Vec::new();
     for (id, j) in candidates {
         let mut dists = Vec::new();
         for r in fst.query_map([id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, f64>(1)?)))? {

@@ -53,6 +53,11 @@ pub struct SideSummary {
     /// The tool that wrote the bundle (`rca-collector`, `sosreport`, …): sides of different
     /// layouts are compared by their facts all the same.
     pub layout: &'static str,
+    /// The folder inside the bundle where the layout's tree starts (`rca-host-2026…` of a
+    /// collector tarball), `""` for the bundle's top: artifact paths without it name the same
+    /// artifact in a tarball and in its unpacked folder.
+    #[serde(skip)]
+    pub root: String,
     /// Entries read.
     pub entries: usize,
     /// Artifacts per outcome (`parsed`, `partial`, …).
@@ -147,6 +152,7 @@ fn side(path: &Path, a: analysis::Analysis, keep_text: bool) -> Side {
         cpus: facts.identity.cpus,
         format: collected.summary.format.map(|f| f.label().to_string()),
         layout: collected.layout.layout.name(),
+        root: collected.layout.root.clone(),
         entries: collected.summary.entries,
         outcome_counts,
         unanalyzable,
@@ -172,6 +178,7 @@ impl Side {
                 cpus: facts.identity.cpus,
                 format: None,
                 layout: crate::layout::Layout::Loose.name(),
+                root: String::new(),
                 entries: 0,
                 outcome_counts: BTreeMap::new(),
                 unanalyzable: None,

@@ -449,8 +449,10 @@ fn similar_ranks_by_shared_findings_then_features() {
     let found = similar::similar(&c, &probe, 10).unwrap();
     let order: Vec<&str> = found.iter().map(|s| s.hash.as_str()).collect();
     // b2 shares the swap finding (warning there: min(4, 2) = 2 of a union of 4 + 2 + 2 − 2);
-    // c3 shares nothing and is not a candidate.
-    assert_eq!(order, ["b2"]);
+    // c3 shares nothing: it comes after, on its features alone.
+    assert_eq!(order, ["b2", "c3"]);
+    assert_eq!(found[1].findings_similarity, 0.0);
+    assert!(found[1].score <= 1.0 - similar::FINDINGS_SHARE);
     assert_eq!(found[0].findings_similarity, 0.333);
     assert_eq!(found[0].shared, ["mem.swap @ mem/vmstat.txt (warning)"]);
     assert_eq!(found[0].missing, ["disk.await @ iostat.txt (warning)"]);
