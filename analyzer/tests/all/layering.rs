@@ -24,6 +24,7 @@ const LAYERS: &[&str] = &[
     "report",
     "diff",
     "fleet",
+    "archive",
 ];
 
 fn src() -> PathBuf {
