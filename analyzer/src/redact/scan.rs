@@ -17,7 +17,8 @@ pub use super::class::Class;
 use super::map::{dashed_ip, v4_special, v6_special, Map};
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, Input, MatchKind};
 use regex::bytes::Regex;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::net::{Ipv4Addr, Ipv6Addr};
 use std::sync::LazyLock;
 
@@ -439,10 +440,159 @@ pub const DFA_MAX_PATTERN_BYTES: usize = 64 << 10;
 /// Counts of replacements, per class.
 pub type Counts = BTreeMap<Class, u64>;
 
-/// One Aho-Corasick automaton over every original, with each one's class and pseudonym.
+/// Every original with its class and pseudonym, found leftmost-longest in one pass.
+///
+/// The originals are split in two sets searched side by side: address-shaped ones (IPv4, IPv6
+/// and MAC text, [`address_shaped`]) in a hash table probed at each position of the runs of
+/// `[0-9a-fA-F:.]` that hold a `:` or a `.`, and all others (names, users, keywords, other
+/// forms) in an Aho-Corasick automaton. Leftmost-longest over a union of sets is the leftmost of
+/// the sets' leftmost-longest matches, the longer at equal starts, so the matches are those of one
+/// automaton over every original (which a DFA cannot hold for hundreds of thousands of MACs, and
+/// a contiguous NFA walks several times slower).
 pub struct Replacer {
+    /// Automaton over the originals that are not address-shaped.
     ac: Option<AhoCorasick>,
+    /// Index in `pats` of each automaton pattern.
+    ac_ids: Vec<u32>,
+    /// The address-shaped originals.
+    addrs: Addresses,
+    /// Class and pseudonym of every original.
     pats: Vec<(Class, String)>,
+}
+
+/// Address-shaped originals, looked up by a hash of their lower-case text.
+#[derive(Default)]
+struct Addresses {
+    /// Hash of an original's lower-case text → (its index in `Replacer::pats`, where its text
+    /// starts in `text`, its length).
+    by_hash: HashMap<u64, (u32, u32, u8), BuildHasherDefault<Prehashed>>,
+    /// The lower-case originals, one after the other, for `by_hash`'s hits to be checked.
+    text: Vec<u8>,
+    /// Bit `n`: some original is `n` bytes long.
+    lens: u64,
+    /// Length of the shortest original (0: none).
+    min: usize,
+    /// Length of the longest original.
+    max: usize,
+}
+
+/// Longest address-shaped original: an IPv6 address written in full is 39 bytes.
+const ADDR_MAX_LEN: usize = 45;
+
+/// Whether `o` is an address-shaped original, searched in the hash table: 2 to
+/// [`ADDR_MAX_LEN`] bytes of `[0-9a-fA-F:.]` holding a `:` or a `.`.
+fn address_shaped(o: &[u8]) -> bool {
+    (2..=ADDR_MAX_LEN).contains(&o.len())
+        && o.iter().all(|&b| addr_byte(b))
+        && o.iter().any(|&b| b == b':' || b == b'.')
+}
+
+/// Whether `b` may be part of an address-shaped original.
+fn addr_byte(b: u8) -> bool {
+    b.is_ascii_hexdigit() || b == b':' || b == b'.'
+}
+
+/// One step of the hash of lower-case address text (FNV-1a, 64 bits); hits are checked against
+/// the text, so collisions cost a comparison, never a wrong match.
+fn hash_step(h: u64, b: u8) -> u64 {
+    (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(0x0000_0100_0000_01b3)
+}
+
+/// The FNV offset basis.
+const HASH_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// A hasher for keys that are hashes already: mixes the 64 bits once.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        let x = self.0 ^ (self.0 >> 29);
+        x.wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ (x >> 32)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = hash_step(self.0, b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.0 = u64::from(n);
+    }
+}
+
+impl Addresses {
+    /// Adds original `o` (address-shaped) as pattern `i`; false when its hash is taken.
+    fn add(&mut self, o: &[u8], i: u32) -> bool {
+        let h = o.iter().fold(HASH_START, |h, &b| hash_step(h, b));
+        if self.by_hash.contains_key(&h) {
+            return false;
+        }
+        let start = self.text.len() as u32;
+        self.by_hash.insert(h, (i, start, o.len() as u8));
+        self.text.extend(o.iter().map(u8::to_ascii_lowercase));
+        self.lens |= 1 << o.len();
+        self.min = if self.min == 0 {
+            o.len()
+        } else {
+            self.min.min(o.len())
+        };
+        self.max = self.max.max(o.len());
+        true
+    }
+
+    /// The leftmost-longest occurrence of an original starting at or after `pos`: (start, end,
+    /// pattern index). Work is bounded by [`ADDR_MAX_LEN`] hash steps per byte of the runs of
+    /// `[0-9a-fA-F:.]` that hold a separator.
+    fn find(&self, text: &[u8], pos: usize) -> Option<(usize, usize, usize)> {
+        if self.min == 0 {
+            return None;
+        }
+        let mut i = pos;
+        while i < text.len() {
+            let c = i + memchr::memchr2(b':', b'.', &text[i..])?;
+            let mut r0 = c;
+            while r0 > i && addr_byte(text[r0 - 1]) {
+                r0 -= 1;
+            }
+            let mut r1 = c + 1;
+            while r1 < text.len() && addr_byte(text[r1]) {
+                r1 += 1;
+            }
+            if r1 - r0 >= self.min {
+                for s in r0..=r1 - self.min {
+                    if let Some(m) = self.longest_at(text, s, r1) {
+                        return Some(m);
+                    }
+                }
+            }
+            i = r1;
+        }
+        None
+    }
+
+    /// The longest original at `s`, ending at or before `r1`.
+    fn longest_at(&self, text: &[u8], s: usize, r1: usize) -> Option<(usize, usize, usize)> {
+        let mut h = HASH_START;
+        let mut best = None;
+        let top = (r1 - s).min(self.max);
+        for (n, &b) in text[s..s + top].iter().enumerate() {
+            h = hash_step(h, b);
+            let len = n + 1;
+            if self.lens & (1 << len) == 0 {
+                continue;
+            }
+            if let Some(&(i, at, l)) = self.by_hash.get(&h) {
+                let o = &self.text[at as usize..at as usize + l as usize];
+                if usize::from(l) == len && text[s..s + len].eq_ignore_ascii_case(o) {
+                    best = Some((s, s + len, i as usize));
+                }
+            }
+        }
+        best
+    }
 }
 
 impl Replacer {
@@ -508,22 +658,33 @@ impl Replacer {
         Replacer::from_patterns(pats.into_iter().filter(|(o, (_, p))| o != p).collect())
     }
 
-    /// A replacer over `(original, (class, pseudonym))`.
+    /// A replacer over `(original, (class, pseudonym))`. When two originals are equal but for
+    /// ASCII case, the earlier one wins (as in one leftmost-longest automaton).
     pub fn from_patterns(pats: Vec<(String, (Class, String))>) -> Replacer {
+        let mut addrs = Addresses::default();
+        let mut rest: Vec<&[u8]> = Vec::new();
+        let mut ac_ids = Vec::new();
+        for (i, (o, _)) in pats.iter().enumerate() {
+            let o = o.as_bytes();
+            if !(address_shaped(o) && addrs.add(o, i as u32)) {
+                rest.push(o);
+                ac_ids.push(i as u32);
+            }
+        }
         // A DFA is the fastest automaton (one table lookup per byte) but takes about
         // states × byte classes × 4 bytes, states being at most the originals' total length: it
         // is built while that stays within `DFA_MAX_PATTERN_BYTES`, else the contiguous NFA
         // (about 10-20 bytes per state). The kind changes the speed, never the matches.
-        let total: usize = pats.iter().map(|(o, _)| o.len()).sum();
+        let total: usize = rest.iter().map(|o| o.len()).sum();
         let kind = (total <= DFA_MAX_PATTERN_BYTES).then_some(AhoCorasickKind::DFA);
         let build = |kind| {
             AhoCorasickBuilder::new()
                 .match_kind(MatchKind::LeftmostLongest)
                 .ascii_case_insensitive(true)
                 .kind(kind)
-                .build(pats.iter().map(|(o, _)| o.as_bytes()))
+                .build(&rest)
         };
-        let ac = (!pats.is_empty()).then(|| {
+        let ac = (!rest.is_empty()).then(|| {
             build(kind)
                 // A DFA over its size limit: the NFA always fits.
                 .or_else(|_| build(Some(AhoCorasickKind::ContiguousNFA)))
@@ -531,6 +692,8 @@ impl Replacer {
         });
         Replacer {
             ac,
+            ac_ids,
+            addrs,
             pats: pats.into_iter().map(|(_, cp)| cp).collect(),
         }
     }
@@ -545,18 +708,59 @@ impl Replacer {
         self.pats.is_empty()
     }
 
-    /// Every bounded match in `text`: (start, end, class, pseudonym index), leftmost-longest.
+    /// The leftmost-longest occurrence of any original at or after `pos` in the automaton.
+    fn find_ac(&self, text: &[u8], pos: usize) -> Option<(usize, usize, usize)> {
+        let m = self
+            .ac
+            .as_ref()?
+            .find(Input::new(text).span(pos..text.len()))?;
+        let i = self.ac_ids[m.pattern().as_usize()] as usize;
+        Some((m.start(), m.end(), i))
+    }
+
+    /// Every bounded match in `text`: (start, end, pattern index), leftmost-longest; after a
+    /// match that is not bounded, the search goes on one byte after its start.
     /// A domain match is widened left over the labels of the name it ends (`x.bank.corp`).
     pub fn matches<'a>(
         &'a self,
         text: &'a [u8],
     ) -> impl Iterator<Item = (usize, usize, usize)> + 'a {
         let mut pos = 0;
+        // The last answer of each set and the position it was asked at: still the answer for a
+        // later position as long as it starts there or after (or there was none).
+        type Cached = Option<Option<(usize, usize, usize)>>;
+        let mut ac: Cached = None;
+        let mut ad: Cached = None;
         std::iter::from_fn(move || {
-            let ac = self.ac.as_ref()?;
             while pos < text.len() {
-                let m = ac.find(Input::new(text).span(pos..text.len()))?;
-                let (s, e, i) = (m.start(), m.end(), m.pattern().as_usize());
+                let fresh = |c: &Cached| match c {
+                    Some(Some((s, _, _))) => *s >= pos,
+                    Some(None) => true,
+                    None => false,
+                };
+                if !fresh(&ac) {
+                    ac = Some(self.find_ac(text, pos));
+                }
+                if !fresh(&ad) {
+                    ad = Some(self.addrs.find(text, pos));
+                }
+                let (a, d) = (ac.flatten(), ad.flatten());
+                let (s, e, i) = match (a, d) {
+                    (None, None) => {
+                        pos = text.len();
+                        return None;
+                    }
+                    (Some(m), None) | (None, Some(m)) => m,
+                    (Some(a), Some(d)) => {
+                        let d_first =
+                            d.0 < a.0 || (d.0 == a.0 && (d.1 > a.1 || d.1 == a.1 && d.2 < a.2));
+                        if d_first {
+                            d
+                        } else {
+                            a
+                        }
+                    }
+                };
                 let class = self.pats[i].0;
                 if class.bounded(text, s, e) {
                     pos = e;
@@ -573,35 +777,68 @@ impl Replacer {
         })
     }
 
-    /// `text` with every original replaced, or `None` when it holds none; counts per class.
-    pub fn replace(&self, text: &[u8], map: &mut Map, counts: &mut Counts) -> Option<Vec<u8>> {
-        let mut out: Option<Vec<u8>> = None;
+    /// Appends to `out` the text with every original replaced, when it holds one; returns
+    /// whether it did (`out` is left as it was otherwise). Counts per class.
+    pub fn replace_into(
+        &self,
+        text: &[u8],
+        out: &mut Vec<u8>,
+        map: &mut Map,
+        counts: &mut Counts,
+    ) -> bool {
         let mut last = 0;
+        let mut any = false;
+        let mut n = [0u64; 7];
         for (s, e, i) in self.matches(text) {
             let (class, pseudo) = &self.pats[i];
             let s = s.max(last);
-            let o = out.get_or_insert_with(|| Vec::with_capacity(text.len() + 64));
-            o.extend_from_slice(&text[last..s]);
+            if !any {
+                out.reserve(text.len() + 64);
+                any = true;
+            }
+            out.extend_from_slice(&text[last..s]);
             let orig = &text[s..e];
             if *class == Class::Domain {
                 let name = String::from_utf8_lossy(orig);
                 let p = map.host(&name);
-                o.extend_from_slice(p.as_bytes());
-                *counts.entry(Class::Host).or_default() += 1;
+                out.extend_from_slice(p.as_bytes());
+                n[Class::Host as usize] += 1;
             } else {
                 let upper = *class == Class::Mac && orig.iter().any(|b| b.is_ascii_uppercase());
                 if upper {
-                    o.extend_from_slice(pseudo.to_ascii_uppercase().as_bytes());
+                    out.extend(pseudo.bytes().map(|b| b.to_ascii_uppercase()));
                 } else {
-                    o.extend_from_slice(pseudo.as_bytes());
+                    out.extend_from_slice(pseudo.as_bytes());
                 }
-                *counts.entry(*class).or_default() += 1;
+                n[*class as usize] += 1;
             }
             last = e;
         }
-        let mut o = out?;
-        o.extend_from_slice(&text[last..]);
-        Some(o)
+        if !any {
+            return false;
+        }
+        out.extend_from_slice(&text[last..]);
+        for c in [
+            Class::Host,
+            Class::Domain,
+            Class::Ipv4,
+            Class::Ipv6,
+            Class::Mac,
+            Class::User,
+            Class::Keyword,
+        ] {
+            if n[c as usize] > 0 {
+                *counts.entry(c).or_default() += n[c as usize];
+            }
+        }
+        true
+    }
+
+    /// `text` with every original replaced, or `None` when it holds none; counts per class.
+    pub fn replace(&self, text: &[u8], map: &mut Map, counts: &mut Counts) -> Option<Vec<u8>> {
+        let mut out = Vec::new();
+        self.replace_into(text, &mut out, map, counts)
+            .then_some(out)
     }
 
     /// The class of pattern `i`.
@@ -678,5 +915,144 @@ mod tests {
             assert!(!out.contains(o), "{o} in {out}");
         }
         assert!(map.hosts.contains_key("dn07.bank.corp"), "{out}");
+    }
+
+    /// What one leftmost-longest automaton over every original replaces: the reference the
+    /// replacer must match byte for byte.
+    fn reference(pats: &[(String, (Class, String))], text: &[u8], map: &mut Map) -> Vec<u8> {
+        let ac = AhoCorasickBuilder::new()
+            .match_kind(MatchKind::LeftmostLongest)
+            .ascii_case_insensitive(true)
+            .build(pats.iter().map(|(o, _)| o.as_bytes()))
+            .unwrap();
+        let (mut out, mut last, mut pos) = (Vec::new(), 0, 0);
+        while pos < text.len() {
+            let Some(m) = ac.find(Input::new(text).span(pos..text.len())) else {
+                break;
+            };
+            let (class, pseudo) = &pats[m.pattern().as_usize()].1;
+            if !class.bounded(text, m.start(), m.end()) {
+                pos = m.start() + 1;
+                continue;
+            }
+            let s = if *class == Class::Domain {
+                widen(text, m.start())
+            } else {
+                m.start()
+            }
+            .max(last);
+            out.extend_from_slice(&text[last..s]);
+            let orig = &text[s..m.end()];
+            if *class == Class::Domain {
+                out.extend_from_slice(map.host(&String::from_utf8_lossy(orig)).as_bytes());
+            } else if *class == Class::Mac && orig.iter().any(u8::is_ascii_uppercase) {
+                out.extend_from_slice(pseudo.to_ascii_uppercase().as_bytes());
+            } else {
+                out.extend_from_slice(pseudo.as_bytes());
+            }
+            last = m.end();
+            pos = m.end();
+        }
+        out.extend_from_slice(&text[last..]);
+        out
+    }
+
+    /// Originals that overlap each other in every way the classes allow.
+    fn overlapping() -> Vec<(String, (Class, String))> {
+        let p = |o: &str, c: Class, ps: &str| (o.to_string(), (c, ps.to_string()));
+        vec![
+            p("10.0.0.5", Class::Ipv4, "11.0.0.1"),
+            p("10.0.0.50", Class::Ipv4, "11.0.0.2"),
+            p("192.168.0.66", Class::Ipv4, "11.1.0.1"),
+            p("aa:bb:cc:dd:ee:01", Class::Mac, "02:00:00:00:00:01"),
+            p("bb:cc:dd:ee:01:02", Class::Mac, "02:00:00:00:00:02"),
+            p("2a01:4f8::10", Class::Ipv6, "fd00:1::1"),
+            p("2a01:4f8::1", Class::Ipv6, "fd00:1::2"),
+            p("2a01:4f8::10:1", Class::Ipv6, "fd00:1::3"),
+            p("::ffff:a00:5", Class::Ipv6, "fd00:2::1"),
+            p("dhcp-192-168-0-66", Class::Host, "dhcp-11-1-0-1"),
+            p("nn01", Class::Host, "h0001"),
+            p("nn01.bank.corp", Class::Host, "h0001.d0002.corp"),
+            p("nn0", Class::Host, "h0003"),
+            p("bank.corp", Class::Domain, "d0002.corp"),
+            p("alice", Class::User, "u0001"),
+            p("Alice", Class::User, "u0002"),
+            p("ee:01 and", Class::Keyword, "kw0001"),
+            p("acct-10.0.0.5-x", Class::Keyword, "kw0002"),
+            p("0.0.5:80", Class::Keyword, "kw0003"),
+            p("cc:dd", Class::Keyword, "kw0004"),
+            p("4f8::", Class::Keyword, "kw0005"),
+            p("5.1", Class::Keyword, "kw0006"),
+        ]
+    }
+
+    #[test]
+    fn replaces_as_one_leftmost_longest_automaton() {
+        let pats = overlapping();
+        let r = Replacer::from_patterns(pats.clone());
+        let cases: &[&[u8]] = &[
+            b"from 10.0.0.5 and 10.0.0.50, 10.0.0.5:80 and 10.0.0.500",
+            b"dhcp-192-168-0-66 at 192.168.0.66 or x-dhcp-192-168-0-66.bank.corp",
+            b"lladdr aa:bb:cc:dd:ee:01, AA:BB:CC:DD:EE:01 aa:bb:cc:dd:ee:01:02 0aa:bb:cc:dd:ee:01",
+            b"peer ::ffff:10.0.0.5 ::ffff:a00:5 2a01:4f8::10 2a01:4f8::10:1 2a01:4f8::1 2a01:4f8::100",
+            b"nn01 nn01.bank.corp nn0 nn012 dn07.bank.corp NN01.BANK.CORP nn01-x",
+            b"/home/alice/nn01/10.0.0.5/aa:bb:cc:dd:ee:01/Alice/x.log",
+            b"acct-10.0.0.5-x ee:01 and aa:bb:cc:dd:ee:01 and 10.0.0.5.1 4f8::10 cc:dd:ee",
+            b"",
+            b"nothing to see",
+        ];
+        for t in cases {
+            let (mut m1, mut m2) = (Map::default(), Map::default());
+            let want = reference(&pats, t, &mut m1);
+            let got = r.replace(t, &mut m2, &mut Counts::new());
+            let got = got.unwrap_or_else(|| t.to_vec());
+            assert_eq!(
+                String::from_utf8_lossy(&got),
+                String::from_utf8_lossy(&want),
+                "on {:?}",
+                String::from_utf8_lossy(t)
+            );
+        }
+        // Random texts built from pieces of the originals and the bytes around them.
+        let pieces: Vec<String> = pats
+            .iter()
+            .flat_map(|(o, _)| {
+                let n = o.len();
+                [
+                    o.clone(),
+                    o[..n / 2].to_string(),
+                    o[n / 2..].to_string(),
+                    o.to_uppercase(),
+                ]
+            })
+            .chain(
+                [" ", ".", ":", "-", "_", "/", "0", "1", "a", "x", "::", "\n"]
+                    .iter()
+                    .map(|s| s.to_string()),
+            )
+            .collect();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..3000 {
+            let mut t = String::new();
+            for _ in 0..1 + next(12) {
+                t.push_str(&pieces[next(pieces.len())]);
+            }
+            let (mut m1, mut m2) = (Map::default(), Map::default());
+            let want = reference(&pats, t.as_bytes(), &mut m1);
+            let got = r
+                .replace(t.as_bytes(), &mut m2, &mut Counts::new())
+                .unwrap_or_else(|| t.as_bytes().to_vec());
+            assert_eq!(
+                String::from_utf8_lossy(&got),
+                String::from_utf8_lossy(&want),
+                "on {t:?}"
+            );
+        }
     }
 }
