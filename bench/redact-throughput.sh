@@ -11,12 +11,11 @@
 #     present): wall and CPU time, MB/s of input text (two passes: discovery and replacement,
 #     output gzip included), peak RSS,
 #   - the largest entry, which bounds the memory: peak RSS stays a small multiple of it.
-# The product target is at least 100 MB/s of text on one core. Measured (1104 MiB, 72 entries of
-# 16 MiB, 445 749 distinct MACs among 451 000 distinct values, 2-core VM under other load, so
-# CPU time rather than wall): 34 s CPU = 34 MB/s of text per CPU second, peak RSS 318 MiB, about
-# 0.7 KiB per distinct value. Where the time goes (perf, 64 MiB run): secret rules 33 %, the
-# Aho-Corasick replacement pass 30 % (a contiguous NFA: a DFA over 450 000 MACs would not fit),
-# discovery's regexes 17 %, gzip 6 %.
+# The product target is at least 100 MB/s of text on one core. Measured (537 MB, 32 entries of
+# 16 MiB, 307 014 distinct MACs among 318 000 distinct values, 2-core VM under other load, so CPU
+# time rather than wall): 11.5 s CPU = 47 MB/s of text per CPU second, peak RSS 248 MiB. Where the
+# time went before the last changes (perf, 64 MiB run): secret rules 33 % (13 % after), the
+# Aho-Corasick replacement pass 30 %, discovery's regexes 17 % (the largest share now), gzip 6-10 %.
 #
 # Usage: bench/redact-throughput.sh [SIZE_MB]   (builds rca in release mode first)
 # Set KEEP_BUNDLE=DIR to keep the generated bundle folder. Needs python3.
