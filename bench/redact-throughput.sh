@@ -12,7 +12,7 @@
 #     output gzip included), peak RSS,
 #   - the largest entry, which bounds the memory: peak RSS stays a small multiple of it.
 # The product target is at least 100 MB/s of text on one core. Measured (537 MB, 32 entries of
-# 16 MiB, 307 014 distinct MACs among 318 000 distinct values, 2-core VM under other load, so CPU
+# 16 MiB, 307 014 distinct MACs among about 312 000 distinct values, 2-core VM under other load, so CPU
 # time rather than wall): 11.5 s CPU = 47 MB/s of text per CPU second, peak RSS 248 MiB. Where the
 # time went before the last changes (perf, 64 MiB run): secret rules 33 % (13 % after), the
 # Aho-Corasick replacement pass 30 %, discovery's regexes 17 % (the largest share now), gzip 6-10 %.
