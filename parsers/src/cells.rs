@@ -49,6 +49,20 @@ pub fn read_u64(tok: &str) -> Option<u64> {
     tok.parse().ok()
 }
 
+/// Row index or line number as stored (inputs of 4 G lines are out of reach of the collector).
+pub fn u32_of(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Of blocks of rows in row order (the rows under one header line), the one holding row `i`:
+/// the last whose first row, `first_row(block)`, is at most `i`.
+pub fn block_of<B>(blocks: &[B], i: usize, first_row: impl Fn(&B) -> usize) -> Option<&B> {
+    blocks
+        .partition_point(|b| first_row(b) <= i)
+        .checked_sub(1)
+        .and_then(|k| blocks.get(k))
+}
+
 impl Cells {
     /// Number of cells stored.
     pub fn len(&self) -> usize {

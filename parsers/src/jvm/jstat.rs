@@ -21,7 +21,7 @@
 //!             8.3   0.00  82.42  88.24  60.68  53.35   5.76     25     0.062     0     0.000     0     0.000     0.062
 //! ```
 
-use crate::cells::{decimals, Cells};
+use crate::cells::{block_of, decimals, u32_of, Cells};
 use crate::common::{
     excerpt, head_lines, numbered_lines, read_num, strip_bom, Ceiling, Issues, NumError,
 };
@@ -137,11 +137,6 @@ pub struct JstatSamples {
     texts: Vec<Box<str>>,
 }
 
-/// Row index or line number as stored (inputs of 4 G lines are out of reach of the collector).
-fn u32_of(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
-}
-
 impl JstatSamples {
     /// Number of samples.
     pub fn len(&self) -> usize {
@@ -156,11 +151,7 @@ impl JstatSamples {
     /// Sample `i` (0-based, input order).
     pub fn get(&self, i: usize) -> Option<JstatSample> {
         let line = *self.lines.get(i)?;
-        let b = self
-            .blocks
-            .partition_point(|b| b.first_row <= i)
-            .checked_sub(1)
-            .and_then(|k| self.blocks.get(k))?;
+        let b = block_of(&self.blocks, i, |b| b.first_row)?;
         let base = b.first_cell + (i - b.first_row) * b.cols.len();
         let mut s = JstatSample {
             line: line as usize,

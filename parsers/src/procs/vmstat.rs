@@ -23,7 +23,7 @@
 //!  3  0      0 20548932  20164 3504900    0    0  1504  1808  419 1120 30 13 57  0  0 2026-11-30 01:48:35
 //! ```
 
-use crate::cells::{read_u64, Cells};
+use crate::cells::{block_of, read_u64, u32_of, Cells};
 use crate::common::Timestamp;
 use crate::common::{
     excerpt, head_lines, numbered_lines, parse_date, parse_time_of_day, strip_bom, Ceiling, Issues,
@@ -76,11 +76,6 @@ pub struct VmstatSamples {
     times: Vec<(u32, Timestamp)>,
 }
 
-/// Row index or line number as stored (inputs of 4 G lines are out of reach of the collector).
-fn u32_of(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
-}
-
 impl VmstatSamples {
     /// Number of samples.
     pub fn len(&self) -> usize {
@@ -95,11 +90,7 @@ impl VmstatSamples {
     /// Sample `i` (0-based, input order).
     pub fn get(&self, i: usize) -> Option<VmstatSample> {
         let line = *self.lines.get(i)?;
-        let b = self
-            .blocks
-            .partition_point(|b| b.first_row <= i)
-            .checked_sub(1)
-            .and_then(|k| self.blocks.get(k))?;
+        let b = block_of(&self.blocks, i, |b| b.first_row)?;
         let base = b.first_cell + (i - b.first_row) * b.cols.len();
         let mut s = VmstatSample {
             line: line as usize,
