@@ -2,7 +2,7 @@
 //! with a corrupt bundle among them), `rca search` with every operator, `rca similar` finding a
 //! planted twin, `rca history` and `rca note`, and a migration from the first schema version.
 
-use crate::common::{healthy_sample, repo};
+use crate::common::{healthy_sample, repo, unpack_sample};
 use rca::archive::index::{self, Analyzed, FindingRow, Options};
 use rca::archive::{query, schema, similar};
 use rca::bundle::Limits;
@@ -37,17 +37,7 @@ fn count(db: &Path, sql: &str) -> i64 {
 /// Unpacks a `.tar.gz` sample into `root/name` as host `name` (its `uname` and manifest say
 /// so); returns the bundle folder.
 fn renamed(sample: &Path, root: &Path, name: &str) -> PathBuf {
-    let dir = root.join(name);
-    let f = std::fs::File::open(sample).unwrap();
-    tar::Archive::new(flate2::read::GzDecoder::new(f))
-        .unpack(&dir)
-        .unwrap();
-    let top = std::fs::read_dir(&dir)
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let top = unpack_sample(sample, root, name);
     let uname = top.join("system/uname.txt");
     let t = std::fs::read_to_string(&uname).unwrap();
     std::fs::write(&uname, t.replacen(" vm ", &format!(" {name} "), 1)).unwrap();

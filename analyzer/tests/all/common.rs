@@ -23,6 +23,21 @@ pub fn healthy_sample() -> PathBuf {
         .expect("the healthy sample is shipped")
 }
 
+/// Unpacks the `.tar.gz` sample `sample` into `root/name`; returns the bundle's top folder.
+pub fn unpack_sample(sample: &Path, root: &Path, name: &str) -> PathBuf {
+    let dir = root.join(name);
+    let f = std::fs::File::open(sample).unwrap();
+    tar::Archive::new(flate2::read::GzDecoder::new(f))
+        .unpack(&dir)
+        .unwrap();
+    std::fs::read_dir(&dir)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path()
+}
+
 /// An incident bundle folder (`analyzer/tests/fixtures/incidents/<rel>`, see its README).
 pub fn incident(rel: &str) -> PathBuf {
     repo().join("analyzer/tests/fixtures/incidents").join(rel)

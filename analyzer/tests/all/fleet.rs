@@ -1,7 +1,7 @@
 //! `rca fleet` end to end: copies of the shipped healthy sample (a real collection) as peer hosts,
 //! each with a little run-to-run variation, and one host with a planted difference.
 
-use crate::common::{fixture, healthy_sample};
+use crate::common::{fixture, healthy_sample, unpack_sample};
 use rca::bundle::Limits;
 use rca::fleet::{self, FleetReport};
 use std::io::{Read, Write};
@@ -10,17 +10,7 @@ use std::process::Command;
 
 /// Unpacks the healthy sample as host `name` under `root`; returns the bundle directory.
 fn host(root: &Path, name: &str) -> PathBuf {
-    let dir = root.join(name);
-    let f = std::fs::File::open(healthy_sample()).unwrap();
-    tar::Archive::new(flate2::read::GzDecoder::new(f))
-        .unpack(&dir)
-        .unwrap();
-    let top = std::fs::read_dir(&dir)
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let top = unpack_sample(&healthy_sample(), root, name);
     rewrite(&top, "system/uname.txt", |t| {
         t.replacen(" vm ", &format!(" {name} "), 1)
     });
