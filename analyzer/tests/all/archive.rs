@@ -325,58 +325,56 @@ const MAR: f64 = 1_773_100_800.0;
 
 fn three(db: &Path) -> Connection {
     let mut c = schema::open(db).unwrap();
-    let q = |n: f64| Some(n);
-    index::store(
-        &mut c,
-        "a1",
-        Path::new("db01.tgz"),
-        Ok(row(
+    type Finding = (&'static str, u8, &'static str);
+    let rows: [(&str, &str, &str, f64, &[Finding], f64, &str, &str); 3] = [
+        (
+            "a1",
+            "db01.tgz",
             "db01",
             JAN,
             &[
                 ("mem.swap", 2, "mem/vmstat.txt"),
                 ("disk.await", 1, "iostat.txt"),
             ],
-            &[
-                ("eth0: queues", q(1.0), None),
-                ("kernel release", None, Some("5.10.0")),
-            ],
-        )),
-        &["acme".into()],
-    )
-    .unwrap();
-    index::store(
-        &mut c,
-        "b2",
-        Path::new("db02.tgz"),
-        Ok(row(
+            1.0,
+            "5.10.0",
+            "acme",
+        ),
+        (
+            "b2",
+            "db02.tgz",
             "DB02",
             FEB,
             &[("mem.swap", 1, "mem/vmstat.txt")],
-            &[
-                ("eth0: queues", q(2.0), None),
-                ("kernel release", None, Some("6.1.0")),
-            ],
-        )),
-        &["globex".into()],
-    )
-    .unwrap();
-    index::store(
-        &mut c,
-        "c3",
-        Path::new("web01.tgz"),
-        Ok(row(
+            2.0,
+            "6.1.0",
+            "globex",
+        ),
+        (
+            "c3",
+            "web01.tgz",
             "web01",
             MAR,
             &[("net.retrans", 0, "net/netstat.txt")],
-            &[
-                ("eth0: queues", q(8.0), None),
-                ("kernel release", None, Some("6.1.0")),
-            ],
-        )),
-        &["acme".into()],
-    )
-    .unwrap();
+            8.0,
+            "6.1.0",
+            "acme",
+        ),
+    ];
+    for (hash, path, host, start, findings, queues, kernel, label) in rows {
+        let features = [
+            ("eth0: queues", Some(queues), None),
+            ("kernel release", None, Some(kernel)),
+        ];
+        index::store(
+            &mut c,
+            hash,
+            Path::new(path),
+            Ok(row(host, start, findings, &features)),
+            &[label.into()],
+        )
+        .unwrap();
+    }
     c
 }
 
