@@ -323,10 +323,22 @@ const JAN: f64 = 1_768_003_200.0;
 const FEB: f64 = 1_770_681_600.0;
 const MAR: f64 = 1_773_100_800.0;
 
+/// A stored host: hash, path, name, collection start, findings (rule, severity, entity),
+/// `eth0: queues`, kernel release, label.
+type Host = (
+    &'static str,
+    &'static str,
+    &'static str,
+    f64,
+    &'static [(&'static str, u8, &'static str)],
+    f64,
+    &'static str,
+    &'static str,
+);
+
 fn three(db: &Path) -> Connection {
     let mut c = schema::open(db).unwrap();
-    type Finding = (&'static str, u8, &'static str);
-    let rows: [(&str, &str, &str, f64, &[Finding], f64, &str, &str); 3] = [
+    let rows: [Host; 3] = [
         (
             "a1",
             "db01.tgz",
