@@ -359,6 +359,8 @@ pub fn redact(
         ..Summary::default()
     };
     let mut write_err: Option<io::Error> = None;
+    // The replaced text of the entry at hand, its allocation kept from entry to entry.
+    let mut replaced = Vec::new();
     // Single-label host names inside the collector's, sos report's and supportconfig's folder
     // names (`rca-vm-20261130T…`, `sosreport-vm-…`, `scc_vm_…`), where a dash or an underscore
     // joins them to other words.
@@ -419,8 +421,12 @@ pub fn redact(
                 let text = masked.as_deref().unwrap_or(&b);
                 let hexed = procnet::replace(&e.path, text, map, &mut counts);
                 let text = hexed.as_deref().unwrap_or(text);
-                let replaced = replacer.replace(text, map, &mut counts);
-                let text = replaced.as_deref().unwrap_or(text);
+                replaced.clear();
+                let text = if replacer.replace_into(text, &mut replaced, map, &mut counts) {
+                    &replaced[..]
+                } else {
+                    text
+                };
                 let data = match e.compression {
                     Some(c) if !whole_input_compressed => match compress(c, text) {
                         Ok(d) => std::borrow::Cow::Owned(d),
