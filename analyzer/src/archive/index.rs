@@ -22,7 +22,6 @@ use crate::fleet::features;
 use rusqlite::{params, Connection, OptionalExtension};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -132,15 +131,7 @@ pub fn content_hash(p: &Path) -> std::io::Result<String> {
 }
 
 fn copy_into(p: &Path, h: &mut Sha256) -> std::io::Result<()> {
-    let mut f = std::fs::File::open(p)?;
-    let mut buf = vec![0u8; 1 << 16];
-    loop {
-        let n = f.read(&mut buf)?;
-        if n == 0 {
-            return Ok(());
-        }
-        h.update(&buf[..n]);
-    }
+    std::io::copy(&mut std::fs::File::open(p)?, h).map(drop)
 }
 
 /// Regular files and links under `dir`, relative paths; links are not followed.
