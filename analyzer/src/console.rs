@@ -17,6 +17,18 @@
 //! bundle value it puts into a multi-line text, so that a newline inside a name cannot forge a
 //! line of its own; [`error`] takes one line and shows a newline inside it as `\n`.
 //!
+//! Colour is added here, after cleaning: a [`Styled`] text is a list of spans each with a
+//! [`Tone`] (a severity, or a quieter or stronger text); [`out_styled`] cleans every span, then
+//! wraps it in the tone's SGR sequence (rendered by `anstyle`) when [`colour`] says so. Bundle
+//! text can therefore never carry a colour code of its own. Whether to colour is decided once,
+//! by [`set_colour`], from `--color` ([`ColorChoice`]), `NO_COLOR` and whether standard output is
+//! a terminal ([`colour_wanted`]).
+//!
+//! [`progress`] shows a progress bar (indicatif) on standard error while bundles are read: only
+//! when standard error is a terminal, only once the work has taken longer than
+//! [`PROGRESS_DELAY`], and cleared when done. It shows the counts of [`READ`], which the bundle
+//! reader adds to as it delivers entries; lines written meanwhile suspend the bar.
+//!
 //! [`catch_quietly`] runs a parser so that a panic becomes a value, without the panic hook
 //! printing its message (which may quote input text) to standard error. Panics elsewhere reach
 //! the hook as usual; [`install_panic_hook`] (the binary calls it first thing) makes that hook
@@ -24,11 +36,13 @@
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
-use std::fmt::Write as _;
-use std::io::Write as _;
+use std::ffi::OsStr;
+use std::fmt::{self, Write as _};
+use std::io::{IsTerminal, Write as _};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Once;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, Once};
+use std::time::Duration;
 use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 /// True for the characters [`clean`] escapes: controls (C0, DEL, C1), invisible format
@@ -91,11 +105,314 @@ pub fn path(p: &std::path::Path) -> String {
 /// | head`) ends the output quietly instead of panicking: the files (`-o`, `--json`) were
 /// already written and the exit status stays the analysis's.
 pub fn out(text: &str) {
+    to_stdout(&clean_lines(text));
+}
+
+fn to_stdout(text: &str) {
+    suspending_progress(|| {
+        #[allow(clippy::disallowed_methods)]
+        let mut o = std::io::stdout().lock();
+        let _ = o.write_all(text.as_bytes()).and_then(|()| o.flush());
+    });
+}
+
+/// Writes `text` to standard output like [`out`], each span [`clean_lines`]ed and then, when
+/// [`colour`] is on, wrapped in its tone's colour.
+pub fn out_styled(text: &Styled) {
+    to_stdout(&text.render(colour()));
+}
+
+/// `--color`: when the terminal output is coloured.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// When standard output is a terminal, `NO_COLOR` is unset or empty and `TERM` is not
+    /// `dumb`.
+    #[default]
+    Auto,
+    /// Always, also into a pipe or a file, whatever `NO_COLOR` says (as ripgrep does).
+    Always,
+    /// Never.
+    Never,
+}
+
+/// Whether to colour: `always` and `never` decide alone; `auto` colours a terminal
+/// (`is_terminal`) unless `NO_COLOR` (`no_color`) is set to a non-empty value (no-color.org) or
+/// `TERM` (`term`) is `dumb`.
+pub fn colour_wanted(
+    choice: ColorChoice,
+    no_color: Option<&OsStr>,
+    term: Option<&OsStr>,
+    is_terminal: bool,
+) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            is_terminal && no_color.is_none_or(OsStr::is_empty) && term.is_none_or(|t| t != "dumb")
+        }
+    }
+}
+
+static COLOUR: AtomicBool = AtomicBool::new(false);
+
+/// Decides once whether [`out_styled`] colours, from `choice`, the environment (`NO_COLOR`,
+/// `TERM`) and whether standard output is a terminal. Until it is called nothing is coloured.
+pub fn set_colour(choice: ColorChoice) {
     #[allow(clippy::disallowed_methods)]
-    let mut o = std::io::stdout().lock();
-    let _ = o
-        .write_all(clean_lines(text).as_bytes())
-        .and_then(|()| o.flush());
+    let tty = std::io::stdout().is_terminal();
+    let on = colour_wanted(
+        choice,
+        std::env::var_os("NO_COLOR").as_deref(),
+        std::env::var_os("TERM").as_deref(),
+        tty,
+    );
+    COLOUR.store(on, Ordering::Relaxed);
+}
+
+/// Whether [`out_styled`] colours (see [`set_colour`]).
+pub fn colour() -> bool {
+    COLOUR.load(Ordering::Relaxed)
+}
+
+/// Columns to wrap text for standard output to: the terminal's width, at most 100 (lines longer
+/// than that read poorly); 100 when standard output is not a terminal.
+pub fn text_width() -> usize {
+    #[allow(clippy::disallowed_methods)]
+    let tty = std::io::stdout().is_terminal();
+    if tty {
+        textwrap::termwidth().min(100)
+    } else {
+        100
+    }
+}
+
+/// What a span of [`Styled`] text means, which gives its colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    /// Ordinary text: no colour.
+    Plain,
+    /// Critical severity, an error, a bundle that could not be analyzed: red, bold.
+    Critical,
+    /// Warning severity, a difference or a host above the noise: yellow.
+    Warning,
+    /// Information: cyan.
+    Info,
+    /// Nothing wrong: green.
+    Ok,
+    /// Secondary text (rules not evaluated, evidence locations, noise): dimmed.
+    Dim,
+    /// A heading: bold.
+    Strong,
+}
+
+impl Tone {
+    /// The tone of a severity label (`critical`, `warning`, `info`), any case; plain otherwise.
+    pub fn of_severity(label: &str) -> Tone {
+        match label.to_ascii_lowercase().as_str() {
+            "critical" => Tone::Critical,
+            "warning" => Tone::Warning,
+            "info" => Tone::Info,
+            _ => Tone::Plain,
+        }
+    }
+
+    fn style(self) -> anstyle::Style {
+        use anstyle::{AnsiColor, Effects, Style};
+        match self {
+            Tone::Plain => Style::new(),
+            Tone::Critical => AnsiColor::Red.on_default().effects(Effects::BOLD),
+            Tone::Warning => AnsiColor::Yellow.on_default(),
+            Tone::Info => AnsiColor::Cyan.on_default(),
+            Tone::Ok => AnsiColor::Green.on_default(),
+            Tone::Dim => Style::new().effects(Effects::DIMMED),
+            Tone::Strong => Style::new().effects(Effects::BOLD),
+        }
+    }
+}
+
+/// Text for the terminal made of spans, each with its [`Tone`]. `write!` into it adds plain
+/// text; [`Styled::paint`] adds a toned span. [`Display`](fmt::Display) gives the plain text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Styled {
+    spans: Vec<(Tone, String)>,
+}
+
+impl Styled {
+    /// Empty text.
+    pub fn new() -> Styled {
+        Styled::default()
+    }
+
+    /// Appends `text` in `tone`.
+    pub fn paint(&mut self, tone: Tone, text: &str) -> &mut Styled {
+        match self.spans.last_mut() {
+            Some((t, s)) if *t == tone => s.push_str(text),
+            _ => self.spans.push((tone, text.to_string())),
+        }
+        self
+    }
+
+    /// The spans, in order.
+    pub fn spans(&self) -> &[(Tone, String)] {
+        &self.spans
+    }
+
+    /// The text to write: every span [`clean_lines`]ed, then, with `colour`, each toned span
+    /// wrapped line by line in its SGR sequence and a reset (so no colour runs past a newline).
+    pub fn render(&self, colour: bool) -> String {
+        let mut out = String::new();
+        for (tone, text) in &self.spans {
+            let text = clean_lines(text);
+            let style = tone.style();
+            if !colour || *tone == Tone::Plain {
+                out.push_str(&text);
+                continue;
+            }
+            for (i, line) in text.split('\n').enumerate() {
+                if i > 0 {
+                    out.push('\n');
+                }
+                if !line.is_empty() {
+                    let _ = write!(out, "{}{line}{}", style.render(), style.render_reset());
+                }
+            }
+        }
+        out
+    }
+}
+
+impl fmt::Write for Styled {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.paint(Tone::Plain, s);
+        Ok(())
+    }
+}
+
+impl fmt::Display for Styled {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.spans.iter().try_for_each(|(_, s)| f.write_str(s))
+    }
+}
+
+/// Counts of what the bundle readers of this process have delivered, added to as each entry is
+/// delivered (one atomic addition per entry, never per line); [`progress`] shows them.
+pub struct ReadCounts {
+    entries: AtomicU64,
+    bytes: AtomicU64,
+}
+
+/// The counts of every bundle read in this process.
+pub static READ: ReadCounts = ReadCounts {
+    entries: AtomicU64::new(0),
+    bytes: AtomicU64::new(0),
+};
+
+impl ReadCounts {
+    /// One entry of `bytes` uncompressed bytes delivered.
+    pub fn entry(&self, bytes: u64) {
+        self.entries.fetch_add(1, Ordering::Relaxed);
+        self.bytes.fetch_add(bytes, Ordering::Relaxed);
+    }
+
+    /// Entries and uncompressed bytes delivered so far.
+    pub fn get(&self) -> (u64, u64) {
+        (
+            self.entries.load(Ordering::Relaxed),
+            self.bytes.load(Ordering::Relaxed),
+        )
+    }
+}
+
+/// How long the work runs before [`progress`] shows its bar: quick runs never show one.
+pub const PROGRESS_DELAY: Duration = Duration::from_secs(1);
+
+/// The bar being drawn, if any: lines written meanwhile suspend it.
+static BAR: Mutex<Option<indicatif::ProgressBar>> = Mutex::new(None);
+
+fn suspending_progress<R>(write: impl FnOnce() -> R) -> R {
+    let bar = BAR.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    match bar {
+        Some(b) => b.suspend(write),
+        None => write(),
+    }
+}
+
+/// The progress bar of one command, from [`progress`]: dropping it stops the bar and clears it.
+pub struct Progress {
+    stop: Arc<(Mutex<bool>, Condvar)>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// Starts the progress bar of `what` (`analyze`): a spinner on standard error with the entries
+/// and bytes read since ([`READ`]) and the time taken, redrawn ten times a second. It is created
+/// hidden and drawn only after [`PROGRESS_DELAY`], and only when standard error is a terminal;
+/// otherwise nothing is ever written.
+pub fn progress(what: &str) -> Progress {
+    let stop = Arc::new((Mutex::new(false), Condvar::new()));
+    let thread = stderr_is_terminal().then(|| {
+        let stop = stop.clone();
+        let what = what.to_string();
+        std::thread::Builder::new()
+            .name("progress".into())
+            .spawn(move || draw_progress(&what, &stop))
+            .ok()
+    });
+    Progress {
+        stop,
+        thread: thread.flatten(),
+    }
+}
+
+/// Waits on `stop` up to `d`; true once it is set.
+fn stopped_within(stop: &(Mutex<bool>, Condvar), d: Duration) -> bool {
+    let (lock, cv) = stop;
+    let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
+    let (guard, _) = cv
+        .wait_timeout_while(guard, d, |s| !*s)
+        .unwrap_or_else(|e| e.into_inner());
+    *guard
+}
+
+fn draw_progress(what: &str, stop: &(Mutex<bool>, Condvar)) {
+    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+    let (entries0, bytes0) = READ.get();
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+    if let Ok(style) = ProgressStyle::with_template("{spinner} {prefix}: {msg} [{elapsed}]") {
+        bar.set_style(style);
+    }
+    bar.set_prefix(clean(what).into_owned());
+    if stopped_within(stop, PROGRESS_DELAY) {
+        return;
+    }
+    #[allow(clippy::disallowed_methods)]
+    bar.set_draw_target(ProgressDrawTarget::stderr_with_hz(10));
+    // The time counts from the start of the work, not from when the bar appears.
+    *BAR.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar.clone());
+    loop {
+        let (e, b) = READ.get();
+        bar.set_message(format!(
+            "{} entries, {} read",
+            e.saturating_sub(entries0),
+            indicatif::HumanBytes(b.saturating_sub(bytes0))
+        ));
+        bar.tick();
+        if stopped_within(stop, Duration::from_millis(100)) {
+            break;
+        }
+    }
+    *BAR.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    bar.finish_and_clear();
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        let (lock, cv) = &*self.stop;
+        *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        cv.notify_all();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
 }
 
 /// Writes `rca: <message>` to standard error as one line, the message [`clean`]ed.
@@ -111,15 +428,16 @@ pub fn error_text(text: &str) {
 
 /// Whether standard error is a terminal (progress lines are written only then).
 pub fn stderr_is_terminal() -> bool {
-    use std::io::IsTerminal;
     #[allow(clippy::disallowed_methods)]
     std::io::stderr().is_terminal()
 }
 
 fn to_stderr(text: &str) {
-    #[allow(clippy::disallowed_methods)]
-    let mut e = std::io::stderr().lock();
-    let _ = e.write_all(text.as_bytes()).and_then(|()| e.flush());
+    suspending_progress(|| {
+        #[allow(clippy::disallowed_methods)]
+        let mut e = std::io::stderr().lock();
+        let _ = e.write_all(text.as_bytes()).and_then(|()| e.flush());
+    });
 }
 
 thread_local! {
@@ -220,6 +538,68 @@ fn install_layer() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn colour_follows_the_flag_then_no_color_then_the_terminal() {
+        use ColorChoice::{Always, Auto, Never};
+        let set = Some(OsStr::new("1"));
+        let empty = Some(OsStr::new(""));
+        let xterm = Some(OsStr::new("xterm-256color"));
+        let dumb = Some(OsStr::new("dumb"));
+        // (choice, NO_COLOR, TERM, is a terminal) → colour
+        let cases = [
+            (Auto, None, xterm, true, true),
+            (Auto, None, None, true, true),
+            (Auto, None, xterm, false, false),
+            (Auto, set, xterm, true, false),
+            // An empty NO_COLOR does not count (no-color.org).
+            (Auto, empty, xterm, true, true),
+            (Auto, None, dumb, true, false),
+            (Always, None, xterm, false, true),
+            (Always, set, xterm, true, true),
+            (Always, set, dumb, false, true),
+            (Never, None, xterm, true, false),
+            (Never, None, xterm, false, false),
+            (Never, empty, None, true, false),
+        ];
+        for (choice, no_color, term, tty, want) in cases {
+            assert_eq!(
+                colour_wanted(choice, no_color, term, tty),
+                want,
+                "{choice:?} NO_COLOR={no_color:?} TERM={term:?} terminal={tty}"
+            );
+        }
+    }
+
+    #[test]
+    fn styled_text_is_cleaned_before_it_is_coloured() {
+        let mut s = Styled::new();
+        let _ = write!(s, "host \u{1b}]0;x\u{7} ");
+        s.paint(Tone::Critical, "CRITICAL");
+        s.paint(Tone::Warning, "w\u{1b}[32mx\nsecond");
+        let _ = writeln!(s, " end");
+        // The plain text is the spans' text as given (cleaning happens when it is rendered).
+        assert_eq!(
+            s.to_string(),
+            "host \u{1b}]0;x\u{7} CRITICALw\u{1b}[32mx\nsecond end\n"
+        );
+        let plain = s.render(false);
+        assert_eq!(
+            plain,
+            "host \\x1b]0;x\\x07 CRITICALw\\x1b[32mx\nsecond end\n"
+        );
+        let coloured = s.render(true);
+        assert_eq!(
+            coloured,
+            "host \\x1b]0;x\\x07 \u{1b}[1m\u{1b}[31mCRITICAL\u{1b}[0m\
+             \u{1b}[33mw\\x1b[32mx\u{1b}[0m\n\u{1b}[33msecond\u{1b}[0m end\n"
+        );
+        // Our sequences are the only ESC bytes: one per style and reset.
+        assert_eq!(coloured.matches('\u{1b}').count(), 7);
+        assert_eq!(Tone::of_severity("CRITICAL"), Tone::Critical);
+        assert_eq!(Tone::of_severity("info"), Tone::Info);
+        assert_eq!(Tone::of_severity("other"), Tone::Plain);
+    }
 
     #[test]
     fn escape_sequences_and_controls_are_shown_escaped() {

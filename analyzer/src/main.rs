@@ -26,6 +26,11 @@ use std::time::Duration;
 // Plain: rca's help and errors are written through the console, which escapes every ESC.
 #[command(name = "rca", version, about, long_about = None, styles = clap::builder::Styles::plain())]
 struct Cli {
+    /// When to colour the terminal output by severity: auto (when standard output is a
+    /// terminal and NO_COLOR is unset or empty), always (also into a pipe, whatever NO_COLOR
+    /// says), never.
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = console::ColorChoice::Auto)]
+    color: console::ColorChoice,
     #[command(subcommand)]
     command: Command,
 }
@@ -189,6 +194,19 @@ enum Command {
         /// Print the history as JSON instead of a table.
         #[arg(long)]
         json: bool,
+    },
+    /// List every rule: id, area, default severity and title.
+    Rules {
+        /// Print the list as JSON (id, area, severity, title, when it fires) instead.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show a rule's full reference (as in docs/rules.md): what it checks, why it matters, its
+    /// evidence, thresholds with their sources, known false positives and the remedy.
+    Explain {
+        /// The rule's id (`disk.saturation`; `rca rules` lists them).
+        #[arg(value_name = "RULE")]
+        id: String,
     },
     /// Attach a note to an archived bundle (what fixed it, the ticket); `similar` and `history`
     /// show it.
@@ -355,7 +373,17 @@ fn main() -> ExitCode {
             return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
         }
     };
+    console::set_colour(cli.color);
     match cli.command {
+        Command::Rules { json } => {
+            if json {
+                console::out(&rca::report::explain::list_json());
+            } else {
+                console::out_styled(&rca::report::explain::list());
+            }
+            ExitCode::SUCCESS
+        }
+        Command::Explain { id } => explain(&id),
         Command::Analyze {
             bundle,
             out,
@@ -440,6 +468,29 @@ fn main() -> ExitCode {
     }
 }
 
+/// `rca explain`: the rule's reference, or exit 2 naming the nearest ids.
+fn explain(id: &str) -> ExitCode {
+    use rca::report::explain;
+    match explain::find(id) {
+        Some(m) => {
+            console::out_styled(&explain::explain(m, console::text_width()));
+            ExitCode::SUCCESS
+        }
+        None => {
+            let near = explain::nearest(id, 3);
+            console::error(&if near.is_empty() {
+                format!("no rule `{id}`; `rca rules` lists them")
+            } else {
+                format!(
+                    "no rule `{id}`; nearest: {}; `rca rules` lists them all",
+                    near.join(", ")
+                )
+            });
+            ExitCode::from(2)
+        }
+    }
+}
+
 /// `rca index`: the bundles analyzed and stored; a line per bundle on a terminal.
 fn index(
     args: &[PathBuf],
@@ -469,11 +520,13 @@ fn index(
         console::error(&format!("skipped: {}: {}", k.path, k.note));
     }
     let lines = !quiet && console::stderr_is_terminal();
+    let bar = console::progress("index");
     let r = rca::archive::index::index(&mut conn, &expanded.bundles, &opts, |p, what, i, n| {
         if lines {
             console::error_text(&format!("[{i}/{n}] {}: {what}\n", console::path(p)));
         }
     });
+    drop(bar);
     let done = match r {
         Ok(d) => d,
         Err(e) => {
@@ -756,9 +809,11 @@ fn write_outputs<T: serde::Serialize>(
 /// and each side keeps only what the comparison reads once analyzed ([`rca::diff::load`]): peak
 /// memory is that of one analysis plus one side's facts and packed texts, not two analyses.
 fn diff(baseline: &Path, suspect: &Path, out: &CompareOutputs, limits: &Limits) -> ExitCode {
+    let bar = console::progress("diff");
     let b = rca::diff::load(baseline, limits, true);
     // A baseline that cannot be read is said together with the suspect's state, as before.
     let s = rca::diff::load(suspect, limits, true);
+    drop(bar);
     let (b, s) = match (b, s) {
         (Ok(b), Ok(s)) => (b, s),
         (b, s) => {
@@ -773,7 +828,7 @@ fn diff(baseline: &Path, suspect: &Path, out: &CompareOutputs, limits: &Limits) 
     let report = rca::diff::compare(&b, &s);
     drop((b, s));
     if !out.quiet {
-        console::out(&rca::diff::terminal(&report));
+        console::out_styled(&rca::diff::terminal_styled(&report));
     }
     if !write_outputs(&report, out, rca::diff::html::render) {
         return ExitCode::from(2);
@@ -804,11 +859,13 @@ fn fleet(
             return ExitCode::from(2);
         }
     };
+    let bar = console::progress("fleet");
     let (hosts, failed) = rca::fleet::load(&expanded.bundles, limits, timeout, jobs);
+    drop(bar);
     let mut report = rca::fleet::compare(hosts, failed);
     report.skipped = expanded.skipped;
     if !out.quiet {
-        console::out(&rca::fleet::terminal(&report));
+        console::out_styled(&rca::fleet::terminal_styled(&report));
     }
     if !write_outputs(&report, out, rca::fleet::render) {
         return ExitCode::from(2);
@@ -837,7 +894,10 @@ fn fleet(
 }
 
 fn analyze(bundle: &Path, out: &Outputs, limits: &Limits) -> ExitCode {
-    let report = match rca::report::Report::analyze(bundle, limits) {
+    let bar = console::progress("analyze");
+    let report = rca::report::Report::analyze(bundle, limits);
+    drop(bar);
+    let report = match report {
         Ok(r) => r,
         Err(e) => {
             console::error(&e.to_string());
@@ -870,7 +930,7 @@ fn analyze(bundle: &Path, out: &Outputs, limits: &Limits) -> ExitCode {
     rca::memstat::stage("render");
     rca::memstat::table();
     if !out.quiet {
-        console::out(&terminal::summary(&report));
+        console::out_styled(&terminal::styled(&report));
         for (what, p) in [("report", &out.html), ("json", &out.json)] {
             if let Some(p) = p {
                 console::out(&format!("{what}: {}\n", console::path(p)));
@@ -957,7 +1017,10 @@ fn redact(
         limits: limits.clone(),
         keywords,
     };
-    let summary = match redact::redact(bundle, output, &opts, &mut map) {
+    let bar = console::progress("redact");
+    let summary = redact::redact(bundle, output, &opts, &mut map);
+    drop(bar);
+    let summary = match summary {
         Ok(s) => s,
         Err(e) => {
             console::error(&e.to_string());

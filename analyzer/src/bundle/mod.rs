@@ -240,14 +240,17 @@ pub fn read(
             });
             return;
         }
-        match &e.content {
-            EntryContent::Bytes(b) => s.bytes_read += b.len() as u64,
+        let bytes = match &e.content {
+            EntryContent::Bytes(b) => b.len() as u64,
             EntryContent::Streamed { bytes, .. } | EntryContent::StreamPanicked { bytes, .. } => {
-                s.bytes_read += *bytes
+                *bytes
             }
-            _ => {}
-        }
+            _ => 0,
+        };
+        s.bytes_read += bytes;
         s.entries += 1;
+        // What the progress bar shows: one addition per entry.
+        crate::console::READ.entry(bytes);
         on_entry(e)
     };
     let meter = Meter::new(limits);

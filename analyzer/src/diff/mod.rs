@@ -31,6 +31,7 @@ pub mod time;
 
 pub use side::{load, Side, SideSummary};
 pub use symptoms::Symptoms;
+pub use terminal::styled as terminal_styled;
 pub use terminal::summary as terminal;
 
 use crate::evidence::{Cited, ExcerptLine};

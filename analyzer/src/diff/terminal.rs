@@ -1,13 +1,20 @@
 //! The short terminal summary of a comparison: both hosts, the top differences with their
 //! reasons, and how many more there are. Bundle text passes through [`crate::console::clean`].
+//! A side that could not be analyzed is painted critical, differences above the noise warning,
+//! no difference above it ok.
 
 use super::DiffReport;
-use crate::console::clean;
+use crate::console::{clean, Styled, Tone};
 use std::fmt::Write;
 
-/// Renders the summary as plain text.
+/// The summary as plain text (see [`styled`]).
 pub fn summary(r: &DiffReport) -> String {
-    let mut s = String::new();
+    styled(r).to_string()
+}
+
+/// Renders the summary.
+pub fn styled(r: &DiffReport) -> Styled {
+    let mut s = Styled::new();
     let name = |x: &super::SideSummary| clean(&x.label()).into_owned();
     let _ = writeln!(
         s,
@@ -19,27 +26,27 @@ pub fn summary(r: &DiffReport) -> String {
         clean(&r.suspect.path)
     );
     for (w, x) in [("baseline", &r.baseline), ("suspect", &r.suspect)] {
-        let _ = writeln!(
-            s,
-            "{w}: {} finding(s) at warning or above{}",
-            x.actionable(),
-            x.unanalyzable
-                .as_deref()
-                .map(|u| format!(" — could not be analyzed: {}", clean(u)))
-                .unwrap_or_default()
-        );
+        let _ = write!(s, "{w}: {} finding(s) at warning or above", x.actionable());
+        if let Some(u) = x.unanalyzable.as_deref() {
+            s.paint(Tone::Plain, " — ");
+            s.paint(
+                Tone::Critical,
+                &format!("could not be analyzed: {}", clean(u)),
+            );
+        }
+        s.paint(Tone::Plain, "\n");
     }
     if r.above_noise == 0 {
-        let _ = writeln!(
-            s,
-            "no difference above the noise threshold ({} below it)",
-            r.differences.len()
-        );
+        s.paint(Tone::Ok, "no difference above the noise threshold");
+        let _ = writeln!(s, " ({} below it)", r.differences.len());
     } else {
+        s.paint(
+            Tone::Warning,
+            &format!("{} difference(s) above the noise threshold", r.above_noise),
+        );
         let _ = writeln!(
             s,
-            "{} difference(s) above the noise threshold (score ≥ {}), top {}:",
-            r.above_noise,
+            " (score ≥ {}), top {}:",
             r.noise_threshold,
             r.above_noise.min(super::TOP)
         );
@@ -54,7 +61,9 @@ pub fn summary(r: &DiffReport) -> String {
                 v(&d.baseline),
                 v(&d.suspect)
             );
-            let _ = writeln!(s, "          {}", clean(&d.reason));
+            s.paint(Tone::Plain, "          ");
+            s.paint(Tone::Dim, &clean(&d.reason));
+            s.paint(Tone::Plain, "\n");
         }
     }
     if !r.not_compared.is_empty() {

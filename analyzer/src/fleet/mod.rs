@@ -842,37 +842,65 @@ pub fn compare(hosts: Vec<Host>, failed: Vec<Failed>) -> FleetReport {
     }
 }
 
-/// The short terminal summary: hosts ranked with their strongest reasons.
+/// The short terminal summary as plain text (see [`terminal_styled`]).
 pub fn terminal(r: &FleetReport) -> String {
-    use crate::console::clean;
+    terminal_styled(r).to_string()
+}
+
+/// The short terminal summary: hosts ranked with their strongest reasons. Bundles not compared
+/// and hosts that could not be analyzed are painted critical, hosts deviating above the noise
+/// warning, the others ok.
+pub fn terminal_styled(r: &FleetReport) -> crate::console::Styled {
+    use crate::console::{clean, Styled, Tone};
     use std::fmt::Write;
-    let mut s = String::new();
-    let _ = writeln!(
+    let mut s = Styled::new();
+    let _ = write!(
         s,
-        "rca {} — fleet of {} host(s), {} deviating above the noise threshold",
+        "rca {} — fleet of {} host(s), ",
         r.tool.version,
         r.hosts.len(),
-        r.deviating
     );
+    s.paint(
+        if r.deviating > 0 {
+            Tone::Warning
+        } else {
+            Tone::Ok
+        },
+        &format!("{} deviating above the noise threshold", r.deviating),
+    );
+    s.paint(Tone::Plain, "\n");
     for f in &r.failed {
-        let _ = writeln!(s, "not compared: {}: {}", clean(&f.path), clean(&f.error));
+        s.paint(Tone::Critical, "not compared:");
+        let _ = writeln!(s, " {}: {}", clean(&f.path), clean(&f.error));
     }
     for k in &r.skipped {
-        let _ = writeln!(s, "skipped: {}: {}", clean(&k.path), clean(&k.note));
+        s.paint(
+            Tone::Dim,
+            &format!("skipped: {}: {}", clean(&k.path), clean(&k.note)),
+        );
+        s.paint(Tone::Plain, "\n");
     }
     for h in &r.hosts {
-        let _ = writeln!(
-            s,
-            "  #{:<3} {:>7.1}  {}{}",
-            h.rank,
-            h.deviation,
-            clean(&h.label),
-            h.summary
-                .unanalyzable
-                .as_deref()
-                .map(|u| format!(" — could not be analyzed: {}", clean(u)))
-                .unwrap_or_default()
+        let _ = write!(s, "  #{:<3} ", h.rank);
+        s.paint(
+            if h.summary.unanalyzable.is_some() {
+                Tone::Critical
+            } else if h.deviation >= score::NOISE_SCORE {
+                Tone::Warning
+            } else {
+                Tone::Ok
+            },
+            &format!("{:>7.1}", h.deviation),
         );
+        let _ = write!(s, "  {}", clean(&h.label));
+        if let Some(u) = h.summary.unanalyzable.as_deref() {
+            s.paint(Tone::Plain, " — ");
+            s.paint(
+                Tone::Critical,
+                &format!("could not be analyzed: {}", clean(u)),
+            );
+        }
+        s.paint(Tone::Plain, "\n");
         for x in h.reasons.iter().take(3) {
             let _ = writeln!(
                 s,

@@ -3,6 +3,7 @@
 
 pub mod charts;
 pub mod coverage;
+pub mod explain;
 pub mod flame;
 pub mod html;
 pub mod markup;

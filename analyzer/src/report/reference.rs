@@ -119,66 +119,76 @@ pub fn markdown() -> String {
          date. The report's appendix shows the same.\n\n",
     );
     for r in RULES {
-        let m = r.meta;
-        out.push_str(&format!("## `{}` — {}\n\n", m.id, m.title));
-        out.push_str(&format!(
-            "Area `{}` · default severity {} · symptom groups: {} · [source](../{})\n\n",
-            m.area,
-            m.severity.label(),
-            m.groups
-                .iter()
-                .map(|g| g.label())
-                .collect::<Vec<_>>()
-                .join(", "),
-            source_path(m)
-        ));
-        out.push_str(&format!("**Fires when** {}.\n\n", cell(m.fires_when)));
-        out.push_str(&format!("**What it checks.** {}\n\n", cell(m.checks)));
-        out.push_str(&format!("**Why it matters.** {}\n\n", cell(m.why)));
-        let facts = |v: &[Fact]| {
-            v.iter()
-                .map(|f| format!("`{}`: {}", f.name(), f.describe()))
-                .collect::<Vec<_>>()
-                .join("; ")
-        };
-        out.push_str(&format!("**Evidence.** Needs {}", facts(m.needs)));
-        if !m.reads.is_empty() {
-            out.push_str(&format!("; also reads {}", facts(m.reads)));
-        }
-        out.push_str(".\n\n");
-        out.push_str("| threshold | value | meaning | sources |\n|---|---|---|---|\n");
-        for t in m.thresholds {
-            out.push_str(&format!(
-                "| {} | {} | {} | {} |\n",
-                cell(t.name),
-                cell(&value_text(t)),
-                cell(t.meaning),
-                t.sources
-                    .iter()
-                    .map(|s| source_markdown(s, "../"))
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            ));
-        }
-        out.push('\n');
-        if !m.explains.is_empty() {
-            out.push_str(&format!(
-                "**May explain** {}.\n\n",
-                m.explains
-                    .iter()
-                    .map(|e| format!("`{e}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
-        out.push_str(&format!(
-            "**Known false positives.** {}\n\n",
-            cell(m.false_positives)
-        ));
-        out.push_str(&format!("**Remedy.** {}\n\n", cell(m.remedy)));
+        out.push_str(&rule_markdown(r.meta, "../"));
     }
     out.truncate(out.trim_end().len());
     out.push('\n');
+    out
+}
+
+/// One rule's section of `docs/rules.md`, ending with a blank line: the heading (id and title),
+/// area, default severity, symptom groups and source file, when it fires, what it checks, why it
+/// matters, its evidence, the thresholds table with their sources, the rules it may explain,
+/// known false positives and the remedy. `prefix` leads from the reader's folder to the
+/// repository root (`../` from `docs/`, empty from the root); it prefixes the source file's and
+/// the sample bundles' links. `rca explain` shows the same text.
+pub fn rule_markdown(m: &RuleMeta, prefix: &str) -> String {
+    let mut out = format!("## `{}` — {}\n\n", m.id, m.title);
+    out.push_str(&format!(
+        "Area `{}` · default severity {} · symptom groups: {} · [source]({prefix}{})\n\n",
+        m.area,
+        m.severity.label(),
+        m.groups
+            .iter()
+            .map(|g| g.label())
+            .collect::<Vec<_>>()
+            .join(", "),
+        source_path(m)
+    ));
+    out.push_str(&format!("**Fires when** {}.\n\n", cell(m.fires_when)));
+    out.push_str(&format!("**What it checks.** {}\n\n", cell(m.checks)));
+    out.push_str(&format!("**Why it matters.** {}\n\n", cell(m.why)));
+    let facts = |v: &[Fact]| {
+        v.iter()
+            .map(|f| format!("`{}`: {}", f.name(), f.describe()))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    out.push_str(&format!("**Evidence.** Needs {}", facts(m.needs)));
+    if !m.reads.is_empty() {
+        out.push_str(&format!("; also reads {}", facts(m.reads)));
+    }
+    out.push_str(".\n\n");
+    out.push_str("| threshold | value | meaning | sources |\n|---|---|---|---|\n");
+    for t in m.thresholds {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} |\n",
+            cell(t.name),
+            cell(&value_text(t)),
+            cell(t.meaning),
+            t.sources
+                .iter()
+                .map(|s| source_markdown(s, prefix))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ));
+    }
+    out.push('\n');
+    if !m.explains.is_empty() {
+        out.push_str(&format!(
+            "**May explain** {}.\n\n",
+            m.explains
+                .iter()
+                .map(|e| format!("`{e}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    out.push_str(&format!(
+        "**Known false positives.** {}\n\n",
+        cell(m.false_positives)
+    ));
+    out.push_str(&format!("**Remedy.** {}\n\n", cell(m.remedy)));
     out
 }
 

@@ -5,7 +5,7 @@
 //! nor forge a line with a newline in a name.
 
 use super::Report;
-use crate::console::clean;
+use crate::console::{clean, Styled, Tone};
 use crate::rules::RuleResult;
 use std::fmt::Write;
 
@@ -16,11 +16,17 @@ fn or_unknown(s: Option<&str>) -> String {
     }
 }
 
-/// Renders the summary as plain text: host line, whether the collection is incomplete, findings
-/// with their first evidence location, rule status counts (with the reasons rules could not
-/// run), artifact outcome counts.
+/// The summary as plain text (see [`styled`]).
 pub fn summary(r: &Report) -> String {
-    let mut s = String::new();
+    styled(r).to_string()
+}
+
+/// Renders the summary: host line, whether the collection is incomplete, findings with their
+/// first evidence location, rule status counts (with the reasons rules could not run), artifact
+/// outcome counts. Severities, warnings and the incomplete collection are painted in their
+/// tones, evidence locations and rules not evaluated dimmed.
+pub fn styled(r: &Report) -> Styled {
+    let mut s = Styled::new();
     let h = &r.host;
     let _ = writeln!(
         s,
@@ -43,13 +49,16 @@ pub fn summary(r: &Report) -> String {
         let _ = writeln!(s, "{}", clean(&red.headline()));
     }
     for w in &r.bundle.warnings {
-        let _ = writeln!(s, "warning: {}", clean(w));
+        s.paint(Tone::Warning, "warning:");
+        let _ = writeln!(s, " {}", clean(w));
     }
     if let Some(stop) = &r.bundle.stopped {
-        let _ = writeln!(s, "warning: reading stopped early: {}", clean(stop));
+        s.paint(Tone::Warning, "warning: reading stopped early:");
+        let _ = writeln!(s, " {}", clean(stop));
     }
     for why in &r.collection.incomplete {
-        let _ = writeln!(s, "INCOMPLETE collection: {}", clean(why));
+        s.paint(Tone::Critical, "INCOMPLETE collection:");
+        let _ = writeln!(s, " {}", clean(why));
     }
     if r.findings.is_empty() && !r.collection.incomplete.is_empty() {
         let _ = writeln!(
@@ -57,16 +66,21 @@ pub fn summary(r: &Report) -> String {
             "findings: none in what was collected; the collection is incomplete, so this is no clean bill of health"
         );
     } else if r.findings.is_empty() {
-        let _ = writeln!(s, "findings: none");
+        s.paint(Tone::Ok, "findings: none");
+        s.paint(Tone::Plain, "\n");
     } else {
         let _ = writeln!(s, "findings:");
         for f in &r.findings {
+            let label = f.severity.label().to_uppercase();
+            s.paint(Tone::Plain, "  ");
+            s.paint(Tone::of_severity(&label), &label);
             let _ = writeln!(
                 s,
-                "  {:<8} [{}] {}",
-                f.severity.label().to_uppercase(),
+                "{:pad$} [{}] {}",
+                "",
                 f.rule_id,
-                clean(&f.title)
+                clean(&f.title),
+                pad = 8usize.saturating_sub(label.len())
             );
             if let Some(e) = f.evidence.first() {
                 let span = match (e.lines.first(), e.lines.last()) {
@@ -74,7 +88,9 @@ pub fn summary(r: &Report) -> String {
                     (Some(a), _) => format!(":{a}"),
                     _ => String::new(),
                 };
-                let _ = writeln!(s, "           --> {}{span}", clean(&e.artifact));
+                s.paint(Tone::Plain, "           ");
+                s.paint(Tone::Dim, &format!("--> {}{span}", clean(&e.artifact)));
+                s.paint(Tone::Plain, "\n");
             }
         }
     }
@@ -92,7 +108,12 @@ pub fn summary(r: &Report) -> String {
         skipped.len()
     );
     for (id, reason) in skipped.iter().take(6) {
-        let _ = writeln!(s, "  not evaluated [{id}]: {}", clean(reason));
+        s.paint(Tone::Plain, "  ");
+        s.paint(
+            Tone::Dim,
+            &format!("not evaluated [{id}]: {}", clean(reason)),
+        );
+        s.paint(Tone::Plain, "\n");
     }
     if skipped.len() > 6 {
         let _ = writeln!(
@@ -110,7 +131,7 @@ pub fn summary(r: &Report) -> String {
     if !r.bundle.refused.is_empty() {
         let _ = write!(s, "; {} entries refused", r.bundle.refused.len());
     }
-    s.push('\n');
+    s.paint(Tone::Plain, "\n");
     s
 }
 
@@ -130,6 +151,30 @@ mod tests {
         assert!(lines[3]
             .starts_with("findings: none in what was collected; the collection is incomplete"));
         assert!(!s.contains("findings: none\n"));
+    }
+
+    #[test]
+    fn severities_are_painted_and_bundle_text_cannot_colour() {
+        use crate::console::Tone;
+        let mut r = crate::report::testkit::report(Vec::new());
+        r.bundle.warnings = vec!["odd \u{1b}[31mred".into()];
+        let s = super::styled(&r);
+        assert!(s
+            .spans()
+            .iter()
+            .any(|(t, x)| *t == Tone::Warning && x == "warning:"));
+        assert!(s
+            .spans()
+            .iter()
+            .any(|(t, x)| *t == Tone::Ok && x == "findings: none"));
+        let coloured = s.render(true);
+        // Our codes are there; the bundle's ESC is shown escaped.
+        assert!(
+            coloured.contains("\u{1b}[33mwarning:\u{1b}[0m"),
+            "{coloured:?}"
+        );
+        assert!(coloured.contains("odd \\x1b[31mred"), "{coloured:?}");
+        assert!(!s.render(false).contains('\u{1b}'));
     }
 
     #[test]
