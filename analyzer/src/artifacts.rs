@@ -16,6 +16,7 @@
 //! report's viewer, which find lines through one line index per artifact.
 
 mod derived;
+pub mod single;
 mod text;
 
 use crate::bundle::{self, EntryContent, Limits, RawEntry, ReadSummary};

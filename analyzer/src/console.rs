@@ -415,6 +415,48 @@ impl Drop for Progress {
     }
 }
 
+/// Writes `doc` to standard output as one JSON document and a newline (indented when
+/// `pretty`). Strings keep their values: every [`is_unsafe`] character that JSON itself leaves
+/// raw (DEL, C1 controls, invisible format characters, U+2028 and U+2029) is written as its
+/// `\uXXXX` escape (a surrogate pair beyond the BMP), so the bytes reaching the terminal hold no
+/// control and the document still parses to the same strings. A closed pipe ends the output
+/// quietly, as [`out`]. Errors: `doc` cannot be serialised (a map with non-string keys).
+pub fn json<T: serde::Serialize + ?Sized>(doc: &T, pretty: bool) -> serde_json::Result<()> {
+    let text = if pretty {
+        serde_json::to_string_pretty(doc)?
+    } else {
+        serde_json::to_string(doc)?
+    };
+    let mut safe = json_escaped(&text).into_owned();
+    safe.push('\n');
+    #[allow(clippy::disallowed_methods)]
+    let mut o = std::io::stdout().lock();
+    let _ = o.write_all(safe.as_bytes()).and_then(|()| o.flush());
+    Ok(())
+}
+
+/// Serialised JSON `text` with every [`is_unsafe`] character but the newline written as a JSON
+/// `\uXXXX` escape. serde_json escapes C0 controls inside strings itself; outside strings only
+/// ASCII punctuation, blanks and (pretty) newlines occur, so a newline left raw is never inside
+/// a string.
+fn json_escaped(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| c != '\n' && is_unsafe(c)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if c != '\n' && is_unsafe(c) {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                let _ = write!(out, "\\u{:04x}", u);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// Writes `rca: <message>` to standard error as one line, the message [`clean`]ed.
 pub fn error(message: &str) {
     to_stderr(&format!("rca: {}\n", clean(message)));
@@ -637,6 +679,20 @@ mod tests {
         for s in ["node-3.example", "Zürich–01", "主机", "שרת", "sdb1 · 5 %"] {
             assert!(matches!(clean(s), Cow::Borrowed(_)), "{s}");
         }
+    }
+
+    #[test]
+    fn json_keeps_string_values_and_escapes_what_a_terminal_acts_on() {
+        let v = serde_json::json!({"k": "a\u{1b}[2J\u{7f}\u{9b}\u{202e}\u{e0001}\u{2028}z\tü"});
+        let text = serde_json::to_string_pretty(&v).unwrap();
+        let safe = json_escaped(&text);
+        assert!(!safe.chars().any(|c| c != '\n' && is_unsafe(c)), "{safe}");
+        assert!(
+            safe.contains(r"a\u001b[2J\u007f\u009b\u202e\udb40\udc01\u2028z\tü"),
+            "{safe}"
+        );
+        let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
+        assert_eq!(back, v);
     }
 
     #[test]

@@ -49,6 +49,24 @@ enum Command {
         #[command(flatten)]
         limits: LimitArgs,
     },
+    /// Parse one file as `analyze` would and print its record as JSON: `{"kind", "source",
+    /// "records", "issues": [{"line", "message"}]}`. The file may be compressed (gzip, xz, zstd,
+    /// bzip2); its kind is found as for a loose file in a bundle (its name, then its content)
+    /// unless --kind names it.
+    #[command(after_help = PARSE_HELP)]
+    Parse {
+        /// The file.
+        file: PathBuf,
+        /// Read the file as this kind (a name as the collector's manifest writes it: `iostat`,
+        /// `proc-stat`, `jstat-gcutil`; an unknown name lists the valid ones).
+        #[arg(long, value_name = "KIND")]
+        kind: Option<String>,
+        /// Indent the JSON document.
+        #[arg(long)]
+        pretty: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
     /// Compare a healthy baseline host with a suspect one: both bundles are analyzed, their facts
     /// compared, and every difference ranked by how likely it matters.
     #[command(after_help = DIFF_HELP)]
@@ -220,6 +238,15 @@ enum Command {
     },
 }
 
+const PARSE_HELP: &str = "\
+`records` is the parsed record as the analysis holds it (units as its fields' names say: `_kib`,
+`_pct`, `_per_s`); `issues` lists the input lines that could not be read, each with its 1-based
+line number (0: the whole file).
+
+Exit status: 0 parsed (issues may be listed), 2 the file could not be read, is a folder or an
+archive, is of no kind rca recognises, could not be parsed as its kind, or a usage error (an
+unknown --kind lists the valid names).";
+
 const INDEX_HELP: &str = "\
 The archive is SQLite in WAL mode; its schema is described in docs/archive.md.
 
@@ -389,6 +416,12 @@ fn main() -> ExitCode {
             out,
             limits,
         } => analyze(&bundle, &out, &limits.limits()),
+        Command::Parse {
+            file,
+            kind,
+            pretty,
+            limits,
+        } => parse(&file, kind.as_deref(), pretty, &limits.limits()),
         Command::Diff {
             baseline,
             suspect,
@@ -489,6 +522,91 @@ fn explain(id: &str) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The document `rca parse` prints.
+#[derive(serde::Serialize)]
+struct ParseDoc<'a> {
+    /// The kind's name (`iostat`).
+    kind: &'static str,
+    /// What produces it (`sysstat iostat -x`).
+    source: &'static str,
+    /// The parsed record, as [`parsers::kind::Data`] serialises it.
+    records: Option<&'a parsers::kind::Data>,
+    /// Lines that could not be read, `{line, message}`.
+    issues: &'a [parsers::LineIssue],
+}
+
+/// `rca parse`: one file's kind, record and issues as one JSON document on standard output.
+fn parse(file: &Path, kind: Option<&str>, pretty: bool, limits: &Limits) -> ExitCode {
+    use parsers::kind::{by_name, KINDS};
+    use rca::artifacts::{single, Outcome};
+    let forced = match kind {
+        None => None,
+        Some(name) => match by_name(name) {
+            Some(k) => Some(k),
+            None => {
+                let names: Vec<&str> = KINDS
+                    .iter()
+                    .filter(|k| k.parse.is_some())
+                    .map(|k| k.name)
+                    .collect();
+                console::error(&format!(
+                    "unknown kind `{name}`; the kinds rca parses: {}",
+                    names.join(", ")
+                ));
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let (a, summary) = match single::read_one(file, forced, limits) {
+        Ok(x) => x,
+        Err(e) => {
+            console::error(&e.to_string());
+            return ExitCode::from(2);
+        }
+    };
+    for w in &summary.warnings {
+        console::error(&format!("{}: {w}", file.display()));
+    }
+    if let Some(why) = &summary.stopped {
+        console::error(&format!("{}: reading stopped early: {why}", file.display()));
+    }
+    let failed = |why: &str| {
+        console::error(&format!("{}: {why}", file.display()));
+        ExitCode::from(2)
+    };
+    let spec = match (&a.outcome, a.kind) {
+        (Outcome::Parsed | Outcome::Partial, Some(k)) => k,
+        (Outcome::Unrecognised { reason }, _) => {
+            return failed(&format!(
+                "{reason}; name its kind with --kind (an unknown name lists the valid ones)"
+            ))
+        }
+        (Outcome::Unusable { reason }, k) => {
+            let what = k.map_or(String::new(), |k| format!(" as `{}`", k.name));
+            return failed(&format!("could not be parsed{what}: {reason}"));
+        }
+        (Outcome::TooLarge { limit }, _) => {
+            return failed(&format!(
+                "larger than the {limit}-byte limit of one entry; if the file is trusted, raise it with --max-entry-size"
+            ))
+        }
+        (Outcome::ParserBug { message, .. }, _) => return failed(message),
+        (other, _) => return failed(&format!("not parsed ({})", other.label())),
+    };
+    let doc = ParseDoc {
+        kind: spec.name,
+        source: spec.source,
+        records: a.data.as_ref(),
+        issues: &a.issues,
+    };
+    if let Err(e) = console::json(&doc, pretty) {
+        return failed(&format!(
+            "internal error writing the record (please report it): {e}"
+        ));
+    }
+    ExitCode::SUCCESS
 }
 
 /// `rca index`: the bundles analyzed and stored; a line per bundle on a terminal.
