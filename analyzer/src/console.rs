@@ -352,9 +352,11 @@ pub fn progress(what: &str) -> Progress {
     let thread = stderr_is_terminal().then(|| {
         let stop = stop.clone();
         let what = what.to_string();
+        // The counts so far belong to earlier work: the bar shows what is read from now on.
+        let base = READ.get();
         std::thread::Builder::new()
             .name("progress".into())
-            .spawn(move || draw_progress(&what, &stop))
+            .spawn(move || draw_progress(&what, base, &stop))
             .ok()
     });
     Progress {
@@ -373,9 +375,9 @@ fn stopped_within(stop: &(Mutex<bool>, Condvar), d: Duration) -> bool {
     *guard
 }
 
-fn draw_progress(what: &str, stop: &(Mutex<bool>, Condvar)) {
+fn draw_progress(what: &str, (entries0, bytes0): (u64, u64), stop: &(Mutex<bool>, Condvar)) {
     use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-    let (entries0, bytes0) = READ.get();
+    // Made now, hidden, so that its elapsed time counts from the start of the work.
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
     if let Ok(style) = ProgressStyle::with_template("{spinner} {prefix}: {msg} [{elapsed}]") {
         bar.set_style(style);
@@ -386,7 +388,6 @@ fn draw_progress(what: &str, stop: &(Mutex<bool>, Condvar)) {
     }
     #[allow(clippy::disallowed_methods)]
     bar.set_draw_target(ProgressDrawTarget::stderr_with_hz(10));
-    // The time counts from the start of the work, not from when the bar appears.
     *BAR.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar.clone());
     loop {
         let (e, b) = READ.get();
