@@ -15,7 +15,7 @@
 //! a bundle's domain (`anything.bank.corp`) is replaced whole, label by label, wherever it is.
 
 pub use super::class::Class;
-use super::map::{dashed_ip, v4_special, v6_special, Map};
+use super::map::{dashed_ip, mac_text, mac_value, v4_special, v6_special, Map};
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, Input, MatchKind};
 use regex::bytes::Regex;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -34,8 +34,8 @@ pub struct Found {
     pub ipv4: BTreeSet<Ipv4Addr>,
     /// IPv6 addresses: each text form seen (lowercased) with the address.
     pub ipv6: BTreeMap<String, Ipv6Addr>,
-    /// MAC addresses (lowercased).
-    pub macs: BTreeSet<String>,
+    /// MAC addresses, as 48-bit values ([`super::map::mac_value`]).
+    pub macs: BTreeSet<u64>,
     /// User names.
     pub users: BTreeSet<String>,
     /// Keywords: the user's literals and what the user's regexes matched.
@@ -370,9 +370,9 @@ fn add_candidate(text: &[u8], c: Class, s: usize, e: usize, f: &mut Found) {
             if !Class::Mac.bounded(text, s, e) {
                 return;
             }
-            let s = String::from_utf8_lossy(&text[s..e]).to_ascii_lowercase();
-            if s != "00:00:00:00:00:00" && s != "ff:ff:ff:ff:ff:ff" {
-                f.macs.insert(s);
+            let m = std::str::from_utf8(&text[s..e]).ok().and_then(mac_value);
+            if let Some(m) = m.filter(|&m| m != 0 && m != 0xffff_ffff_ffff) {
+                f.macs.insert(m);
             }
         }
         Class::Host => {
@@ -599,7 +599,7 @@ impl Replacer {
     pub fn new(found: &Found, map: &mut Map, keep_oui: bool) -> Replacer {
         map.reserve(found.hosts.iter().map(String::as_str));
         map.reserve(found.users.iter().map(String::as_str));
-        map.reserve(found.macs.iter().map(String::as_str));
+        map.reserve_macs(found.macs.iter().copied());
         let v4: Vec<String> = found.ipv4.iter().map(|a| a.to_string()).collect();
         map.reserve(v4.iter().map(String::as_str));
         let mut pats: BTreeMap<String, (Class, String)> = BTreeMap::new();
@@ -611,9 +611,9 @@ impl Replacer {
             let p = map.ipv6(*a);
             pats.insert(s.clone(), (Class::Ipv6, p));
         }
-        for m in &found.macs {
-            let p = map.mac(m, keep_oui);
-            pats.insert(m.clone(), (Class::Mac, p));
+        for &m in &found.macs {
+            let p = map.mac_value(m, keep_oui);
+            pats.insert(mac_text(m), (Class::Mac, mac_text(p)));
         }
         for d in &found.domains {
             map.domains.insert(d.clone());
@@ -634,24 +634,34 @@ impl Replacer {
             let p = map.keyword(k);
             pats.insert(k.clone(), (Class::Keyword, p));
         }
-        // Originals of earlier bundles that this one did not show in discovery.
-        for (o, c) in map.originals() {
-            if pats.contains_key(&o) {
-                continue;
+        // Originals of earlier bundles that this one did not show in discovery, class by class
+        // in the order of `Map::originals` (the first class of an original wins); a domain's
+        // pseudonym is its host-name one.
+        let mut earlier = |o: &str, c: Class, p: Option<&str>| {
+            if let Some(p) = p.filter(|&p| p != o && !pats.contains_key(o)) {
+                pats.insert(o.to_string(), (c, p.to_string()));
             }
-            let p = match c {
-                Class::Host | Class::Domain => map.hosts.get(&o).cloned(),
-                Class::Ipv4 => map.ipv4.get(&o).cloned(),
-                Class::Ipv6 => map.ipv6.get(&o).cloned(),
-                Class::Mac => map.macs.get(&o).cloned(),
-                Class::User => map.users.get(&o).cloned(),
-                Class::Keyword => map.keywords.get(&o).cloned(),
-            };
-            if let Some(p) = p {
-                if p != o {
-                    pats.insert(o, (c, p));
-                }
-            }
+        };
+        for (o, p) in &map.hosts {
+            earlier(o, Class::Host, Some(p));
+        }
+        for o in &map.domains {
+            earlier(o, Class::Domain, map.hosts.get(o).map(String::as_str));
+        }
+        for (o, p) in &map.ipv4 {
+            earlier(o, Class::Ipv4, Some(p));
+        }
+        for (o, p) in &map.ipv6 {
+            earlier(o, Class::Ipv6, Some(p));
+        }
+        for (&o, &p) in &map.macs {
+            earlier(&mac_text(o), Class::Mac, Some(&mac_text(p)));
+        }
+        for (o, p) in &map.users {
+            earlier(o, Class::User, Some(p));
+        }
+        for (o, p) in &map.keywords {
+            earlier(o, Class::Keyword, Some(p));
         }
         Replacer::from_patterns(pats.into_iter().filter(|(o, (_, p))| o != p).collect())
     }
