@@ -555,7 +555,12 @@ mod tests {
         assert!(m.mac("00:50:56:aa:bb:cc", false).starts_with("02:00:00:"));
         assert_eq!(mac_value("FA:16:3e:5d:0b:11"), Some(0xfa16_3e5d_0b11));
         assert_eq!(mac_text(0xfa16_3e5d_0b11), "fa:16:3e:5d:0b:11");
-        for bad in ["fa:16:3e:5d:0b", "fa:16:3e:5d:0b:1g", "fa-16-3e-5d-0b-11", "+a:16:3e:5d:0b:11"] {
+        for bad in [
+            "fa:16:3e:5d:0b",
+            "fa:16:3e:5d:0b:1g",
+            "fa-16-3e-5d-0b-11",
+            "+a:16:3e:5d:0b:11",
+        ] {
             assert_eq!(mac_value(bad), None, "{bad}");
         }
         // Written as text, in the text's order, and read back.

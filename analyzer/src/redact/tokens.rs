@@ -200,7 +200,10 @@ mod tests {
         assert_eq!(macs, [&(Class::Mac, "AA:bb:cc:dd:ee:01")]);
         assert_eq!(
             all("ip-10-0-0-1 dhcp-1-2-3-4567 9ab-1-2-3-4 a-1-2-3"),
-            [(Class::Host, "ip-10-0-0-1"), (Class::Host, "dhcp-1-2-3-456")]
+            [
+                (Class::Host, "ip-10-0-0-1"),
+                (Class::Host, "dhcp-1-2-3-456")
+            ]
         );
     }
 }
