@@ -37,8 +37,11 @@ pub struct Map {
     /// Address prefixes → pseudo prefixes (`4:10.1` → `11.0`, `6:2a01:4f8` → `fd00:1`): what
     /// keeps subnets together.
     pub prefixes: BTreeMap<String, String>,
-    /// MAC addresses, lowercased → pseudo MACs.
-    pub macs: BTreeMap<String, String>,
+    /// MAC addresses → pseudo MACs, as 48-bit values ([`mac_value`]): 16 bytes an entry
+    /// instead of two strings. Written as lower-case `aa:bb:cc:dd:ee:ff` text ([`mac_text`]),
+    /// in the same order (the text's order is the value's).
+    #[serde(with = "mac_table")]
+    pub macs: BTreeMap<u64, u64>,
     /// User names → pseudo user names.
     pub users: BTreeMap<String, String>,
     /// The user's keywords (literals and what their regexes matched) → pseudonyms.
@@ -52,6 +55,77 @@ pub struct Map {
     /// Originals met in the bundle being redacted (lowercased): no pseudonym may equal one.
     #[serde(skip)]
     reserved: HashSet<String>,
+    /// MAC addresses met in the bundle being redacted: no pseudo MAC may equal one.
+    #[serde(skip)]
+    reserved_macs: HashSet<u64>,
+}
+
+/// A MAC address written `aa:bb:cc:dd:ee:ff` (either case) as its 48-bit value; `None` for
+/// any other text.
+pub fn mac_value(m: &str) -> Option<u64> {
+    let b = m.as_bytes();
+    if b.len() != 17 {
+        return None;
+    }
+    let mut v = 0u64;
+    for (k, &c) in b.iter().enumerate() {
+        if k % 3 == 2 {
+            if c != b':' {
+                return None;
+            }
+        } else {
+            v = v << 4 | u64::from(char::from(c).to_digit(16)?);
+        }
+    }
+    Some(v)
+}
+
+/// The 48-bit MAC address `v` written `aa:bb:cc:dd:ee:ff` (lower case).
+pub fn mac_text(v: u64) -> String {
+    MacText(v).to_string()
+}
+
+/// Writes a 48-bit MAC address as `aa:bb:cc:dd:ee:ff`.
+struct MacText(u64);
+
+impl std::fmt::Display for MacText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let b = self.0.to_be_bytes();
+        write!(
+            f,
+            "{:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}",
+            b[2], b[3], b[4], b[5], b[6], b[7]
+        )
+    }
+}
+
+impl Serialize for MacText {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// [`Map::macs`] in JSON: an object of MAC text → MAC text.
+mod mac_table {
+    use super::{mac_value, MacText};
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::collections::BTreeMap;
+
+    pub fn serialize<S: Serializer>(m: &BTreeMap<u64, u64>, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(m.iter().map(|(&k, &v)| (MacText(k), MacText(v))))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<u64, u64>, D::Error> {
+        let text = BTreeMap::<String, String>::deserialize(d)?;
+        text.iter()
+            .map(|(k, v)| match (mac_value(k), mac_value(v)) {
+                (Some(k), Some(v)) => Ok((k, v)),
+                _ => Err(serde::de::Error::custom(format!(
+                    "\"{k}\": \"{v}\" is not a pair of MAC addresses"
+                ))),
+            })
+            .collect()
+    }
 }
 
 /// Top-level domains kept as they are: they name no site.
@@ -151,7 +225,7 @@ impl Map {
         v.extend(self.domains.iter().map(|k| (k.clone(), Class::Domain)));
         v.extend(self.ipv4.keys().map(|k| (k.clone(), Class::Ipv4)));
         v.extend(self.ipv6.keys().map(|k| (k.clone(), Class::Ipv6)));
-        v.extend(self.macs.keys().map(|k| (k.clone(), Class::Mac)));
+        v.extend(self.macs.keys().map(|&k| (mac_text(k), Class::Mac)));
         v.extend(self.users.keys().map(|k| (k.clone(), Class::User)));
         v.extend(self.keywords.keys().map(|k| (k.clone(), Class::Keyword)));
         v
@@ -321,32 +395,40 @@ impl Map {
         n
     }
 
+    /// Notes MAC addresses met in the bundle, so that no pseudo MAC handed out later equals one.
+    pub fn reserve_macs(&mut self, macs: impl IntoIterator<Item = u64>) {
+        self.reserved_macs.extend(macs);
+    }
+
     /// The pseudonym of a MAC address (`aa:bb:cc:dd:ee:ff`, any case); the OUI (first three
     /// bytes) is kept when `keep_oui`, else replaced by a locally administered `02:00:00`.
+    /// Text that is no MAC address is returned as it is.
     pub fn mac(&mut self, m: &str, keep_oui: bool) -> String {
-        let key = m.to_ascii_lowercase();
-        if let Some(p) = self.macs.get(&key) {
-            return p.clone();
+        match mac_value(m) {
+            Some(v) => mac_text(self.mac_value(v, keep_oui)),
+            None => m.to_string(),
+        }
+    }
+
+    /// The pseudonym of the 48-bit MAC address `v`, as [`Map::mac`] gives it.
+    pub fn mac_value(&mut self, v: u64, keep_oui: bool) -> u64 {
+        if let Some(&p) = self.macs.get(&v) {
+            return p;
         }
         let oui = if keep_oui {
-            key.get(..8).unwrap_or("02:00:00").to_string()
+            v & 0xffff_ff00_0000
         } else {
-            "02:00:00".to_string()
+            0x0200_0000_0000
         };
         let mut i = self.macs.len() as u32 + 1;
         let p = loop {
-            let c = format!(
-                "{oui}:{:02x}:{:02x}:{:02x}",
-                (i >> 16) & 0xff,
-                (i >> 8) & 0xff,
-                i & 0xff
-            );
-            if !self.macs.contains_key(&c) && !self.taken(&c) {
+            let c = oui | u64::from(i & 0xff_ffff);
+            if !self.macs.contains_key(&c) && !self.reserved_macs.contains(&c) {
                 break c;
             }
             i += 1;
         };
-        self.macs.insert(key, p.clone());
+        self.macs.insert(v, p);
         p
     }
 
@@ -471,5 +553,21 @@ mod tests {
         let mac = m.mac("FA:16:3E:5D:0B:11", true);
         assert!(mac.starts_with("fa:16:3e:") && mac != "fa:16:3e:5d:0b:11");
         assert!(m.mac("00:50:56:aa:bb:cc", false).starts_with("02:00:00:"));
+        assert_eq!(mac_value("FA:16:3e:5d:0b:11"), Some(0xfa16_3e5d_0b11));
+        assert_eq!(mac_text(0xfa16_3e5d_0b11), "fa:16:3e:5d:0b:11");
+        for bad in [
+            "fa:16:3e:5d:0b",
+            "fa:16:3e:5d:0b:1g",
+            "fa-16-3e-5d-0b-11",
+            "+a:16:3e:5d:0b:11",
+        ] {
+            assert_eq!(mac_value(bad), None, "{bad}");
+        }
+        // Written as text, in the text's order, and read back.
+        let json = serde_json::to_string(&m).unwrap();
+        assert!(json.contains(r#""macs":{"00:50:56:aa:bb:cc":"02:00:00:00:00:02","fa:16:3e:5d:0b:11":"fa:16:3e:00:00:01"}"#), "{json}");
+        let back: Map = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.macs, m.macs);
+        assert!(serde_json::from_str::<Map>(r#"{"macs":{"x":"y"}}"#).is_err());
     }
 }

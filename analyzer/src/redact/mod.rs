@@ -31,6 +31,7 @@ pub mod map;
 pub mod procnet;
 pub mod scan;
 pub mod secrets;
+pub mod tokens;
 pub mod verify;
 
 pub use map::Map;
@@ -359,7 +360,9 @@ pub fn redact(
         ..Summary::default()
     };
     let mut write_err: Option<io::Error> = None;
-    // The replaced text of the entry at hand, its allocation kept from entry to entry.
+    // The masked and the replaced text of the entry at hand, their allocations kept from entry
+    // to entry.
+    let mut masked = Vec::new();
     let mut replaced = Vec::new();
     // Single-label host names inside the collector's, sos report's and supportconfig's folder
     // names (`rca-vm-20261130T…`, `sosreport-vm-…`, `scc_vm_…`), where a dash or an underscore
@@ -417,8 +420,12 @@ pub fn redact(
                     skip("binary".into(), &mut summary);
                     return;
                 }
-                let masked = secrets::mask(&b, &mut secret_counts);
-                let text = masked.as_deref().unwrap_or(&b);
+                masked.clear();
+                let text = if secrets::mask_into(&b, &mut masked, &mut secret_counts) {
+                    &masked[..]
+                } else {
+                    &b[..]
+                };
                 let hexed = procnet::replace(&e.path, text, map, &mut counts);
                 let text = hexed.as_deref().unwrap_or(text);
                 replaced.clear();

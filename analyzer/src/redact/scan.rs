@@ -2,7 +2,8 @@
 //!
 //! In: an entry's path and bytes. Out, for discovery: the originals it holds ([`Found`]): host
 //! names from identity files (`hostname`, `uname`, `/etc/hosts`, the manifest's `meta hostname`,
-//! `resolv.conf`'s domains), IPv4/IPv6/MAC addresses anywhere (regex candidates, validated),
+//! `resolv.conf`'s domains), IPv4/IPv6/MAC addresses anywhere (candidates of one pass over the bytes, [`super::tokens`],
+//! validated),
 //! user names (`/etc/passwd` accounts with a UID ≥ 1000, `ps`/`top` USER columns less system and
 //! service accounts, `/home/NAME`), host names shaped like `dhcp-192-168-0-66`, and matches of the
 //! user's keyword regexes. Out, for replacement: the text with every original replaced by its
@@ -14,7 +15,7 @@
 //! a bundle's domain (`anything.bank.corp`) is replaced whole, label by label, wherever it is.
 
 pub use super::class::Class;
-use super::map::{dashed_ip, v4_special, v6_special, Map};
+use super::map::{dashed_ip, mac_text, mac_value, v4_special, v6_special, Map};
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, Input, MatchKind};
 use regex::bytes::Regex;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -33,8 +34,8 @@ pub struct Found {
     pub ipv4: BTreeSet<Ipv4Addr>,
     /// IPv6 addresses: each text form seen (lowercased) with the address.
     pub ipv6: BTreeMap<String, Ipv6Addr>,
-    /// MAC addresses (lowercased).
-    pub macs: BTreeSet<String>,
+    /// MAC addresses, as 48-bit values ([`super::map::mac_value`]).
+    pub macs: BTreeSet<u64>,
     /// User names.
     pub users: BTreeSet<String>,
     /// Keywords: the user's literals and what the user's regexes matched.
@@ -74,18 +75,8 @@ impl Keywords {
     }
 }
 
-static IPV4: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?-u)[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}").unwrap());
-static IPV6: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i-u)[0-9a-f]{0,4}:[0-9a-f]{0,4}:[0-9a-f:]{0,35}[0-9a-f]").unwrap()
-});
-static MAC: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?i-u)[0-9a-f]{2}(?::[0-9a-f]{2}){5}").unwrap());
 static HOME: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?-u)/home/([a-z_][a-z0-9_.-]{1,31})").unwrap());
-static DASHED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i-u)[a-z]+-[0-9]{1,3}-[0-9]{1,3}-[0-9]{1,3}-[0-9]{1,3}").unwrap()
-});
 
 /// System and service accounts, whose names identify no one and appear in paths and class
 /// names that the analysis reads: never pseudonymised.
@@ -333,49 +324,13 @@ pub fn discover(path: &str, text: &[u8], kw: &Keywords, f: &mut Found) {
     if name.starts_with("ps") || name.starts_with("top") {
         ps_users(&lossy(), f);
     }
-    for m in IPV4.find_iter(text) {
-        if !Class::Ipv4.bounded(text, m.start(), m.end()) {
-            continue;
-        }
-        if let Some(a) = std::str::from_utf8(m.as_bytes())
-            .ok()
-            .and_then(|s| s.parse::<Ipv4Addr>().ok())
-        {
-            if !v4_special(a) {
-                f.ipv4.insert(a);
-            }
-        }
-    }
-    if memchr::memmem::find(text, b"::").is_some() || memchr::memchr(b':', text).is_some() {
-        for m in IPV6.find_iter(text) {
-            if let Some((s, a)) = ipv6_at(text, m.start(), m.end()) {
-                f.ipv6.insert(s, a);
-            }
-        }
-        for m in MAC.find_iter(text) {
-            if !Class::Mac.bounded(text, m.start(), m.end()) {
-                continue;
-            }
-            let s = String::from_utf8_lossy(m.as_bytes()).to_ascii_lowercase();
-            if s != "00:00:00:00:00:00" && s != "ff:ff:ff:ff:ff:ff" {
-                f.macs.insert(s);
-            }
-        }
-    }
+    super::tokens::candidates(text, |c, s, e| add_candidate(text, c, s, e, f));
     if memchr::memmem::find(text, b"/home/").is_some() {
         for c in HOME.captures_iter(text) {
             let u = String::from_utf8_lossy(&c[1]);
             let u = u.trim_end_matches(['.', '-']);
             if personal(u) {
                 f.users.insert(u.to_string());
-            }
-        }
-    }
-    for m in DASHED.find_iter(text) {
-        if Class::Host.bounded(text, m.start(), m.end()) {
-            let s = String::from_utf8_lossy(m.as_bytes()).to_ascii_lowercase();
-            if dashed_ip(&s).is_some() {
-                f.hosts.insert(s);
             }
         }
     }
@@ -386,6 +341,49 @@ pub fn discover(path: &str, text: &[u8], kw: &Keywords, f: &mut Found) {
                     .insert(String::from_utf8_lossy(m.as_bytes()).to_ascii_lowercase());
             }
         }
+    }
+}
+
+/// Validates the candidate `text[s..e]` of class `c` (an address, or a dashed host name for
+/// [`Class::Host`]) and adds it to `f` when it stands alone and is not a special address.
+fn add_candidate(text: &[u8], c: Class, s: usize, e: usize, f: &mut Found) {
+    match c {
+        Class::Ipv4 => {
+            if !Class::Ipv4.bounded(text, s, e) {
+                return;
+            }
+            if let Some(a) = std::str::from_utf8(&text[s..e])
+                .ok()
+                .and_then(|s| s.parse::<Ipv4Addr>().ok())
+            {
+                if !v4_special(a) {
+                    f.ipv4.insert(a);
+                }
+            }
+        }
+        Class::Ipv6 => {
+            if let Some((s, a)) = ipv6_at(text, s, e) {
+                f.ipv6.insert(s, a);
+            }
+        }
+        Class::Mac => {
+            if !Class::Mac.bounded(text, s, e) {
+                return;
+            }
+            let m = std::str::from_utf8(&text[s..e]).ok().and_then(mac_value);
+            if let Some(m) = m.filter(|&m| m != 0 && m != 0xffff_ffff_ffff) {
+                f.macs.insert(m);
+            }
+        }
+        Class::Host => {
+            if Class::Host.bounded(text, s, e) {
+                let s = String::from_utf8_lossy(&text[s..e]).to_ascii_lowercase();
+                if dashed_ip(&s).is_some() {
+                    f.hosts.insert(s);
+                }
+            }
+        }
+        Class::Domain | Class::User | Class::Keyword => {}
     }
 }
 
@@ -601,7 +599,7 @@ impl Replacer {
     pub fn new(found: &Found, map: &mut Map, keep_oui: bool) -> Replacer {
         map.reserve(found.hosts.iter().map(String::as_str));
         map.reserve(found.users.iter().map(String::as_str));
-        map.reserve(found.macs.iter().map(String::as_str));
+        map.reserve_macs(found.macs.iter().copied());
         let v4: Vec<String> = found.ipv4.iter().map(|a| a.to_string()).collect();
         map.reserve(v4.iter().map(String::as_str));
         let mut pats: BTreeMap<String, (Class, String)> = BTreeMap::new();
@@ -613,9 +611,9 @@ impl Replacer {
             let p = map.ipv6(*a);
             pats.insert(s.clone(), (Class::Ipv6, p));
         }
-        for m in &found.macs {
-            let p = map.mac(m, keep_oui);
-            pats.insert(m.clone(), (Class::Mac, p));
+        for &m in &found.macs {
+            let p = map.mac_value(m, keep_oui);
+            pats.insert(mac_text(m), (Class::Mac, mac_text(p)));
         }
         for d in &found.domains {
             map.domains.insert(d.clone());
@@ -636,24 +634,34 @@ impl Replacer {
             let p = map.keyword(k);
             pats.insert(k.clone(), (Class::Keyword, p));
         }
-        // Originals of earlier bundles that this one did not show in discovery.
-        for (o, c) in map.originals() {
-            if pats.contains_key(&o) {
-                continue;
+        // Originals of earlier bundles that this one did not show in discovery, class by class
+        // in the order of `Map::originals` (the first class of an original wins); a domain's
+        // pseudonym is its host-name one.
+        let mut earlier = |o: &str, c: Class, p: Option<&str>| {
+            if let Some(p) = p.filter(|&p| p != o && !pats.contains_key(o)) {
+                pats.insert(o.to_string(), (c, p.to_string()));
             }
-            let p = match c {
-                Class::Host | Class::Domain => map.hosts.get(&o).cloned(),
-                Class::Ipv4 => map.ipv4.get(&o).cloned(),
-                Class::Ipv6 => map.ipv6.get(&o).cloned(),
-                Class::Mac => map.macs.get(&o).cloned(),
-                Class::User => map.users.get(&o).cloned(),
-                Class::Keyword => map.keywords.get(&o).cloned(),
-            };
-            if let Some(p) = p {
-                if p != o {
-                    pats.insert(o, (c, p));
-                }
-            }
+        };
+        for (o, p) in &map.hosts {
+            earlier(o, Class::Host, Some(p));
+        }
+        for o in &map.domains {
+            earlier(o, Class::Domain, map.hosts.get(o).map(String::as_str));
+        }
+        for (o, p) in &map.ipv4 {
+            earlier(o, Class::Ipv4, Some(p));
+        }
+        for (o, p) in &map.ipv6 {
+            earlier(o, Class::Ipv6, Some(p));
+        }
+        for (&o, &p) in &map.macs {
+            earlier(&mac_text(o), Class::Mac, Some(&mac_text(p)));
+        }
+        for (o, p) in &map.users {
+            earlier(o, Class::User, Some(p));
+        }
+        for (o, p) in &map.keywords {
+            earlier(o, Class::Keyword, Some(p));
         }
         Replacer::from_patterns(pats.into_iter().filter(|(o, (_, p))| o != p).collect())
     }
@@ -915,6 +923,131 @@ mod tests {
             assert!(!out.contains(o), "{o} in {out}");
         }
         assert!(map.hosts.contains_key("dn07.bank.corp"), "{out}");
+    }
+
+    /// Discovery of addresses and dashed host names as one search of each class's regex over
+    /// the whole text, each match validated: the reference for the one-pass candidates.
+    fn regex_discovery(text: &[u8]) -> Found {
+        static IPV4: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r"(?-u)[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}").unwrap()
+        });
+        static IPV6: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r"(?i-u)[0-9a-f]{0,4}:[0-9a-f]{0,4}:[0-9a-f:]{0,35}[0-9a-f]").unwrap()
+        });
+        static MAC: LazyLock<Regex> =
+            LazyLock::new(|| Regex::new(r"(?i-u)[0-9a-f]{2}(?::[0-9a-f]{2}){5}").unwrap());
+        static DASHED: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r"(?i-u)[a-z]+-[0-9]{1,3}-[0-9]{1,3}-[0-9]{1,3}-[0-9]{1,3}").unwrap()
+        });
+        let mut f = Found::default();
+        for (re, c) in [
+            (&IPV4, Class::Ipv4),
+            (&IPV6, Class::Ipv6),
+            (&MAC, Class::Mac),
+            (&DASHED, Class::Host),
+        ] {
+            for m in re.find_iter(text) {
+                add_candidate(text, c, m.start(), m.end(), &mut f);
+            }
+        }
+        f
+    }
+
+    /// The same from the one-pass candidates.
+    fn token_discovery(text: &[u8]) -> Found {
+        let mut f = Found::default();
+        super::super::tokens::candidates(text, |c, s, e| add_candidate(text, c, s, e, &mut f));
+        f
+    }
+
+    /// Asserts that both discoveries find the same originals in `text`, and that the
+    /// replacers built from them write the same text and the same map.
+    fn same_discovery(text: &[u8], replace: bool) {
+        let (want, got) = (regex_discovery(text), token_discovery(text));
+        let show = || String::from_utf8_lossy(text).into_owned();
+        assert_eq!(got.ipv4, want.ipv4, "IPv4 in {:?}", show());
+        assert_eq!(got.ipv6, want.ipv6, "IPv6 in {:?}", show());
+        assert_eq!(got.macs, want.macs, "MACs in {:?}", show());
+        assert_eq!(got.hosts, want.hosts, "host names in {:?}", show());
+        if replace {
+            let (mut m1, mut m2) = (Map::default(), Map::default());
+            let r1 = Replacer::new(&want, &mut m1, false);
+            let r2 = Replacer::new(&got, &mut m2, false);
+            let o1 = r1.replace(text, &mut m1, &mut Counts::new());
+            let o2 = r2.replace(text, &mut m2, &mut Counts::new());
+            assert_eq!(o2, o1, "output of {:?}", show());
+            let j = |m: &Map| serde_json::to_string(m).unwrap();
+            assert_eq!(j(&m2), j(&m1), "map of {:?}", show());
+        }
+    }
+
+    #[test]
+    fn one_pass_discovery_finds_what_the_regexes_find() {
+        let fixed: &[&str] = &[
+            "10.1.2.3 110.1.2.30 10.1.2.3. 10.1.2.3.4 x10.1.2.3 1234.1.2.3 10.1.2.3456 010.1.2.3",
+            "1.2.3.4.5.6.7.8 9.1.2.3:80 [10.0.0.5] 10.0.0.5/24 10.0.0.256 0.0.0.0 8.8.8.8",
+            "fe80::1 2a01:4f8::10 2A01:4F8::AB ::ffff:10.0.0.5 ::1 fd00:1:2:3:4:5:6:7 1::2::3",
+            "2a01:4f8:1:2:3:4:5:6:7:8 12:30:00 std::vector abc::def 12345::1 :::1 2a01:4f8::10:",
+            "aa:bb:cc:dd:ee:01 AA:BB:CC:DD:EE:0F 00:00:00:00:00:00 ff:ff:ff:ff:ff:ff",
+            "52:54:00:12:34:56:78 0aa:bb:cc:dd:ee:01 aa:bb:cc:dd:ee:01.5 aa:bb:cc:dd:ee:0g",
+            "dhcp-192-168-0-66 ip-10-0-0-1 IP-10-0-0-1 x-dhcp-1-2-3-4 dhcp-1-2-3-4567 9ab-1-2-3-4",
+            "dhcp-10-0-0-1.bank.corp a_ip-10-0-0-1 ip-10-0-0-1-x ip-127-0-0-1 ip-10-0-0-1_",
+            "",
+            ":",
+            "a",
+            "1.2.3.4",
+            "a:b:c:d:e:f:1",
+        ];
+        for t in fixed {
+            same_discovery(t.as_bytes(), true);
+        }
+        // Pieces joined by `|`: addresses, near-addresses, words, separators.
+        let pieces: Vec<&str> = concat!(
+            "10.0.0.5|192.168.0.66|1.2.3.4|255.255.255.255|127.0.0.1|10.0.0.256|010.1.2.3|",
+            "1234.5.6.7|8.8.8.8.8|10.20.|fe80::1|2a01:4f8::10|2a01:4f8:1:2:3:4:5:6|2A01:4F8::AB|",
+            "::ffff:10.0.0.5|::1|12:30:00|std::vector|abc::def|1::2::3|2001:db8::1|fd00:1:2:3::1|",
+            "aa:bb:cc:dd:ee:01|AA:BB:CC:DD:EE:0F|00:00:00:00:00:00|ff:ff:ff:ff:ff:ff|",
+            "52:54:00:12:34:56:78|0a:1b:2c:3d:4e|dhcp-192-168-0-66|ip-10-0-0-1|IP-10-0-0-1|",
+            "x-1-2-3-4567|a1-2-3-4-5|deadbeef|cafe|0x1f|123|4567|abc|xyz|a|f|0|9| |.|:|-|_|/|::|",
+            "\n|[|]|=|,|@|%|..|:::|é"
+        )
+        .split('|')
+        .collect();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for k in 0..5000 {
+            let mut t = String::new();
+            for _ in 0..1 + next(16) {
+                t.push_str(pieces[next(pieces.len())]);
+            }
+            same_discovery(t.as_bytes(), k % 10 == 0);
+        }
+        // Real text: the sample bundles' and the parsers' fixtures' text files.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut dirs = vec![
+            root.join("sample-bundles"),
+            root.join("parsers/tests/fixtures"),
+        ];
+        let mut files = 0;
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if let Ok(b) = std::fs::read(&p) {
+                    if !super::super::binary(&b) && b.len() < 4 << 20 {
+                        same_discovery(&b, false);
+                        files += 1;
+                    }
+                }
+            }
+        }
+        assert!(files > 100, "{files} text files compared");
     }
 
     /// What one leftmost-longest automaton over every original replaces: the reference the

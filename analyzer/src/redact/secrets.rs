@@ -673,11 +673,19 @@ fn property_rules(text: &[u8], ed: &mut Edits) {
 /// `text` with every secret value replaced by [`MARKER`] (`None` when it holds none), counting
 /// each by kind into `counts`.
 pub fn mask(text: &[u8], counts: &mut SecretCounts) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    mask_into(text, &mut out, counts).then_some(out)
+}
+
+/// Appends to `out` the text with every secret value replaced by [`MARKER`], when it holds one;
+/// returns whether it did (`out` is left as it was otherwise). Counts each by kind into
+/// `counts`. The caller keeps `out`'s allocation from one entry to the next.
+pub fn mask_into(text: &[u8], out: &mut Vec<u8>, counts: &mut SecretCounts) -> bool {
     let found = find(text);
     if found.is_empty() {
-        return None;
+        return false;
     }
-    let mut out = Vec::with_capacity(text.len());
+    out.reserve(text.len());
     let mut last = 0;
     for (s, e, kind) in found {
         out.extend_from_slice(&text[last..s]);
@@ -686,7 +694,7 @@ pub fn mask(text: &[u8], counts: &mut SecretCounts) -> Option<Vec<u8>> {
         *counts.entry(kind).or_default() += 1;
     }
     out.extend_from_slice(&text[last..]);
-    Some(out)
+    true
 }
 
 #[cfg(test)]
