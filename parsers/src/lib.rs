@@ -50,6 +50,8 @@
 pub mod cells;
 pub mod collection;
 pub mod common;
+#[cfg(test)]
+mod differential;
 pub mod hadoop;
 pub mod host;
 pub mod jvm;
