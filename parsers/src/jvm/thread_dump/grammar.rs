@@ -1,172 +1,36 @@
-//! The nested line grammars of a thread dump, read with nom: the thread header (a quoted name
-//! that may itself hold quotes, then attributes) and the lock lines (`- verb <0x…> (a Class)`).
+//! The lock lines of a thread dump, read with a nom grammar: a verb, then the object's address
+//! in angle brackets and its class in parentheses.
 //!
-//! In: one line (the header as printed, a lock line trimmed and without its `- `). Out: the
-//! header's name and its attributes one by one ([`Attr`]), or a lock line's verb and object.
-//! The stack's `at` lines, which are most of a dump, are matched by their prefix in the parent
-//! module; these grammars run once per thread and once per lock line.
+//! In: a lock line of a stack, trimmed and without its `- ` (OpenJDK 17.0.15 `jstack -l`):
+//! ```text
+//! waiting to lock <0x000000069e85ef58> (a java.lang.Object)
+//! parking to wait for  <0x000000069ec1d0f8> (a java.util.concurrent.locks.ReentrantLock$NonfairSync)
+//! ```
+//! Out: a [`LockLine`] (held, waited for with its [`WaitVerb`], or another `- ` line) and, from
+//! the text after the verb, the object's address and class ([`lock_object`]).
 //!
 //! ```text
-//! header    = ["#" id " "] '"' name '"' [" " attrs]      ; JDK 21+ may print the id first
-//! name      = text up to the first '"' followed by the end of the line or by " " and an
-//!             attribute ("#", "[", "daemon", "prio=", "os_prio=", "tid=", "nid=", "cpu=",
-//!             "Carrying"): `"pool "A" #1"` keeps its quotes
-//! attrs     = attr (ascii-space attr)*
-//! attr      = "#" id | "daemon" | "prio=" int | "os_prio=" int | "cpu=" millis
-//!           | "elapsed=" secs "s" | "tid=" address | "nid=" address | "[" … "]"
-//!           | key "=" value | word                      ; words make the activity text
-//! lock      = verb object | "locked " object | other    ; after "- "
+//! lock      = "locked " object | verb object | other
 //! verb      = "waiting to lock " | "waiting on " | "parking to wait for "
 //!           | "waiting to re-lock in wait() "
-//! object    = "<0x" hex+ ">" [" (a " class ")"]
+//! object    = blank* "<0x" hex+ ">" [blank* "(a " class ")" blank*]
+//! class     = text up to the line's last ")"    ; `java.lang.Class for com.foo.Bar`
 //! ```
-//! Numbers inside a token are converted with the standard library's parsers, as before the
-//! grammar (`prio=+5` reads 5); a token whose value does not convert is reported by the caller.
+//! The object's text after the verb is kept as printed by the caller; a line that names no
+//! object (`<no object reference available>`, `- eliminated <owner is scalar replaced>`) reads
+//! as no object.
 
 use super::WaitVerb;
 use nom::branch::alt;
-use nom::bytes::complete::{is_not, tag, take_till, take_till1, take_while};
+use nom::bytes::complete::{tag, take_while};
 use nom::character::complete::{char, hex_digit1};
-use nom::combinator::{
-    eof, map, map_opt, map_parser, map_res, not, opt, peek, recognize, rest, value, verify,
-};
-use nom::multi::fold_many0;
-use nom::sequence::{delimited, pair, preceded, terminated};
+use nom::combinator::{map, map_opt, opt, recognize, rest, value};
+use nom::sequence::{delimited, pair, preceded};
 use nom::{IResult, Parser};
 
-/// nom's unit error: a failed branch carries nothing.
+/// nom's unit error: a failed branch carries nothing, so trying alternatives allocates
+/// nothing.
 type Res<'a, O> = IResult<&'a str, O, ()>;
-
-/// One attribute of a thread header, its value read (`None`: the value did not convert).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) enum Attr<'a> {
-    /// `#12`: the Java thread id.
-    Id(Option<u64>),
-    /// `daemon`.
-    Daemon,
-    /// `prio=5`.
-    Prio(Option<i32>),
-    /// `os_prio=0`.
-    OsPrio(Option<i32>),
-    /// `cpu=12.34ms`, in ms.
-    CpuMs(Option<f64>),
-    /// `elapsed=100.5s`, in s.
-    ElapsedS(Option<f64>),
-    /// `tid=0x…`.
-    Tid(Option<u64>),
-    /// `nid=0x…` or `nid=12345`.
-    Nid(Option<u64>),
-    /// `[12345]` (the OS thread id, JDK 19+) or `[0x…]` (the stack address).
-    Bracketed,
-    /// Another `key=value` (`allocated=`, `defined_classes=` of JDK 25+).
-    Setting(&'a str),
-    /// A word of the activity (`waiting on condition`).
-    Word(&'a str),
-}
-
-/// The first words of the attributes that end a thread name.
-fn attr_start(i: &str) -> Res<'_, &str> {
-    alt((
-        tag("#"),
-        tag("["),
-        tag("daemon"),
-        tag("prio="),
-        tag("os_prio="),
-        tag("tid="),
-        tag("nid="),
-        tag("cpu="),
-        tag("Carrying"),
-    ))
-    .parse(i)
-}
-
-/// The `"` that closes a thread name: followed by the end of the line, or by a space and
-/// (after any blanks) the end of the line or an attribute.
-fn name_end(i: &str) -> Res<'_, ()> {
-    let blanks = take_while(char::is_whitespace);
-    value(
-        (),
-        pair(
-            char('"'),
-            alt((
-                eof,
-                preceded(pair(char(' '), blanks), alt((eof, peek(attr_start)))),
-            )),
-        ),
-    )
-    .parse(i)
-}
-
-/// The thread name: everything up to the closing `"` ([`name_end`]), inner quotes kept.
-fn name(i: &str) -> Res<'_, &str> {
-    let piece = preceded(not(name_end), alt((is_not("\""), tag("\""))));
-    recognize(fold_many0(piece, || (), |(), _| ())).parse(i)
-}
-
-/// `#47 ` before the name (JDK 21+).
-fn lead_id(i: &str) -> Res<'_, u64> {
-    delimited(
-        char('#'),
-        map_res(take_till(|c| c == ' '), str::parse::<u64>),
-        char(' '),
-    )
-    .parse(i)
-}
-
-/// Splits a thread header into its leading id, the name and the attribute text, or `None` if
-/// `line` is not a header.
-pub(super) fn split_header(line: &str) -> Option<(Option<u64>, &str, &str)> {
-    let mut header = (
-        opt(lead_id),
-        delimited(char('"'), name, char('"')),
-        map(rest, str::trim_start),
-    );
-    let parsed: Res<'_, _> = header.parse(line);
-    parsed.ok().map(|(_, parts)| parts)
-}
-
-/// One attribute: the whole text of a blank-separated token.
-fn attr(i: &str) -> Res<'_, Attr<'_>> {
-    alt((
-        preceded(char('#'), map(rest, |v: &str| Attr::Id(v.parse().ok()))),
-        value(Attr::Daemon, terminated(tag("daemon"), eof)),
-        preceded(
-            tag("prio="),
-            map(rest, |v: &str| Attr::Prio(v.parse().ok())),
-        ),
-        preceded(
-            tag("os_prio="),
-            map(rest, |v: &str| Attr::OsPrio(v.parse().ok())),
-        ),
-        preceded(tag("cpu="), map(rest, |v| Attr::CpuMs(super::millis(v)))),
-        preceded(
-            tag("elapsed="),
-            map(rest, |v: &str| {
-                Attr::ElapsedS(v.strip_suffix('s').and_then(|v| v.parse().ok()))
-            }),
-        ),
-        preceded(tag("tid="), map(rest, |v| Attr::Tid(super::hex_or_dec(v)))),
-        preceded(tag("nid="), map(rest, |v| Attr::Nid(super::hex_or_dec(v)))),
-        value(
-            Attr::Bracketed,
-            verify(recognize(pair(char('['), rest)), |t: &str| t.ends_with(']')),
-        ),
-        map(verify(rest, |t: &str| t.contains('=')), Attr::Setting),
-        map(rest, Attr::Word),
-    ))
-    .parse(i)
-}
-
-/// Reads the attribute text of a header (the third part of [`split_header`]) one attribute at
-/// a time, in order, into `f`.
-pub(super) fn for_each_attr<'a>(attrs: &'a str, mut f: impl FnMut(&'a str, Attr<'a>)) {
-    let blanks = || take_while(|c: char| c.is_ascii_whitespace());
-    let token = take_till1(|c: char| c.is_ascii_whitespace());
-    let one = preceded(blanks(), map_parser(token, (peek(rest), attr)));
-    let mut all = terminated(fold_many0(one, || (), |(), (tok, a)| f(tok, a)), blanks());
-    // `attr` accepts any token, so the fold stops only at the end of the text.
-    let _: Res<'_, ()> = all.parse(attrs);
-}
 
 /// An object a lock line names: its address as printed (`0x000000069ec1bc00`) and its class
 /// (`Locks$Inventory`), from `<0x000000069ec1bc00> (a Locks$Inventory)`.
