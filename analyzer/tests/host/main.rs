@@ -6,8 +6,8 @@
 //! report page opened in headless Chromium, a `sos report` of this machine analyzed, two
 //! loop-mounted filesystems filled to their last block and inode, JVMs with a contended monitor
 //! and a deadlock, real memory and CPU cgroups at their limits, this machine's kernel log,
-//! `cpupower` and `tuned-adm` answers, and the collector's secrets suite
-//! (`tests/collector/secrets.sh`).
+//! `cpupower` and `tuned-adm` answers, the collector's secrets suite
+//! (`tests/collector/secrets.sh`), and the release tarball of `cargo xtask dist` unpacked and run.
 //!
 //! None installs anything. Each states what it needs ([`Needs`]); when something is missing it
 //! prints one line, `skipped: TEST needs WHAT`, and passes, unless `RCA_HOST_TESTS=1` (set by
@@ -22,6 +22,7 @@ mod collector_incomplete;
 mod collector_script;
 mod collector_secrets;
 mod cpu_tools;
+mod dist;
 mod end_to_end;
 mod fd_exhaustion;
 mod fs_full;
