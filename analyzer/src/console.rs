@@ -458,6 +458,19 @@ fn json_escaped(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Writes `bytes` to standard output as they are, for text rca generates from its own
+/// definitions and nothing else: the shell completion scripts of `rca completions`, made by
+/// `clap_complete` from the clap command in `cli` (option names and help texts written in rca's
+/// source). No bundle byte can reach it, so there is nothing hostile to escape, and a script must
+/// reach the shell byte for byte: [`out`] would turn any control character `clap_complete` ever
+/// writes (none today) into a visible escape and break the script. A closed pipe ends the output
+/// quietly, as with [`out`].
+pub fn out_generated(bytes: &[u8]) {
+    #[allow(clippy::disallowed_methods)]
+    let mut o = std::io::stdout().lock();
+    let _ = o.write_all(bytes).and_then(|()| o.flush());
+}
+
 /// Writes `rca: <message>` to standard error as one line, the message [`clean`]ed.
 pub fn error(message: &str) {
     to_stderr(&format!("rca: {}\n", clean(message)));

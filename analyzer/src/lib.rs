@@ -15,6 +15,9 @@
 //!
 //! How to add an artifact kind or a rule: `docs/CONTRIBUTING.md`.
 //!
+//! Above every stage, [`cli`] holds the command line's clap definitions, which the binary parses
+//! and from which the release's completion scripts and manual pages are generated.
+//!
 //! Below every stage, [`console`] is the only way to the terminal: it shows control and invisible
 //! characters of bundle text as visible escapes, and catches parser panics quietly.
 
@@ -29,6 +32,7 @@ pub mod analysis;
 pub mod archive;
 pub mod artifacts;
 pub mod bundle;
+pub mod cli;
 pub mod console;
 pub mod diff;
 pub mod evidence;

@@ -12,378 +12,14 @@
 
 #![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
 
-use clap::{Args, Parser, Subcommand};
-use rca::bundle::parse_size;
+use clap::Parser;
 use rca::bundle::Limits;
+use rca::cli::{Cli, Command, CompareOutputs, DbArg, Outputs};
 use rca::console;
 use rca::report::{html, terminal};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
-
-/// Offline root-cause analyzer for Linux and JVM performance incidents.
-#[derive(Parser)]
-// Plain: rca's help and errors are written through the console, which escapes every ESC.
-#[command(name = "rca", version, about, long_about = None, styles = clap::builder::Styles::plain())]
-struct Cli {
-    /// When to colour the terminal output by severity: auto (when standard output is a
-    /// terminal and NO_COLOR is unset or empty), always (also into a pipe, whatever NO_COLOR
-    /// says), never.
-    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = console::ColorChoice::Auto)]
-    color: console::ColorChoice,
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// Analyze one bundle: a tar compressed with gzip, xz, zstd or bzip2 (.tar.gz, .tar.xz,
-    /// .tar.zst, .tar.bz2), a plain .tar or a .zip (recognised by content), a directory (unpacked
-    /// bundle, sosreport, loose command outputs, or a folder holding one archive) or a single
-    /// file, compressed or not.
-    Analyze {
-        /// The bundle.
-        bundle: PathBuf,
-        #[command(flatten)]
-        out: Outputs,
-        #[command(flatten)]
-        limits: LimitArgs,
-    },
-    /// Parse one file as `analyze` would and print its record as JSON: `{"kind", "source",
-    /// "records", "issues": [{"line", "message"}]}`. The file may be compressed (gzip, xz, zstd,
-    /// bzip2); its kind is found as for a loose file in a bundle (its name, then its content)
-    /// unless --kind names it.
-    #[command(after_help = PARSE_HELP)]
-    Parse {
-        /// The file.
-        file: PathBuf,
-        /// Read the file as this kind (a name as the collector's manifest writes it: `iostat`,
-        /// `proc-stat`, `jstat-gcutil`; an unknown name lists the valid ones).
-        #[arg(long, value_name = "KIND")]
-        kind: Option<String>,
-        /// Indent the JSON document.
-        #[arg(long)]
-        pretty: bool,
-        #[command(flatten)]
-        limits: LimitArgs,
-    },
-    /// Compare a healthy baseline host with a suspect one: both bundles are analyzed, their facts
-    /// compared, and every difference ranked by how likely it matters.
-    #[command(after_help = DIFF_HELP)]
-    Diff {
-        /// The healthy reference host's bundle (any form `analyze` accepts).
-        baseline: PathBuf,
-        /// The suspect host's bundle.
-        suspect: PathBuf,
-        #[command(flatten)]
-        out: CompareOutputs,
-        #[command(flatten)]
-        limits: LimitArgs,
-    },
-    /// Compare peer hosts that should look alike and rank them by how much each deviates.
-    #[command(after_help = FLEET_HELP)]
-    Fleet {
-        /// The bundles (at least 3), or one directory: every bundle directly inside it (an
-        /// archive of any format `analyze` reads, or a bundle folder); other entries are skipped
-        /// and listed.
-        #[arg(required = true, value_name = "BUNDLE|DIR")]
-        bundles: Vec<PathBuf>,
-        #[command(flatten)]
-        out: CompareOutputs,
-        #[command(flatten)]
-        limits: LimitArgs,
-        /// How long one bundle's analysis may take (`90s`, `5m`, `1h`); a bundle not analyzed
-        /// by then is listed as not compared and the others are compared without it. `0s` stops
-        /// every analysis before it starts.
-        #[arg(long, value_name = "DURATION", default_value = "300s",
-              value_parser = humantime::parse_duration)]
-        bundle_timeout: Duration,
-        /// How many bundles are analyzed at once (default: one per CPU). Peak memory is about
-        /// this many analyses, each bounded by its largest artifact, whatever the fleet's size.
-        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-        jobs: Option<u16>,
-    },
-    /// Write a copy of a bundle that can leave the site: host names, domains, IP and MAC
-    /// addresses, user names and keywords replaced by consistent pseudonyms, secret values
-    /// removed, binary files dropped; `redaction.json` inside says what was done.
-    #[command(after_help = REDACT_HELP)]
-    Redact {
-        /// The bundle (any form `analyze` accepts); with --verify-only, the redacted bundle.
-        bundle: PathBuf,
-        /// Write the redacted bundle here (a .tar.gz).
-        #[arg(
-            short = 'o',
-            long = "output",
-            value_name = "CLEAN.tar.gz",
-            required_unless_present = "verify_only"
-        )]
-        output: Option<PathBuf>,
-        /// Pseudonym map: read if it exists, updated and written back here (never into the
-        /// output). Keep it at home: it turns pseudonyms back into names.
-        #[arg(long, value_name = "MAP.json")]
-        map: Option<PathBuf>,
-        /// Further values to replace: one a line, a literal or `re:REGEX`.
-        #[arg(long, value_name = "FILE")]
-        keywords: Option<PathBuf>,
-        /// Keep the vendor half (OUI) of MAC addresses.
-        #[arg(long)]
-        keep_oui: bool,
-        /// Scan the output for every original value and secret once written.
-        #[arg(long)]
-        verify: bool,
-        /// Only scan BUNDLE (a redacted bundle) for the originals of --map and for secrets.
-        #[arg(long, conflicts_with_all = ["output", "keywords", "verify", "keep_oui"])]
-        verify_only: bool,
-        /// Do not print the summary.
-        #[arg(short, long)]
-        quiet: bool,
-        #[command(flatten)]
-        limits: LimitArgs,
-    },
-    /// Analyze bundles and store them in the case archive (SQLite): identity, findings,
-    /// features and artifact outcomes, one transaction per bundle. A bundle already stored is
-    /// skipped by its content hash, so a stopped run resumes; one that fails is recorded with
-    /// its error and the run goes on.
-    #[command(after_help = INDEX_HELP)]
-    Index {
-        /// Bundles, or directories of bundles (as `fleet` reads them).
-        #[arg(required = true, value_name = "BUNDLE|DIR")]
-        bundles: Vec<PathBuf>,
-        #[command(flatten)]
-        db: DbArg,
-        /// Label every bundle stored by this run (`customer=acme`); repeatable.
-        #[arg(long = "label", value_name = "TEXT")]
-        labels: Vec<String>,
-        /// How many bundles are analyzed at once (default: one per CPU).
-        #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-        jobs: Option<u16>,
-        /// How long one bundle's analysis may take; past it the bundle is recorded as failed.
-        #[arg(long, value_name = "DURATION", default_value = "300s",
-              value_parser = humantime::parse_duration)]
-        bundle_timeout: Duration,
-        /// Do not print a line per bundle.
-        #[arg(short, long)]
-        quiet: bool,
-        #[command(flatten)]
-        limits: LimitArgs,
-    },
-    /// Search the case archive: `rule:mem.* severity:>=warning host:db* since:2026-01-01
-    /// until:2026-03-31 fact:"eth0: queues"<2 label:acme` (terms AND-ed).
-    #[command(after_help = SEARCH_HELP)]
-    Search {
-        /// The query (one argument, or several joined by blanks).
-        #[arg(required = true, value_name = "QUERY")]
-        query: Vec<String>,
-        #[command(flatten)]
-        db: DbArg,
-        /// Most bundles listed (newest first).
-        #[arg(long, default_value_t = 50)]
-        limit: usize,
-        /// Print the result as JSON instead of a table.
-        #[arg(long)]
-        json: bool,
-    },
-    /// The archived bundles most like BUNDLE: weighted Jaccard over findings plus a robust
-    /// distance over features, each with why and its notes.
-    Similar {
-        /// A bundle (analyzed if it is not in the archive), or a stored bundle's hash prefix.
-        bundle: String,
-        #[command(flatten)]
-        db: DbArg,
-        /// How many bundles to list.
-        #[arg(short, default_value_t = 10)]
-        k: usize,
-        /// Print the result as JSON instead of a list.
-        #[arg(long)]
-        json: bool,
-        #[command(flatten)]
-        limits: LimitArgs,
-    },
-    /// One host's findings across its archived bundles, on a time axis.
-    History {
-        /// The host name (without regard to case).
-        #[arg(long)]
-        host: String,
-        #[command(flatten)]
-        db: DbArg,
-        /// Also write the history as an HTML page here.
-        #[arg(long, value_name = "FILE.html")]
-        html: Option<PathBuf>,
-        /// Print the history as JSON instead of a table.
-        #[arg(long)]
-        json: bool,
-    },
-    /// List every rule: id, area, default severity and title.
-    Rules {
-        /// Print the list as JSON (id, area, severity, title, when it fires) instead.
-        #[arg(long)]
-        json: bool,
-    },
-    /// Show a rule's full reference (as in docs/rules.md): what it checks, why it matters, its
-    /// evidence, thresholds with their sources, known false positives and the remedy.
-    Explain {
-        /// The rule's id (`disk.saturation`; `rca rules` lists them).
-        #[arg(value_name = "RULE")]
-        id: String,
-    },
-    /// Attach a note to an archived bundle (what fixed it, the ticket); `similar` and `history`
-    /// show it.
-    Note {
-        /// The bundle's hash, or at least 6 characters of it.
-        hash: String,
-        /// The note.
-        text: String,
-        #[command(flatten)]
-        db: DbArg,
-    },
-}
-
-const PARSE_HELP: &str = "\
-`records` is the parsed record as the analysis holds it (units as its fields' names say: `_kib`,
-`_pct`, `_per_s`); `issues` lists the input lines that could not be read, each with its 1-based
-line number (0: the whole file).
-
-Exit status: 0 parsed (issues may be listed), 2 the file could not be read, is a folder or an
-archive, is of no kind rca recognises, could not be parsed as its kind, or a usage error (an
-unknown --kind lists the valid names).";
-
-const INDEX_HELP: &str = "\
-The archive is SQLite in WAL mode; its schema is described in docs/archive.md.
-
-Exit status: 0 every bundle stored (or already stored), 1 some bundle failed and was recorded
-with its error (the others are stored), 2 the archive cannot be opened or written, or a usage
-error.";
-
-const SEARCH_HELP: &str = "\
-Keys: rule:GLOB, severity:[<|<=|>|>=|=|!=]info|warning|critical (default >=), host:GLOB
-(any case), since:YYYY-MM-DD, until:YYYY-MM-DD (collection start, UTC, inclusive),
-fact:NAME OP VALUE (OP one of < <= > >= = !=; a name or value with blanks in double quotes),
-label:GLOB. rule: and severity: hold for the same finding.
-
-Exit status: 0 some bundle matches, 1 none does, 2 the query or the archive cannot be read.";
-
-/// The archive file.
-#[derive(Args)]
-struct DbArg {
-    /// The archive [default: $RCA_DB, else $XDG_DATA_HOME/rca/cases.db, else
-    /// ~/.local/share/rca/cases.db].
-    #[arg(long, value_name = "FILE.db")]
-    db: Option<PathBuf>,
-}
-
-impl DbArg {
-    /// The archive opened on the current schema, its folder created; `None` after printing why.
-    fn open(&self) -> Option<rusqlite::Connection> {
-        let p = self.db.clone().unwrap_or_else(rca::archive::default_db);
-        if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
-            if let Err(e) = std::fs::create_dir_all(dir) {
-                console::error(&format!("cannot create {}: {e}", dir.display()));
-                return None;
-            }
-        }
-        match rca::archive::schema::open(&p) {
-            Ok(c) => Some(c),
-            Err(e) => {
-                console::error(&e);
-                None
-            }
-        }
-    }
-}
-
-const REDACT_HELP: &str = "\
-The same original always gets the same pseudonym within a bundle and across bundles redacted
-with the same --map, so `rca diff` and `rca fleet` still line hosts up. IPv4 addresses keep their
-/8, /16, /24 structure; loopback, link-local, multicast and documentation addresses are kept.
-
-Exit status: 0 written (and, with --verify, no leak found), 1 the leak scan found originals or
-secrets (listed as path:line), 2 the bundle could not be read, the output could not be written,
-or a usage error.";
-
-const DIFF_HELP: &str = "\
-Each difference scores weight of its kind × size of the difference × 1.5 when it connects to a
-symptom of the suspect; differences scoring under 5 are noise (listed, never in the top).
-
-Exit status: 0 no difference above the noise threshold, 1 differences above it, 2 a bundle
-could not be read or analyzed (the outputs are still written when both could be read), or a
-usage error.";
-
-const FLEET_HELP: &str = "\
-Numbers: outliers by modified z-score > 3.5 (median and MAD, Iglewicz & Hoaglin). Categories
-(kernel, modules, JDK, sysctl, NIC queues ...): hosts that differ from a strict majority.
-
-Exit status: 0 no host deviates above the noise threshold, 1 some do, 2 a bundle could not be
-read or analyzed, or not within --bundle-timeout (the others are still compared and the outputs
-written), fewer than 3 hosts could be compared, or a usage error.";
-
-/// Outputs of `diff` and `fleet`.
-#[derive(Args)]
-struct CompareOutputs {
-    /// Write the HTML page here.
-    #[arg(short = 'o', long = "output", value_name = "FILE.html")]
-    html: Option<PathBuf>,
-    /// Write the comparison as JSON here.
-    #[arg(long = "json", value_name = "FILE.json")]
-    json: Option<PathBuf>,
-    /// Do not print the terminal summary.
-    #[arg(short, long)]
-    quiet: bool,
-}
-
-#[derive(Args)]
-struct Outputs {
-    /// Write the HTML report here.
-    #[arg(short = 'o', long = "output", value_name = "FILE.html")]
-    html: Option<PathBuf>,
-    /// Write the findings as JSON here.
-    #[arg(long = "json", value_name = "FILE.json")]
-    json: Option<PathBuf>,
-    /// Do not print the terminal summary.
-    #[arg(short, long)]
-    quiet: bool,
-}
-
-/// Limits for reading untrusted bundles (sizes accept K, M, G, T suffixes).
-#[derive(Args)]
-struct LimitArgs {
-    /// Largest single entry read [default: 1G].
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
-    max_entry_size: Option<u64>,
-    /// Largest total uncompressed size read [default: 2G].
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
-    max_total_size: Option<u64>,
-    /// Most entries read [default: 100000].
-    #[arg(long, value_name = "N")]
-    max_entries: Option<usize>,
-    /// Compression-ratio alarm, uncompressed:compressed [default: 200].
-    #[arg(long, value_name = "N")]
-    max_ratio: Option<u64>,
-    /// Uncompressed bytes produced before the ratio alarm applies [default: 64M].
-    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
-    ratio_floor: Option<u64>,
-}
-
-impl LimitArgs {
-    fn limits(&self) -> Limits {
-        let mut l = Limits::default();
-        if let Some(v) = self.max_entry_size {
-            l.max_entry_bytes = v;
-        }
-        if let Some(v) = self.max_total_size {
-            l.max_total_bytes = v;
-        }
-        if let Some(v) = self.max_entries {
-            l.max_entries = v;
-        }
-        if let Some(v) = self.max_ratio {
-            l.max_ratio = v;
-        }
-        if let Some(v) = self.ratio_floor {
-            l.ratio_floor_bytes = v;
-        }
-        l
-    }
-}
 
 fn main() -> ExitCode {
     console::install_panic_hook();
@@ -498,6 +134,28 @@ fn main() -> ExitCode {
             json,
         } => history(&host, &db, html.as_deref(), json),
         Command::Note { hash, text, db } => note(&hash, &text, &db),
+        Command::Completions { shell } => {
+            console::out_generated(&rca::cli::completions(shell));
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+/// The archive of `--db` opened on the current schema, its folder created; `None` after printing why.
+fn open_db(db: &DbArg) -> Option<rusqlite::Connection> {
+    let p = db.db.clone().unwrap_or_else(rca::archive::default_db);
+    if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            console::error(&format!("cannot create {}: {e}", dir.display()));
+            return None;
+        }
+    }
+    match rca::archive::schema::open(&p) {
+        Ok(c) => Some(c),
+        Err(e) => {
+            console::error(&e);
+            None
+        }
     }
 }
 
@@ -631,7 +289,7 @@ fn index(
             }
         }
     }
-    let Some(mut conn) = db.open() else {
+    let Some(mut conn) = open_db(db) else {
         return ExitCode::from(2);
     };
     for k in &expanded.skipped {
@@ -683,7 +341,7 @@ fn search(query: &str, db: &DbArg, limit: usize, json: bool) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let Some(conn) = db.open() else {
+    let Some(conn) = open_db(db) else {
         return ExitCode::from(2);
     };
     let (hits, total) = match rca::archive::query::search(&conn, &terms, limit) {
@@ -737,7 +395,7 @@ fn search(query: &str, db: &DbArg, limit: usize, json: bool) -> ExitCode {
 /// `rca similar`: a stored bundle's hash (prefix), a stored bundle's path, or a new bundle.
 fn similar(bundle: &str, db: &DbArg, k: usize, json: bool, limits: &Limits) -> ExitCode {
     use rca::archive::{index, similar::Probe};
-    let Some(conn) = db.open() else {
+    let Some(conn) = open_db(db) else {
         return ExitCode::from(2);
     };
     let path = Path::new(bundle);
@@ -828,7 +486,7 @@ fn similar(bundle: &str, db: &DbArg, k: usize, json: bool, limits: &Limits) -> E
 
 /// `rca history`.
 fn history(host: &str, db: &DbArg, html: Option<&Path>, json: bool) -> ExitCode {
-    let Some(conn) = db.open() else {
+    let Some(conn) = open_db(db) else {
         return ExitCode::from(2);
     };
     let h = match rca::archive::history::history(&conn, host) {
@@ -867,7 +525,7 @@ fn history(host: &str, db: &DbArg, html: Option<&Path>, json: bool) -> ExitCode 
 
 /// `rca note`.
 fn note(hash: &str, text: &str, db: &DbArg) -> ExitCode {
-    let Some(conn) = db.open() else {
+    let Some(conn) = open_db(db) else {
         return ExitCode::from(2);
     };
     let full = match rca::archive::resolve(&conn, hash) {

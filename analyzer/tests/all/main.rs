@@ -12,6 +12,7 @@ mod bad_input;
 mod bundle_forms;
 mod captures;
 mod ceilings;
+mod completions;
 mod compression;
 mod diff;
 mod fleet;

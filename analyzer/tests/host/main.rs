@@ -7,8 +7,8 @@
 //! loop-mounted filesystems filled to their last block and inode, JVMs with a contended monitor
 //! and a deadlock, real memory and CPU cgroups at their limits, this machine's kernel log,
 //! `cpupower` and `tuned-adm` answers, the collector's secrets suite
-//! (`tests/collector/secrets.sh`), and `rca`'s colours and progress bar on a real terminal
-//! (tmux).
+//! (`tests/collector/secrets.sh`), `rca`'s colours and progress bar on a real terminal (tmux),
+//! and the release tarball of `cargo xtask dist` unpacked and run.
 //!
 //! None installs anything. Each states what it needs ([`Needs`]); when something is missing it
 //! prints one line, `skipped: TEST needs WHAT`, and passes, unless `RCA_HOST_TESTS=1` (set by
@@ -23,6 +23,7 @@ mod collector_incomplete;
 mod collector_script;
 mod collector_secrets;
 mod cpu_tools;
+mod dist;
 mod end_to_end;
 mod fd_exhaustion;
 mod fs_full;
