@@ -128,6 +128,13 @@ enum Command {
         bundles: Vec<PathBuf>,
         #[command(flatten)]
         db: DbArg,
+        /// Where the rows go: the SQLite archive (`--db`), a Parquet dataset partitioned by
+        /// collection month (`--out DIR`), or JSON lines, one per bundle (`--out FILE`).
+        #[arg(long, value_enum, default_value_t = IndexFormat::Sqlite)]
+        format: IndexFormat,
+        /// The Parquet dataset's folder, or the JSON lines file (with --format parquet|jsonl).
+        #[arg(long, value_name = "DIR|FILE", conflicts_with = "db")]
+        out: Option<PathBuf>,
         /// Label every bundle stored by this run (`customer=acme`); repeatable.
         #[arg(long = "label", value_name = "TEXT")]
         labels: Vec<String>,
@@ -202,8 +209,21 @@ enum Command {
     },
 }
 
+/// Where `rca index` writes.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum IndexFormat {
+    /// The SQLite archive (`--db`), which search, similar and history read.
+    Sqlite,
+    /// A Parquet dataset (`--out DIR`) for Spark, Trino or DuckDB.
+    Parquet,
+    /// JSON lines (`--out FILE`), one bundle's rows per line.
+    Jsonl,
+}
+
 const INDEX_HELP: &str = "\
-The archive is SQLite in WAL mode; its schema is described in docs/archive.md.
+The archive is SQLite in WAL mode; its schema is described in docs/archive.md. With --format
+parquet, DIR/<table>/month=YYYY-MM/part-<run>.parquet holds the same tables: a run adds part
+files and skips the bundles whose hash the dataset already holds.
 
 Exit status: 0 every bundle stored (or already stored), 1 some bundle failed and was recorded
 with its error (the others are stored), 2 the archive cannot be opened or written, or a usage
@@ -401,6 +421,8 @@ fn main() -> ExitCode {
         Command::Index {
             bundles,
             db,
+            format,
+            out,
             labels,
             jobs,
             bundle_timeout,
@@ -408,7 +430,7 @@ fn main() -> ExitCode {
             limits,
         } => index(
             &bundles,
-            &db,
+            (&db, format, out.as_deref()),
             rca::archive::index::Options {
                 limits: limits.limits(),
                 jobs: jobs.map_or(0, usize::from),
@@ -443,10 +465,23 @@ fn main() -> ExitCode {
 /// `rca index`: the bundles analyzed and stored; a line per bundle on a terminal.
 fn index(
     args: &[PathBuf],
-    db: &DbArg,
+    (db, format, out): (&DbArg, IndexFormat, Option<&Path>),
     opts: rca::archive::index::Options,
     quiet: bool,
 ) -> ExitCode {
+    use rca::archive::{index::Sink, jsonl, parquet};
+    let out = match (format, out) {
+        (IndexFormat::Sqlite, Some(_)) => {
+            console::error("--out is for --format parquet or jsonl; the SQLite archive is --db");
+            return ExitCode::from(2);
+        }
+        (IndexFormat::Sqlite, None) => None,
+        (_, Some(o)) => Some(o),
+        (_, None) => {
+            console::error("--format parquet and jsonl write to --out DIR|FILE: give it");
+            return ExitCode::from(2);
+        }
+    };
     // Each argument on its own: a folder of bundles contributes its bundles, whatever else is
     // named beside it.
     let mut expanded = rca::fleet::Expanded::default();
@@ -462,18 +497,39 @@ fn index(
             }
         }
     }
-    let Some(mut conn) = db.open() else {
-        return ExitCode::from(2);
+    let mut conn = None;
+    let mut sink: Box<dyn Sink + '_> = match (format, out) {
+        (IndexFormat::Parquet, Some(dir)) => match parquet::Dataset::create(dir) {
+            Ok(d) => Box::new(d),
+            Err(e) => {
+                console::error(&e);
+                return ExitCode::from(2);
+            }
+        },
+        (IndexFormat::Jsonl, Some(file)) => match jsonl::Lines::create(file) {
+            Ok(l) => Box::new(l),
+            Err(e) => {
+                console::error(&e);
+                return ExitCode::from(2);
+            }
+        },
+        _ => {
+            let Some(c) = db.open() else {
+                return ExitCode::from(2);
+            };
+            Box::new(rca::archive::index::Archive(conn.insert(c)))
+        }
     };
     for k in &expanded.skipped {
         console::error(&format!("skipped: {}: {}", k.path, k.note));
     }
     let lines = !quiet && console::stderr_is_terminal();
-    let r = rca::archive::index::index(&mut conn, &expanded.bundles, &opts, |p, what, i, n| {
+    let r = rca::archive::index::run(sink.as_mut(), &expanded.bundles, &opts, |p, what, i, n| {
         if lines {
             console::error_text(&format!("[{i}/{n}] {}: {what}\n", console::path(p)));
         }
     });
+    drop(sink);
     let done = match r {
         Ok(d) => d,
         Err(e) => {
@@ -481,9 +537,11 @@ fn index(
             return ExitCode::from(2);
         }
     };
-    if let Err(e) = rca::archive::similar::refresh_spreads(&conn) {
-        console::error(&format!("cannot update the feature spreads: {e}"));
-        return ExitCode::from(2);
+    if let Some(conn) = &conn {
+        if let Err(e) = rca::archive::similar::refresh_spreads(conn) {
+            console::error(&format!("cannot update the feature spreads: {e}"));
+            return ExitCode::from(2);
+        }
     }
     for (p, e) in &done.failed {
         console::error(&format!("{p}: {e}"));

@@ -6,8 +6,9 @@
 //! report page opened in headless Chromium, a `sos report` of this machine analyzed, two
 //! loop-mounted filesystems filled to their last block and inode, JVMs with a contended monitor
 //! and a deadlock, real memory and CPU cgroups at their limits, this machine's kernel log,
-//! `cpupower` and `tuned-adm` answers, and the collector's secrets suite
-//! (`tests/collector/secrets.sh`).
+//! `cpupower` and `tuned-adm` answers, the collector's secrets suite
+//! (`tests/collector/secrets.sh`), and the sample bundles indexed by the Spark example into a
+//! Parquet dataset read back with DuckDB.
 //!
 //! None installs anything. Each states what it needs ([`Needs`]); when something is missing it
 //! prints one line, `skipped: TEST needs WHAT`, and passes, unless `RCA_HOST_TESTS=1` (set by
@@ -30,6 +31,7 @@ mod kernel_log;
 mod listen_overflow;
 mod report_browser;
 mod sosreport;
+mod spark_parquet;
 mod twin_bundles;
 mod zk_watches;
 
