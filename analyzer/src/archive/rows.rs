@@ -11,10 +11,56 @@
 //! itself (`bundles.id`, an integer primary key); the Parquet dataset, written by independent
 //! runs and jobs, uses [`dataset_id`], derived from the content hash.
 
-use super::index::{Analyzed, FindingRow};
 use super::{severity_weight, Key};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
+
+/// What the archive keeps of one analyzed bundle.
+#[derive(Debug, Clone, Default)]
+pub struct Analyzed {
+    /// Bundle format (`tar-gz`, `directory`, …).
+    pub format: Option<String>,
+    /// Layout that wrote it (`rca-collector`, `sosreport`, …).
+    pub layout: String,
+    /// Host name.
+    pub host: Option<String>,
+    /// OS name.
+    pub os: Option<String>,
+    /// Kernel release.
+    pub kernel: Option<String>,
+    /// Logical CPUs.
+    pub cpus: Option<u32>,
+    /// Collection window, UTC epoch seconds (from the collector's manifest).
+    pub window: Option<(f64, f64)>,
+    /// Distinct JDKs (`OpenJDK 17.0.15`).
+    pub jdks: Vec<String>,
+    /// Findings in rank order.
+    pub findings: Vec<FindingRow>,
+    /// Features: name, number (numeric features) or text (categorical ones).
+    pub features: Vec<(String, Option<f64>, Option<String>)>,
+    /// Artifacts per outcome (`parsed`, `partial`, …).
+    pub outcomes: BTreeMap<String, usize>,
+}
+
+/// One stored finding.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FindingRow {
+    /// Rule id (`mem.swap`).
+    pub rule: String,
+    /// 0 info, 1 warning, 2 critical.
+    pub severity: u8,
+    /// 0 low, 1 medium, 2 high.
+    pub confidence: u8,
+    /// What the finding is about: the artifact its first evidence cites (`iostat-x.txt`), or
+    /// empty.
+    pub entity: String,
+    /// Title.
+    pub title: String,
+    /// First and last sample time of the condition, as the artifact prints them.
+    pub time: Option<(String, String)>,
+    /// Evidence as JSON: `[{"artifact": …, "lines": […]}]`.
+    pub evidence: String,
+}
 
 /// Status of a bundle that was analyzed.
 pub const OK: &str = "ok";
