@@ -5,7 +5,8 @@
 #      analyzed by `rca analyze -q` (one process per bundle, JOBS at once) against
 #      `rca index -j JOBS` of the same bundles into a new archive: wall and CPU time (user+sys),
 #      medians of RUNS runs, and their ratio (target: index <= 1.1 x analyze);
-#   2. the archive's size per bundle (after a WAL checkpoint);
+#   2. the archive's size per bundle (after a WAL checkpoint), and the same bundles written as a
+#      Parquet dataset (`rca index --format parquet`): wall time and size per bundle;
 #   3. `rca search` and `rca similar` on an archive of ROWS synthetic bundles (default 100 000;
 #      bench/gen-archive-rows.py writes the rows directly, its vocabulary taken from step 1's
 #      archive): median wall time of RUNS runs per query (targets: search < 200 ms,
@@ -105,6 +106,13 @@ print(f"  index / analyze: wall {med(ix,0)/med(an,0):.3f}, CPU {med(ix,1)/med(an
 subprocess.run(["python3", "-c", f"import sqlite3; sqlite3.connect({db!r}).execute('PRAGMA wal_checkpoint(TRUNCATE)')"], check=True)
 size = sum(os.path.getsize(f) for f in glob.glob(db + "*"))
 print(f"  archive: {size/1e6:.2f} MB, {size/len(bundles)/1e3:.1f} kB per bundle")
+pq = os.path.join(data, "parquet")
+shutil.rmtree(pq, ignore_errors=True)
+wall, cpu = timed([[rca, "index", "-q", "-j", str(a.jobs), "--format", "parquet", "--out", pq, bdir]])
+files = [os.path.join(r, f) for r, _, fs in os.walk(pq) for f in fs if f.endswith(".parquet")]
+size = sum(os.path.getsize(f) for f in files)
+print(f"  parquet dataset: {len(files)} part files, {size/1e6:.2f} MB, {size/len(bundles)/1e3:.1f} kB per bundle"
+      f" (index --format parquet: wall {wall:.2f} s, CPU {cpu:.2f} s)")
 
 # 3. Synthetic rows.
 big = os.path.join(data, f"rows-{a.rows}.db")

@@ -153,6 +153,13 @@ pub enum Command {
         /// The case archive.
         #[command(flatten)]
         db: DbArg,
+        /// Where the rows go: the SQLite archive (`--db`), a Parquet dataset partitioned by
+        /// collection month (`--out DIR`), or JSON lines, one per bundle (`--out FILE`).
+        #[arg(long, value_enum, default_value_t = IndexFormat::Sqlite)]
+        format: IndexFormat,
+        /// The Parquet dataset's folder, or the JSON lines file (with --format parquet|jsonl).
+        #[arg(long, value_name = "DIR|FILE", conflicts_with = "db")]
+        out: Option<PathBuf>,
         /// Label every bundle stored by this run (`customer=acme`); repeatable.
         #[arg(long = "label", value_name = "TEXT")]
         labels: Vec<String>,
@@ -266,8 +273,21 @@ Exit status: 0 parsed (issues may be listed), 2 the file could not be read, is a
 archive, is of no kind rca recognises, could not be parsed as its kind, or a usage error (an
 unknown --kind lists the valid names).";
 
+/// Where `rca index` writes.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum IndexFormat {
+    /// The SQLite archive (`--db`), which search, similar and history read.
+    Sqlite,
+    /// A Parquet dataset (`--out DIR`) for Spark, Trino or DuckDB.
+    Parquet,
+    /// JSON lines (`--out FILE`), one bundle's rows per line.
+    Jsonl,
+}
+
 const INDEX_HELP: &str = "\
-The archive is SQLite in WAL mode; its schema is described in docs/archive.md.
+The archive is SQLite in WAL mode; its schema is described in docs/archive.md. With --format
+parquet, DIR/<table>/month=YYYY-MM/part-<run>.parquet holds the same tables: a run adds part
+files and skips the bundles whose hash the dataset already holds.
 
 Exit status: 0 every bundle stored (or already stored), 1 some bundle failed and was recorded
 with its error (the others are stored), 2 the archive cannot be opened or written, or a usage

@@ -14,7 +14,7 @@
 
 use clap::Parser;
 use rca::bundle::Limits;
-use rca::cli::{Cli, Command, CompareOutputs, DbArg, Outputs};
+use rca::cli::{Cli, Command, CompareOutputs, DbArg, IndexFormat, Outputs};
 use rca::console;
 use rca::report::{html, terminal};
 use std::path::{Path, PathBuf};
@@ -98,6 +98,8 @@ fn main() -> ExitCode {
         Command::Index {
             bundles,
             db,
+            format,
+            out,
             labels,
             jobs,
             bundle_timeout,
@@ -105,7 +107,7 @@ fn main() -> ExitCode {
             limits,
         } => index(
             &bundles,
-            &db,
+            (&db, format, out.as_deref()),
             rca::archive::index::Options {
                 limits: limits.limits(),
                 jobs: jobs.map_or(0, usize::from),
@@ -270,10 +272,23 @@ fn parse(file: &Path, kind: Option<&str>, pretty: bool, limits: &Limits) -> Exit
 /// `rca index`: the bundles analyzed and stored; a line per bundle on a terminal.
 fn index(
     args: &[PathBuf],
-    db: &DbArg,
+    (db, format, out): (&DbArg, IndexFormat, Option<&Path>),
     opts: rca::archive::index::Options,
     quiet: bool,
 ) -> ExitCode {
+    use rca::archive::{index::Sink, jsonl, parquet};
+    let out = match (format, out) {
+        (IndexFormat::Sqlite, Some(_)) => {
+            console::error("--out is for --format parquet or jsonl; the SQLite archive is --db");
+            return ExitCode::from(2);
+        }
+        (IndexFormat::Sqlite, None) => None,
+        (_, Some(o)) => Some(o),
+        (_, None) => {
+            console::error("--format parquet and jsonl write to --out DIR|FILE: give it");
+            return ExitCode::from(2);
+        }
+    };
     // Each argument on its own: a folder of bundles contributes its bundles, whatever else is
     // named beside it.
     let mut expanded = rca::fleet::Expanded::default();
@@ -289,19 +304,40 @@ fn index(
             }
         }
     }
-    let Some(mut conn) = open_db(db) else {
-        return ExitCode::from(2);
+    let mut conn = None;
+    let mut sink: Box<dyn Sink + '_> = match (format, out) {
+        (IndexFormat::Parquet, Some(dir)) => match parquet::Dataset::create(dir) {
+            Ok(d) => Box::new(d),
+            Err(e) => {
+                console::error(&e);
+                return ExitCode::from(2);
+            }
+        },
+        (IndexFormat::Jsonl, Some(file)) => match jsonl::Lines::create(file) {
+            Ok(l) => Box::new(l),
+            Err(e) => {
+                console::error(&e);
+                return ExitCode::from(2);
+            }
+        },
+        _ => {
+            let Some(c) = open_db(db) else {
+                return ExitCode::from(2);
+            };
+            Box::new(rca::archive::index::Archive(conn.insert(c)))
+        }
     };
     for k in &expanded.skipped {
         console::error(&format!("skipped: {}: {}", k.path, k.note));
     }
     let lines = !quiet && console::stderr_is_terminal();
     let bar = console::progress("index");
-    let r = rca::archive::index::index(&mut conn, &expanded.bundles, &opts, |p, what, i, n| {
+    let r = rca::archive::index::run(sink.as_mut(), &expanded.bundles, &opts, |p, what, i, n| {
         if lines {
             console::error_text(&format!("[{i}/{n}] {}: {what}\n", console::path(p)));
         }
     });
+    drop(sink);
     drop(bar);
     let done = match r {
         Ok(d) => d,
@@ -310,9 +346,11 @@ fn index(
             return ExitCode::from(2);
         }
     };
-    if let Err(e) = rca::archive::similar::refresh_spreads(&conn) {
-        console::error(&format!("cannot update the feature spreads: {e}"));
-        return ExitCode::from(2);
+    if let Some(conn) = &conn {
+        if let Err(e) = rca::archive::similar::refresh_spreads(conn) {
+            console::error(&format!("cannot update the feature spreads: {e}"));
+            return ExitCode::from(2);
+        }
     }
     for (p, e) in &done.failed {
         console::error(&format!("{p}: {e}"));

@@ -10,18 +10,22 @@
 //! none. A bundle that cannot be read or analyzed gets a row with status `failed` and its error;
 //! the run goes on, and the next run tries it again.
 //!
+//! Where the rows go is a [`Sink`]: the SQLite archive ([`index`], [`store`]), a Parquet
+//! dataset ([`super::parquet::Dataset`]) or JSON lines ([`super::jsonl::Lines`]); each bundle's
+//! rows are made once, by [`Rows::new`], whatever the sink.
+//!
 //! Analysis is `rca analyze`'s ([`crate::diff::side::load_until`]), its features `rca fleet`'s
 //! ([`crate::fleet::features::extract`]). At most `jobs` bundles are analyzed at once and at most
 //! `jobs` analyzed bundles wait for the writer, so memory is that of about `2 × jobs` analyses
 //! whatever the number of bundles.
 
-use super::{severity_weight, Key};
+use super::rows::{self, Rows};
 use crate::bundle::Limits;
 use crate::diff::side;
 use crate::fleet::features;
 use rusqlite::{params, Connection, OptionalExtension};
 use sha2::{Digest, Sha256};
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -59,52 +63,7 @@ pub(crate) enum Outcome {
     Done(Result<Box<Analyzed>, String>),
 }
 
-/// What the archive keeps of one analyzed bundle.
-#[derive(Debug, Clone, Default)]
-pub struct Analyzed {
-    /// Bundle format (`tar-gz`, `directory`, …).
-    pub format: Option<String>,
-    /// Layout that wrote it (`rca-collector`, `sosreport`, …).
-    pub layout: String,
-    /// Host name.
-    pub host: Option<String>,
-    /// OS name.
-    pub os: Option<String>,
-    /// Kernel release.
-    pub kernel: Option<String>,
-    /// Logical CPUs.
-    pub cpus: Option<u32>,
-    /// Collection window, UTC epoch seconds (from the collector's manifest).
-    pub window: Option<(f64, f64)>,
-    /// Distinct JDKs (`OpenJDK 17.0.15`).
-    pub jdks: Vec<String>,
-    /// Findings in rank order.
-    pub findings: Vec<FindingRow>,
-    /// Features: name, number (numeric features) or text (categorical ones).
-    pub features: Vec<(String, Option<f64>, Option<String>)>,
-    /// Artifacts per outcome (`parsed`, `partial`, …).
-    pub outcomes: BTreeMap<String, usize>,
-}
-
-/// One stored finding.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FindingRow {
-    /// Rule id (`mem.swap`).
-    pub rule: String,
-    /// 0 info, 1 warning, 2 critical.
-    pub severity: u8,
-    /// 0 low, 1 medium, 2 high.
-    pub confidence: u8,
-    /// What the finding is about: the artifact its first evidence cites (`iostat-x.txt`), or
-    /// empty.
-    pub entity: String,
-    /// Title.
-    pub title: String,
-    /// First and last sample time of the condition, as the artifact prints them.
-    pub time: Option<(String, String)>,
-    /// Evidence as JSON: `[{"artifact": …, "lines": […]}]`.
-    pub evidence: String,
-}
+pub use super::rows::{Analyzed, FindingRow};
 
 /// SHA-256 of a bundle, lower-case hex: of the file's bytes, or for a folder of its entries in
 /// path order (each relative path, a NUL, then the file's bytes or `<link>` for a symbolic
@@ -233,25 +192,64 @@ pub fn analyze(path: &Path, limits: &Limits, deadline: Instant) -> Result<Analyz
     })
 }
 
-/// Indexes `paths` into the archive. `progress` is called after each bundle with its path,
-/// what happened (`stored`, `already stored`, `failed: …`), and how many are done of how many.
+/// Where an indexing run writes its rows.
+pub trait Sink {
+    /// The content hashes already stored with status `ok`: these bundles are not analyzed again.
+    fn known(&mut self) -> Result<HashSet<String>, String>;
+    /// Writes one bundle's rows; `false` when its content was already stored with status `ok`
+    /// (the same bundle named twice in one run).
+    fn write(&mut self, rows: Rows) -> Result<bool, String>;
+    /// Ends the run: whatever the sink still holds is written.
+    fn finish(&mut self) -> Result<(), String>;
+}
+
+/// The SQLite archive as a [`Sink`]: each bundle in its own transaction.
+pub struct Archive<'c>(pub &'c mut Connection);
+
+impl Sink for Archive<'_> {
+    fn known(&mut self) -> Result<HashSet<String>, String> {
+        let mut st = self
+            .0
+            .prepare("SELECT hash FROM bundles WHERE status = 'ok'")
+            .map_err(|e| e.to_string())?;
+        let rows = st
+            .query_map([], |r| r.get::<_, String>(0))
+            .map_err(|e| e.to_string())?;
+        rows.collect::<Result<_, _>>().map_err(|e| e.to_string())
+    }
+
+    fn write(&mut self, rows: Rows) -> Result<bool, String> {
+        store_rows(self.0, &rows).map_err(|e| e.to_string())
+    }
+
+    fn finish(&mut self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// Indexes `paths` into the SQLite archive ([`run`] into [`Archive`]).
 ///
 /// Errors: the archive cannot be written (the bundles stored until then stay stored).
 pub fn index(
     conn: &mut Connection,
     paths: &[PathBuf],
     opts: &Options,
+    progress: impl FnMut(&Path, &str, usize, usize),
+) -> Result<Indexed, String> {
+    run(&mut Archive(conn), paths, opts, progress)
+}
+
+/// Indexes `paths` into `sink`. `progress` is called after each bundle with its path, what
+/// happened (`stored`, `already stored`, `failed: …`), and how many are done of how many.
+///
+/// Errors: the sink cannot be read or written (the bundles it stored until then stay stored).
+pub fn run(
+    sink: &mut dyn Sink,
+    paths: &[PathBuf],
+    opts: &Options,
     mut progress: impl FnMut(&Path, &str, usize, usize),
 ) -> Result<Indexed, String> {
-    let known: HashSet<String> = {
-        let mut st = conn
-            .prepare("SELECT hash FROM bundles WHERE status = 'ok'")
-            .map_err(|e| e.to_string())?;
-        let rows = st
-            .query_map([], |r| r.get::<_, String>(0))
-            .map_err(|e| e.to_string())?;
-        rows.collect::<Result<_, _>>().map_err(|e| e.to_string())?
-    };
+    let known = sink.known()?;
     let jobs = if opts.jobs == 0 {
         rayon::current_num_threads()
     } else {
@@ -290,8 +288,14 @@ pub fn index(
                     "already stored".to_string()
                 }
                 Outcome::Done(r) => {
-                    let err = r.as_ref().err().cloned();
-                    match store(conn, &hash, p, r, &opts.labels) {
+                    let rows = Rows::new(
+                        &hash,
+                        &p.display().to_string(),
+                        r.as_deref().map_err(String::as_str),
+                        &opts.labels,
+                        now(),
+                    );
+                    match sink.write(rows) {
                         Ok(true) => {}
                         Ok(false) => {
                             out.already += 1;
@@ -305,14 +309,15 @@ pub fn index(
                             break;
                         }
                     }
-                    match err {
-                        None => {
+                    match r {
+                        Ok(_) => {
                             out.stored += 1;
                             "stored".to_string()
                         }
-                        Some(e) => {
-                            out.failed.push((p.display().to_string(), e.clone()));
-                            format!("failed: {e}")
+                        Err(e) => {
+                            let what = format!("failed: {e}");
+                            out.failed.push((p.display().to_string(), e));
+                            what
                         }
                     }
                 }
@@ -323,7 +328,17 @@ pub fn index(
     if let Some(e) = write_error {
         return Err(format!("cannot write the archive: {e}"));
     }
+    sink.finish()
+        .map_err(|e| format!("cannot write the archive: {e}"))?;
     Ok(out)
+}
+
+/// Now, UTC epoch seconds.
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
 }
 
 /// Hashes and, unless already stored, analyzes one bundle.
@@ -351,8 +366,9 @@ fn one(p: &Path, known: &HashSet<String>, opts: &Options) -> (String, Outcome) {
     (hash, Outcome::Done(r))
 }
 
-/// Stores one bundle in one transaction; `false` when its content is already stored with status
-/// `ok` (the same bundle named twice). A stored failure is replaced.
+/// Stores one bundle in one transaction (its rows made by [`Rows::new`], indexed now); `false`
+/// when its content is already stored with status `ok` (the same bundle named twice). A stored
+/// failure is replaced.
 pub fn store(
     conn: &mut Connection,
     hash: &str,
@@ -360,65 +376,56 @@ pub fn store(
     r: Result<Box<Analyzed>, String>,
     labels: &[String],
 ) -> rusqlite::Result<bool> {
+    let rows = Rows::new(
+        hash,
+        &path.display().to_string(),
+        r.as_deref().map_err(String::as_str),
+        labels,
+        now(),
+    );
+    store_rows(conn, &rows)
+}
+
+/// Stores one bundle's rows in one transaction; `false` when its content is already stored
+/// with status `ok`. A stored failure is replaced.
+pub fn store_rows(conn: &mut Connection, rows: &Rows) -> rusqlite::Result<bool> {
     let tx = conn.transaction()?;
+    let b = &rows.bundle;
     let before: Option<(i64, String)> = tx
         .query_row(
             "SELECT id, status FROM bundles WHERE hash = ?1",
-            [hash],
+            [&b.hash],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .optional()?;
     match before {
-        Some((_, s)) if s == "ok" => return Ok(false),
+        Some((_, s)) if s == rows::OK => return Ok(false),
         Some((id, _)) => {
             tx.execute("DELETE FROM bundles WHERE id = ?1", [id])?;
         }
         None => {}
     }
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0);
-    let path_s = path.display().to_string();
-    let version = env!("CARGO_PKG_VERSION");
-    let a = match r {
-        Err(e) => {
-            tx.execute(
-                "INSERT INTO bundles (hash, path, status, error, rca_version, indexed_at)
-                 VALUES (?1, ?2, 'failed', ?3, ?4, ?5)",
-                params![hash, path_s, e, version, now],
-            )?;
-            tx.commit()?;
-            return Ok(true);
-        }
-        Ok(a) => a,
-    };
-    let mut weights: BTreeMap<Key, f64> = BTreeMap::new();
-    for f in &a.findings {
-        let w = weights
-            .entry((f.rule.clone(), f.entity.clone()))
-            .or_default();
-        *w = w.max(severity_weight(f.severity));
-    }
     tx.execute(
-        "INSERT INTO bundles (hash, path, status, format, layout, host, os, kernel, cpus,
+        "INSERT INTO bundles (hash, path, status, error, format, layout, host, os, kernel, cpus,
             window_start, window_end, rca_version, indexed_at, finding_weight, jdks)
-         VALUES (?1, ?2, 'ok', ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
         params![
-            hash,
-            path_s,
-            a.format,
-            a.layout,
-            a.host,
-            a.os,
-            a.kernel,
-            a.cpus,
-            a.window.map(|w| w.0),
-            a.window.map(|w| w.1),
-            version,
-            now,
-            weights.values().sum::<f64>(),
-            serde_json::to_string(&a.jdks).expect("strings serialise"),
+            b.hash,
+            b.path,
+            b.status,
+            b.error,
+            b.format,
+            b.layout,
+            b.host,
+            b.os,
+            b.kernel,
+            b.cpus,
+            b.window_start,
+            b.window_end,
+            b.rca_version,
+            b.indexed_at,
+            b.finding_weight,
+            serde_json::to_string(&b.jdks).expect("strings serialise"),
         ],
     )?;
     let id = tx.last_insert_rowid();
@@ -427,34 +434,32 @@ pub fn store(
             "INSERT INTO findings (bundle_id, rank, rule, severity, confidence, entity, title,
                 time_from, time_to, evidence) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         )?;
-        for (rank, f) in a.findings.iter().enumerate() {
+        for f in &rows.findings {
             st.execute(params![
                 id,
-                rank as i64 + 1,
+                f.rank,
                 f.rule,
                 f.severity,
                 f.confidence,
                 f.entity,
                 f.title,
-                f.time.as_ref().map(|t| &t.0),
-                f.time.as_ref().map(|t| &t.1),
+                f.time_from,
+                f.time_to,
                 f.evidence,
             ])?;
         }
-        let mut st = tx.prepare(
-            "INSERT OR REPLACE INTO features (bundle_id, name, num, text) VALUES (?1, ?2, ?3, ?4)",
-        )?;
-        for (name, num, text) in &a.features {
-            st.execute(params![id, name, num, text])?;
+        let mut st = tx
+            .prepare("INSERT INTO features (bundle_id, name, num, text) VALUES (?1, ?2, ?3, ?4)")?;
+        for f in &rows.features {
+            st.execute(params![id, f.name, f.num, f.text])?;
         }
         let mut st =
             tx.prepare("INSERT INTO outcomes (bundle_id, outcome, artifacts) VALUES (?1, ?2, ?3)")?;
-        for (o, n) in &a.outcomes {
-            st.execute(params![id, o, *n as i64])?;
+        for o in &rows.outcomes {
+            st.execute(params![id, o.outcome, o.artifacts])?;
         }
-        let mut st =
-            tx.prepare("INSERT OR IGNORE INTO labels (bundle_id, label) VALUES (?1, ?2)")?;
-        for l in labels {
+        let mut st = tx.prepare("INSERT INTO labels (bundle_id, label) VALUES (?1, ?2)")?;
+        for l in &rows.labels {
             st.execute(params![id, l])?;
         }
     }

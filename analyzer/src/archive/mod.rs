@@ -8,14 +8,19 @@
 //!
 //! The modules, in the order data flows: [`schema`] (tables, versions, migrations) →
 //! [`index`] (bundles analyzed as `rca analyze` does and stored, one transaction per bundle,
-//! idempotent by content hash) → [`query`] (the search language), [`similar`] (weighted Jaccard
+//! idempotent by content hash), through [`rows`] (one bundle's rows, the same for every sink),
+//! into SQLite or, past one machine, a Parquet dataset partitioned by month ([`parquet`]) or
+//! JSON lines for a Spark job ([`jsonl`]) → [`query`] (the search language), [`similar`] (weighted Jaccard
 //! over findings plus a robust distance over features), [`history`] (one host over time). Notes
 //! ([`add_note`]) attach what fixed a case to its bundle's hash. The schema, the query language
 //! and the similarity measure are described in `docs/archive.md`.
 
 pub mod history;
 pub mod index;
+pub mod jsonl;
+pub mod parquet;
 pub mod query;
+pub mod rows;
 pub mod schema;
 pub mod similar;
 

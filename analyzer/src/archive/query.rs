@@ -212,6 +212,51 @@ fn term(key: &str, v: &str) -> Result<Term, String> {
     }
 }
 
+/// The conditions of `host:GLOB`, on `lower(b.host)` so that the index `bundles_host_lc` (schema
+/// version 3) answers them: a glob without `*`, `?` or `[` is an equality, one with a literal
+/// prefix a range scan over the prefix (`host:db*`: `>= 'db' AND < 'dc'`) checked by the glob.
+/// Case is folded as SQLite's `lower` folds it: ASCII letters only.
+fn host_terms(glob: &str, wh: &mut Vec<String>, args: &mut Vec<Value>) {
+    let g = glob.to_ascii_lowercase();
+    let prefix: String = g
+        .chars()
+        .take_while(|c| !matches!(c, '*' | '?' | '['))
+        .collect();
+    if prefix.len() == g.len() {
+        wh.push("lower(b.host) = ?".into());
+        args.push(Value::Text(g));
+        return;
+    }
+    if !prefix.is_empty() {
+        if let Some(up) = after_prefix(&prefix) {
+            wh.push("lower(b.host) < ?".into());
+            args.push(Value::Text(up));
+        }
+        wh.push("lower(b.host) >= ?".into());
+        args.push(Value::Text(prefix));
+    }
+    wh.push("lower(b.host) GLOB ?".into());
+    args.push(Value::Text(g));
+}
+
+/// The least string above every string that starts with `p` (its last character that can be
+/// raised, raised; in UTF-8 byte order, which is SQLite's for text), or `None` when there is
+/// none (every character is U+10FFFF).
+fn after_prefix(p: &str) -> Option<String> {
+    let mut cs: Vec<char> = p.chars().collect();
+    while let Some(c) = cs.pop() {
+        let next = match c as u32 + 1 {
+            0xD800 => Some('\u{E000}'),
+            n => char::from_u32(n),
+        };
+        if let Some(n) = next {
+            cs.push(n);
+            return Some(cs.into_iter().collect());
+        }
+    }
+    None
+}
+
 /// One matching bundle.
 #[derive(Debug, Clone, Serialize)]
 pub struct Hit {
@@ -250,10 +295,7 @@ pub fn search(
                 finding.push(format!("f.severity {} ?", c.sql()));
                 fargs.push(Value::Integer(*l as i64));
             }
-            Term::Host(g) => {
-                wh.push("lower(b.host) GLOB lower(?)".into());
-                args.push(Value::Text(g.clone()));
-            }
+            Term::Host(g) => host_terms(g, &mut wh, &mut args),
             Term::Since(d) | Term::Until(d) => {
                 // SQLite normalises `2026-02-30` to March 2: a day that does not exist reads back
                 // as another.
@@ -420,6 +462,39 @@ mod tests {
                 value: "5.10.0 x".into()
             }]
         );
+    }
+
+    #[test]
+    fn a_host_prefix_bounds_a_range_that_holds_exactly_its_names() {
+        assert_eq!(after_prefix("db").as_deref(), Some("dc"));
+        assert_eq!(after_prefix("d\u{10FFFF}").as_deref(), Some("e"));
+        assert_eq!(after_prefix("a\u{D7FF}").as_deref(), Some("a\u{E000}"));
+        assert_eq!(after_prefix("\u{10FFFF}"), None);
+        let (mut wh, mut args) = (Vec::new(), Vec::new());
+        host_terms("DB0[12]*", &mut wh, &mut args);
+        assert_eq!(
+            wh,
+            [
+                "lower(b.host) < ?",
+                "lower(b.host) >= ?",
+                "lower(b.host) GLOB ?"
+            ]
+        );
+        assert_eq!(
+            args,
+            [
+                Value::Text("db1".into()),
+                Value::Text("db0".into()),
+                Value::Text("db0[12]*".into())
+            ]
+        );
+        let (mut wh, mut args) = (Vec::new(), Vec::new());
+        host_terms("Web0042", &mut wh, &mut args);
+        assert_eq!(wh, ["lower(b.host) = ?"]);
+        assert_eq!(args, [Value::Text("web0042".into())]);
+        let (mut wh, mut args) = (Vec::new(), Vec::new());
+        host_terms("*01", &mut wh, &mut args);
+        assert_eq!(wh, ["lower(b.host) GLOB ?"]);
     }
 
     #[test]

@@ -10,13 +10,14 @@ use rusqlite::Connection;
 use std::path::Path;
 
 /// The schema version this rca writes.
-pub const CURRENT: u32 = 2;
+pub const CURRENT: u32 = 3;
 
 /// Migration `i` takes a database from version `i` to `i + 1`.
 ///
 /// Version 1: bundles (identity, status, error), findings, features. Version 2: per-bundle
 /// finding weight (for `similar`), JDKs, index labels, artifact outcome counts, notes, and the
-/// cached spread of each numeric feature.
+/// cached spread of each numeric feature. Version 3: an index on the host name without regard to
+/// ASCII case (`lower(host)`, SQLite's `lower`), which `host:` searches and `history` use.
 pub const MIGRATIONS: &[&str] = &[
     // 0 → 1
     "CREATE TABLE bundles (
@@ -95,6 +96,8 @@ pub const MIGRATIONS: &[&str] = &[
         bundles INTEGER NOT NULL
     ) WITHOUT ROWID;
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;",
+    // 2 → 3
+    "CREATE INDEX bundles_host_lc ON bundles (lower(host), window_start);",
 ];
 
 /// Opens (creating it if need be) the archive at `path` and brings it to [`CURRENT`].

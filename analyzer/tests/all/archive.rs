@@ -1,6 +1,7 @@
 //! The case archive end to end: `rca index` over the sample bundles (twice, stopped and resumed,
 //! with a corrupt bundle among them), `rca search` with every operator, `rca similar` finding a
-//! planted twin, `rca history` and `rca note`, and a migration from the first schema version.
+//! planted twin, `rca history` and `rca note`, a migration from the first schema version, and
+//! the same tables written as a Parquet dataset and as JSON lines.
 
 use crate::common::{healthy_sample, repo, unpack_sample};
 use rca::archive::index::{self, Analyzed, FindingRow, Options};
@@ -494,6 +495,28 @@ fn an_archive_of_the_first_schema_version_is_migrated_and_read() {
     Connection::open(&db).unwrap().execute_batch(V1).unwrap();
     let c = schema::open(&db).unwrap();
     assert_eq!(schema::version(&c).unwrap(), schema::CURRENT);
+    assert_eq!(schema::CURRENT, 3);
+    // Version 3: host names are found through the index on `lower(host)`, for an exact name and
+    // for a prefix.
+    for (q, want) in [
+        ("host:DB02", &["db02"][..]),
+        ("host:DB*", &["db01", "db02"]),
+    ] {
+        assert_eq!(hosts(&c, q), want, "{q}");
+    }
+    for cond in [
+        "lower(host) = 'db02'",
+        "lower(host) >= 'db' AND lower(host) < 'dc'",
+    ] {
+        let plan: String = c
+            .query_row(
+                &format!("EXPLAIN QUERY PLAN SELECT count(*) FROM bundles WHERE {cond}"),
+                [],
+                |r| r.get(3),
+            )
+            .unwrap();
+        assert!(plan.contains("bundles_host_lc"), "{cond}: {plan}");
+    }
     // The weight of each bundle's findings is computed from the rows already there: a1 has
     // mem.swap (critical, 4; its repeat counted once) and disk.await (warning, 2).
     let w: Vec<f64> = c
@@ -525,4 +548,140 @@ fn an_archive_of_the_first_schema_version_is_migrated_and_read() {
     // 4 shared of a union of 6 + 4 − 4.
     assert_eq!(v[0]["findings_similarity"], 0.667);
     assert_eq!(v[0]["notes"][0], "swap off, INC-7");
+}
+
+/// Rows of every part file of `table` in the Parquet dataset at `dir`.
+fn parquet_rows(dir: &Path, table: &str) -> i64 {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    rca::archive::parquet::parts(dir, table)
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let r = SerializedFileReader::new(std::fs::File::open(p).unwrap()).unwrap();
+            r.metadata().file_metadata().num_rows()
+        })
+        .sum()
+}
+
+#[test]
+fn parquet_and_json_lines_hold_the_rows_of_the_sqlite_archive_and_a_second_run_adds_none() {
+    let d = tempfile::tempdir().unwrap();
+    let a = renamed(&healthy_sample(), d.path(), "host-a");
+    let zk = zookeeper_sample();
+    let broken = d.path().join("broken.tar.gz");
+    std::fs::write(&broken, b"\x1f\x8b\x08\x00garbage, not deflate data at all").unwrap();
+    let args = [
+        a.to_str().unwrap(),
+        zk.to_str().unwrap(),
+        broken.to_str().unwrap(),
+    ];
+    let db = d.path().join("cases.db");
+    let o = rca(&[
+        &["index", "--db", db.to_str().unwrap(), "--label", "acme"][..],
+        &args,
+    ]
+    .concat());
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let pq = d.path().join("pq");
+    let pqs = pq.to_str().unwrap();
+    let index_pq = [
+        &[
+            "index", "--format", "parquet", "--out", pqs, "--label", "acme",
+        ][..],
+        &args,
+    ]
+    .concat();
+    let o = rca(&index_pq);
+    // The broken bundle fails, as in SQLite, and is not written.
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("2 stored, 0 already stored, 1 failed"),
+        "{}",
+        text(&o)
+    );
+    let tables = [
+        ("bundles", "SELECT count(*) FROM bundles WHERE status = 'ok'"),
+        ("findings", "SELECT count(*) FROM findings"),
+        ("features", "SELECT count(*) FROM features"),
+        ("outcomes", "SELECT count(*) FROM outcomes"),
+        ("labels", "SELECT count(*) FROM labels l JOIN bundles b ON b.id = l.bundle_id WHERE b.status = 'ok'"),
+    ];
+    for (t, sql) in tables {
+        let n = count(&db, sql);
+        assert!(n > 0, "{t}");
+        assert_eq!(parquet_rows(&pq, t), n, "{t}");
+    }
+    // Partitioned by collection month: the samples were collected in November 2026.
+    let parts = rca::archive::parquet::parts(&pq, "bundles").unwrap();
+    assert!(!parts.is_empty());
+    for p in &parts {
+        assert!(
+            p.parent().unwrap().ends_with("month=2026-11"),
+            "{}",
+            p.display()
+        );
+    }
+    let known = rca::archive::parquet::known_hashes(&pq).unwrap();
+    assert_eq!(known.len(), 2);
+
+    // Again: the dataset's hashes are read, nothing is analyzed or written; the broken bundle
+    // is tried again.
+    let before: Vec<_> = ["bundles", "findings", "features", "outcomes", "labels"]
+        .iter()
+        .map(|t| rca::archive::parquet::parts(&pq, t).unwrap())
+        .collect();
+    let o = rca(&index_pq);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("0 stored, 2 already stored, 1 failed"),
+        "{}",
+        text(&o)
+    );
+    let after: Vec<_> = ["bundles", "findings", "features", "outcomes", "labels"]
+        .iter()
+        .map(|t| rca::archive::parquet::parts(&pq, t).unwrap())
+        .collect();
+    assert_eq!(before, after);
+
+    // JSON lines: one line per analyzed bundle, with as many rows of each table.
+    let jl = d.path().join("rows.jsonl");
+    let o = rca(&[
+        &[
+            "index",
+            "--format",
+            "jsonl",
+            "--out",
+            jl.to_str().unwrap(),
+            "--label",
+            "acme",
+        ][..],
+        &args,
+    ]
+    .concat());
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&jl)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    for (t, sql) in tables {
+        let n: usize = lines.iter().map(|l| l[t].as_array().unwrap().len()).sum();
+        assert_eq!(n as i64, count(&db, sql), "{t}");
+    }
+    for l in &lines {
+        assert_eq!(l["month"], "2026-11");
+        let id = &l["bundles"][0]["id"];
+        assert!(l["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| &f["bundle_id"] == id));
+    }
+
+    // --out goes with --format parquet or jsonl only, and they need it.
+    let o = rca(&["index", "--format", "parquet", a.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let o = rca(&["index", "--out", pqs, a.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 }

@@ -8,7 +8,8 @@
 //! and a deadlock, real memory and CPU cgroups at their limits, this machine's kernel log,
 //! `cpupower` and `tuned-adm` answers, the collector's secrets suite
 //! (`tests/collector/secrets.sh`), `rca`'s colours and progress bar on a real terminal (tmux),
-//! and the release tarball of `cargo xtask dist` unpacked and run.
+//! the release tarball of `cargo xtask dist` unpacked and run, and the sample bundles indexed by
+//! the Spark example into a Parquet dataset read back with DuckDB.
 //!
 //! None installs anything. Each states what it needs ([`Needs`]); when something is missing it
 //! prints one line, `skipped: TEST needs WHAT`, and passes, unless `RCA_HOST_TESTS=1` (set by
@@ -32,6 +33,7 @@ mod kernel_log;
 mod listen_overflow;
 mod report_browser;
 mod sosreport;
+mod spark_parquet;
 mod terminal;
 mod twin_bundles;
 mod zk_watches;
