@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 /// `value`, read from `lines` (1-based) of `artifact`.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(rename = "Cited_{T}")]
 pub struct Cited<T> {
     /// The value.
     pub value: T,
