@@ -31,7 +31,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 /// The single outcome of one artifact.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "status", rename_all = "kebab-case")]
 pub enum Outcome {
     /// Parsed completely.
@@ -97,12 +97,13 @@ impl Outcome {
 }
 
 /// One file of the bundle after parsing.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Artifact {
     /// Path inside the bundle.
     pub path: String,
     /// Its kind, when resolved; serialised as the kind's name (`iostat`).
     #[serde(serialize_with = "kind_name")]
+    #[schemars(with = "Option<String>")]
     pub kind: Option<&'static KindSpec>,
     /// How the kind was decided.
     pub kind_source: Option<KindSource>,
@@ -188,7 +189,7 @@ impl Collected {
 }
 
 /// How an artifact's kind was decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum KindSource {
     /// From the collector's manifest.

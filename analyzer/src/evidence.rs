@@ -8,7 +8,8 @@
 use serde::{Deserialize, Serialize};
 
 /// `value`, read from `lines` (1-based) of `artifact`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(rename = "Cited_{T}")]
 pub struct Cited<T> {
     /// The value.
     pub value: T,
@@ -44,7 +45,7 @@ impl<T> Cited<T> {
 }
 
 /// Lines of one artifact cited by a finding.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Evidence {
     /// Bundle path of the artifact.
     pub artifact: String,
@@ -61,7 +62,7 @@ pub struct Evidence {
 }
 
 /// One line of an excerpt.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema, Deserialize)]
 pub struct ExcerptLine {
     /// 1-based line number; 0 marks an elision ("…") between non-adjacent lines.
     pub line: usize,

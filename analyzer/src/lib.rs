@@ -11,7 +11,8 @@
 //! series and state, each value [`evidence::Cited`] with its lines) → [`rules`] (pure checks →
 //! findings) → [`analysis`] (the stages run in order, evidence excerpts) → [`report`] (HTML,
 //! JSON, terminal). Comparison builds on the same stages: [`diff`] (a baseline and a suspect
-//! host → ranked differences) and [`fleet`] (peer hosts → outliers).
+//! host → ranked differences) and [`fleet`] (peer hosts → outliers). [`schema`] derives the
+//! JSON Schemas of the three documents (`docs/schema/`).
 //!
 //! How to add an artifact kind or a rule: `docs/CONTRIBUTING.md`.
 //!
@@ -44,3 +45,4 @@ pub mod memstat;
 pub mod redact;
 pub mod report;
 pub mod rules;
+pub mod schema;

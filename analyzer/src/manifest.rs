@@ -57,7 +57,7 @@ pub struct Manifest {
 /// `perf_record_cpu_seconds`). The collector counts its shell and every command it waited for
 /// from the samplers' start to their end, less the samplers' and perf record's own commands
 /// (see `collector.sh`, "Overhead").
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct CollectorCpu {
     /// `cpu_window`: seconds from the samplers' start to the end of the last of them.
     pub window_s: f64,
@@ -158,7 +158,7 @@ impl Serialize for Meta {
 }
 
 /// One `artifact` record.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ManifestRecord {
     /// Path relative to the bundle's top folder.
     pub path: String,
@@ -181,6 +181,7 @@ pub struct ManifestRecord {
     /// The command's words (`cat`, `/proc/softirqs`); serialised as the manifest writes them,
     /// joined by single spaces.
     #[serde(serialize_with = "joined")]
+    #[schemars(with = "String")]
     pub argv: Vec<String>,
 }
 

@@ -28,6 +28,7 @@ impl<T> Parsed<T> {
 
 /// One problem in the input: the 1-based input line number and what was wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct LineIssue {
     /// 1-based line number in the artifact (0 when the issue concerns the whole input).
     pub line: usize,

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Where a derived artifact's text comes from.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "from", rename_all = "kebab-case")]
 pub enum Origin {
     /// One entry of a file: the artifact's line numbers are the file's.
@@ -43,7 +43,7 @@ pub enum Origin {
 }
 
 /// One file of a joined artifact.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Part {
     /// Bundle path of the file.
     pub file: String,

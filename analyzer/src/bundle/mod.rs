@@ -112,7 +112,7 @@ pub enum EntryContent {
 pub type StreamFor<'a> = &'a dyn Fn(&str) -> Option<StreamFn>;
 
 /// Input formats recognised by their magic bytes (see [`Compression`] for the compressions').
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Format {
     /// gzip-compressed tar (gzip magic, then a tar header once decompressed).
@@ -142,7 +142,7 @@ pub enum Format {
 }
 
 /// An entry that was not read, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Refused {
     /// The entry's name as stored (lossy UTF-8, truncated to 512 characters for display).
     pub path: String,

@@ -45,7 +45,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 pub const TOP: usize = 10;
 
 /// Which host a value or a line comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Which {
     /// The healthy reference host.
@@ -65,7 +65,7 @@ impl Which {
 }
 
 /// Lines of one artifact on one side that a difference rests on.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct DiffEvidence {
     /// Side.
     pub side: Which,
@@ -78,7 +78,7 @@ pub struct DiffEvidence {
 }
 
 /// One difference between the two hosts.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Difference {
     /// Area (`process`, `jvm`, `kernel`, `limits`, `nic`, `irq`, `cpu`, `disk`, `memory`,
     /// `time`, `host`, `findings`).
@@ -205,7 +205,7 @@ impl Difference {
 }
 
 /// A fact that could not be compared, and why (`sysctl -a` collected on one side only).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Gap {
     /// Area.
     pub area: &'static str,
@@ -231,7 +231,7 @@ pub struct Gap {
 /// - `not_compared`: `[{area, what}]`: facts present on one side only, so not compared.
 /// - `weights`: every kind `{id, area, value, rationale}`; `floors`: numeric noise floors
 ///   `{metric, abs, rel}`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct DiffReport {
     /// [`SCHEMA_VERSION`].
     pub schema_version: u32,

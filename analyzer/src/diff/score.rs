@@ -29,7 +29,7 @@ pub const NOISE_SCORE: f64 = 5.0;
 pub const LINK_BOOST: f64 = 1.5;
 
 /// Documented weight of one kind of difference.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Weight {
     /// Stable identifier of the kind (`process-with-connections`).
     pub id: &'static str,
@@ -440,7 +440,7 @@ pub const WEIGHTS: &[&Weight] = &[
 
 /// Noise floor of a numeric metric: a change smaller than `abs` (in the metric's unit) or than
 /// `rel` (relative to the larger value) has magnitude 0.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, schemars::JsonSchema)]
 pub struct Floor {
     /// What the floor applies to.
     pub metric: &'static str,

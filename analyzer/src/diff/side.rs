@@ -36,7 +36,7 @@ pub struct Side {
 type KeptText = (Text, Option<Arc<Vec<usize>>>);
 
 /// A host's identity, how its bundle read, and its findings.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SideSummary {
     /// The bundle path as given.
     pub path: String,

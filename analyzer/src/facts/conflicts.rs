@@ -10,7 +10,7 @@ use serde::Serialize;
 use std::fmt::Display;
 
 /// Sources that state one host fact differently.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Conflict {
     /// The fact (`kernel taint`, `OS`, `MemTotal`, `host name`).
     pub fact: &'static str,

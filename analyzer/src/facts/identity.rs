@@ -12,7 +12,7 @@ use parsers::sysstat::sar::Sar;
 use serde::Serialize;
 
 /// Who the host is. Each field comes from the most direct source available.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct Identity {
     /// Host name (`uname -n`, else the manifest, else a sysstat banner).
     pub hostname: Option<String>,

@@ -20,7 +20,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Everything known about one JVM.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct Jvm {
     /// Process id, when known.
     pub pid: Option<u32>,
@@ -110,7 +110,7 @@ pub struct Jvm {
 /// One lock that threads waited to acquire, over the JVM's thread dumps. A lock is its object's
 /// address and class: a collection that moves the object between two dumps makes it two locks
 /// (persistence is then under-counted, never over-counted).
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct ContendedLock {
     /// Object address as printed (`0x000000069ec1bc00`).
     pub address: String,
@@ -134,7 +134,7 @@ impl ContendedLock {
 
 /// One contended lock in one dump. Cited: the owner's header, its top frame and the line where
 /// it locked the object, then the first waiters' headers and lock lines.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct LockInDump {
     /// Threads waiting to acquire it: `BLOCKED` entering the monitor (`- waiting to lock`,
     /// `- waiting to re-lock in wait()`), or parked on a `java.util.concurrent` lock that
@@ -157,7 +157,7 @@ pub struct LockInDump {
 /// order, then histogram files in path order, `histo_1.txt` before `histo_2.txt`). Histograms
 /// printed before a full GC (garbage included) are compared only with each other, the others
 /// (the live set after a full GC, `jcmd GC.class_histogram`) likewise.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct HistogramGrowth {
     /// Bundle path of the first histogram (`path:line` of its header for one in a GC log).
     pub first: String,
@@ -172,7 +172,7 @@ pub struct HistogramGrowth {
 }
 
 /// One class in two histograms.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct ClassGrowth {
     /// Class name as printed.
     pub class_name: String,
@@ -185,7 +185,7 @@ pub struct ClassGrowth {
 }
 
 /// One `jcmd GC.heap_info`, KiB. Cited: its heap and `Metaspace` lines.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct HeapSummary {
     /// Collector named by the heap's first line (`G1`, `Parallel`…).
     pub collector: Option<String>,
@@ -221,7 +221,7 @@ pub const OWNER_FRAMES: usize = 3;
 
 /// One deadlock cycle the JVM reported (`Found one Java-level deadlock:`). Cited: the report's
 /// lines in the last dump that printed it, and each thread's top frame there.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct Deadlock {
     /// The threads of the cycle, in report order.
     pub threads: Vec<DeadlockedThread>,
@@ -230,7 +230,7 @@ pub struct Deadlock {
 }
 
 /// One thread of a deadlock cycle.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct DeadlockedThread {
     /// Thread name.
     pub name: String,
@@ -248,7 +248,7 @@ pub struct DeadlockedThread {
 pub const TOP_CLASSES: usize = 10;
 
 /// One class of a histogram with its share.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct ClassShare {
     /// Class name as printed (`java.util.HashMap$Node`, `[B`).
     pub class_name: String,
@@ -261,7 +261,7 @@ pub struct ClassShare {
 }
 
 /// One thread pool.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct PoolCount {
     /// Pool name, the thread name without its trailing number (`XNIO-1 task-`).
     pub pool: String,
@@ -275,7 +275,7 @@ pub struct PoolCount {
 }
 
 /// GC behaviour over the collection window, from one `jstat` artifact.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct GcSeries {
     /// Bundle path of the `jstat` output.
     pub artifact: String,
@@ -314,7 +314,7 @@ impl GcSeries {
 }
 
 /// GC log summary.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct GcLogSummary {
     /// Bundle path of the log.
     pub artifact: String,

@@ -14,7 +14,7 @@ pub use parsers::perf::profile::{
 /// One CPU profile of the host: the folded profile and where it was read.
 ///
 /// Dereferences to the profile itself, so its fields read as `p.modules`, `p.busy_samples`.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct Profile {
     /// Bundle path of the artifact.
     pub artifact: String,

@@ -13,7 +13,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// One ZooKeeper server.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct ZkServer {
     /// Where its answers came from: the folder (`zk/127.0.0.1_2181`), or the `zoo.cfg` path when
     /// only the configuration is in the bundle.

@@ -48,7 +48,7 @@ pub struct Host {
 }
 
 /// A bundle that could not be read at all, or not analyzed within its deadline: not compared.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Failed {
     /// The bundle path.
     pub path: String,
@@ -59,7 +59,7 @@ pub struct Failed {
 }
 
 /// An entry of a fleet folder that is not a bundle, and why it was left out.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Skipped {
     /// The entry's path.
     pub path: String,
@@ -402,7 +402,7 @@ fn seconds(d: Duration) -> String {
 }
 
 /// Why one host stands out.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Reason {
     /// The feature (`module: resguard_linux`, `cpu: mean %soft`).
     pub fact: String,
@@ -429,7 +429,7 @@ pub struct Reason {
 }
 
 /// One host of the fleet, ranked.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct HostReport {
     /// 1-based rank (most deviant first).
     pub rank: usize,
@@ -444,7 +444,7 @@ pub struct HostReport {
 }
 
 /// A number on which some host is an outlier.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct NumericFact {
     /// Feature name.
     pub fact: String,
@@ -459,7 +459,7 @@ pub struct NumericFact {
 }
 
 /// A category on which some host differs from the majority.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct CategoricalFact {
     /// Feature name.
     pub fact: String,
@@ -474,7 +474,7 @@ pub struct CategoricalFact {
 }
 
 /// How the fleet was compared (constants, for the report).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Method {
     /// `|modified z| >` this marks a numeric outlier.
     pub z_threshold: f64,
@@ -501,7 +501,7 @@ pub struct Method {
 ///   compared: `{path, error, timed_out}`.
 /// - `skipped`: entries of a fleet folder that are not bundles `{path, note}` (see [`expand`]).
 /// - `deviating`: hosts whose deviation is at or above the noise threshold.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct FleetReport {
     /// [`SCHEMA_VERSION`].
     pub schema_version: u32,

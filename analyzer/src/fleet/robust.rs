@@ -40,7 +40,7 @@ pub fn median(v: &[f64]) -> Option<f64> {
 }
 
 /// Centre and spread of one fact across hosts.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub struct Spread {
     /// Median.
     pub median: f64,

@@ -332,7 +332,7 @@ pub fn by_path(path: &str) -> Option<&'static KindSpec> {
 }
 
 /// Which tool wrote a bundle.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Layout {
     /// rca's own `collector.sh`: a `manifest.tsv` names each artifact's kind, command and exit
@@ -366,7 +366,7 @@ impl Layout {
 }
 
 /// A bundle's layout, and what showed it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Detected {
     /// The layout.
     pub layout: Layout,

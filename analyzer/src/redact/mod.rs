@@ -70,7 +70,7 @@ pub struct Options {
 }
 
 /// One class of identifier replaced.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema, Deserialize, PartialEq)]
 #[serde(default)]
 pub struct ClassCount {
     /// Distinct originals found in this bundle.
@@ -80,7 +80,7 @@ pub struct ClassCount {
 }
 
 /// An entry not carried into the redacted bundle.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema, Deserialize, PartialEq)]
 #[serde(default)]
 pub struct Dropped {
     /// Its path (redacted).
@@ -91,7 +91,7 @@ pub struct Dropped {
 
 /// `redaction.json`: what was done to the bundle. Also read back by `rca analyze` (every field
 /// defaults, as the file comes from an untrusted bundle).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema, Deserialize, PartialEq)]
 #[serde(default)]
 pub struct Summary {
     /// The tool that redacted (`rca 0.1.0`).

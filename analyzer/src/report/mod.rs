@@ -91,7 +91,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 ///   one capture; one per capture for captures hours or months apart), each drawn on its own
 ///   axis; `start_host`/`end_host` (host clock, `YYYY-MM-DDTHH:MM:SS`) are null when only the
 ///   time of day is known, `start_utc`/`end_utc` null without a collection window.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Report {
     /// [`SCHEMA_VERSION`].
     pub schema_version: u32,
@@ -129,7 +129,7 @@ pub struct Report {
 }
 
 /// What the host runs on, for the summary.
-#[derive(Debug, Default, Serialize)]
+#[derive(Debug, Default, Serialize, schemars::JsonSchema)]
 pub struct Platform {
     /// `kvm`, `vmware`, `none` … (`systemd-detect-virt` and friends).
     pub virtualization: Option<Cited<String>>,
@@ -154,7 +154,7 @@ pub struct Platform {
 }
 
 /// Analyzer name and version.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Tool {
     /// `rca`.
     pub name: &'static str,
@@ -163,7 +163,7 @@ pub struct Tool {
 }
 
 /// Where the evidence came from and how reading went.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct BundleInfo {
     /// The bundle as given on the command line.
     pub path: String,
@@ -196,7 +196,7 @@ pub struct BundleInfo {
 }
 
 /// The collection window (UTC).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Window {
     /// Start, UTC, RFC 3339.
     pub start_utc: String,
@@ -209,7 +209,7 @@ pub struct Window {
 }
 
 /// One rule and what it concluded.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct RuleStatus {
     /// Rule id (`disk.saturation`).
     pub id: &'static str,
@@ -241,7 +241,7 @@ pub fn unanalyzable<'a>(
 }
 
 /// What the collector recorded about its own run.
-#[derive(Debug, Default, Serialize)]
+#[derive(Debug, Default, Serialize, schemars::JsonSchema)]
 pub struct Collection {
     /// The manifest's `meta` records, every key as written.
     pub meta: BTreeMap<String, String>,
@@ -256,7 +256,7 @@ pub struct Collection {
 }
 
 /// A command the collector could not run cleanly.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct Problem {
     /// Artifact path.
     pub path: String,

@@ -50,7 +50,9 @@ pub struct RuleMeta {
 }
 
 /// Area a rule and its findings belong to; written as in the JSON documents (`disk`, `network`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Area {
     /// CPU time.

@@ -133,7 +133,7 @@ use parsers::common::Timestamp;
 use serde::Serialize;
 
 /// How bad a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Context worth knowing; does not change the exit status.
@@ -156,7 +156,7 @@ impl Severity {
 }
 
 /// How sure the rule is that the finding is real (not how bad it is).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Confidence {
     /// Thin evidence (few samples, one source).
@@ -168,7 +168,7 @@ pub enum Confidence {
 }
 
 /// One diagnosed problem.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Finding {
     /// The rule that produced it.
     pub rule_id: &'static str,
@@ -213,8 +213,26 @@ impl Serialize for TimeRange {
     }
 }
 
+/// The serialised form: `[first, last]`, each label as [`time_label`] writes it.
+impl schemars::JsonSchema for TimeRange {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "TimeRange".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut schema = <(String, String)>::json_schema(generator);
+        schema.insert(
+            "description".into(),
+            "First and last sample time of the condition, host clock, as the artifact prints \
+             it (`2024-05-01 12:00:01`, or `12:00:01` without a date)."
+                .into(),
+        );
+        schema
+    }
+}
+
 /// What one rule concluded.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 #[serde(tag = "status", rename_all = "kebab-case")]
 pub enum RuleResult {
     /// The rule fired.
@@ -389,7 +407,7 @@ pub fn in_group(id: &str, group: SymptomGroup) -> bool {
 }
 
 /// Outcome of running all rules on one host.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Evaluation {
     /// Findings, ranked: severity, then score, both descending.
     pub findings: Vec<Finding>,

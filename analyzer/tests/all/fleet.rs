@@ -17,7 +17,7 @@ fn host(root: &Path, name: &str) -> PathBuf {
     top
 }
 
-fn rewrite(top: &Path, path: &str, f: impl Fn(&str) -> String) {
+pub(crate) fn rewrite(top: &Path, path: &str, f: impl Fn(&str) -> String) {
     let p = top.join(path);
     let t = std::fs::read_to_string(&p).unwrap();
     std::fs::write(&p, f(&t)).unwrap();
@@ -54,7 +54,7 @@ fn vary(top: &Path, f: f64) {
 }
 
 /// Five peers; `plant` changes host `node-3`.
-fn fleet_of_five(root: &Path, plant: impl Fn(&Path)) -> Vec<PathBuf> {
+pub(crate) fn fleet_of_five(root: &Path, plant: impl Fn(&Path)) -> Vec<PathBuf> {
     let factors = [0.97, 0.99, 1.0, 1.02, 1.03];
     (1..=5)
         .map(|i| {

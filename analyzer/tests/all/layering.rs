@@ -25,6 +25,7 @@ const LAYERS: &[&str] = &[
     "diff",
     "fleet",
     "archive",
+    "schema",
     "cli",
 ];
 

@@ -1,7 +1,7 @@
 //! The analyzer's tests that need nothing but Rust: bundles in every form (compressed, linked)
 //! and hostile ones, incomplete collections, layouts (sosreport, supportconfig, OSWatcher), facts from real outputs, the
 //! sample bundles and their acceptance criteria, captures far apart in time and very large trees
-//! in the page, `rca diff` and `rca fleet`, and the crate's structure (the kind table against the
+//! in the page, `rca diff` and `rca fleet`, the documents against their JSON Schemas, and the crate's structure (the kind table against the
 //! collector's, the modules' layers). One binary: linking one test crate instead of one per file is what keeps a 2-core
 //! build short.
 
@@ -45,5 +45,6 @@ mod redact;
 mod redact_procnet;
 mod sample_pairs;
 mod samples;
+mod schema;
 mod sosreport;
 mod terminal_injection;

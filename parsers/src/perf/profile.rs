@@ -29,6 +29,7 @@ const CITE_SAMPLES: usize = 3;
 
 /// One row of a top table: a name and its samples.
 #[derive(Debug, Clone, Default, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Share {
     /// Symbol, DSO or command.
     pub name: String,
@@ -44,6 +45,7 @@ pub struct Share {
 
 /// Samples in one kernel module.
 #[derive(Debug, Clone, Default, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct ModuleHeat {
     /// Module name (`nf_conntrack`).
     pub module: String,
@@ -65,6 +67,7 @@ pub struct ModuleHeat {
 
 /// A category of samples (lock slow path, scheduler, soft-IRQ) with the lines of a few.
 #[derive(Debug, Clone, Default, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Category {
     /// Samples in the category.
     pub samples: u64,
@@ -79,6 +82,7 @@ pub struct Category {
 
 /// What a profile was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum ProfileSource {
     /// `perf script`: every sample with its call chain.
     #[default]
@@ -101,6 +105,7 @@ impl ProfileSource {
 
 /// One CPU profile.
 #[derive(Debug, Clone, Default, Serialize)]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub struct Profile {
     /// `perf script` or `perf report`.
     pub source_kind: ProfileSource,

@@ -20,7 +20,7 @@ pub struct CpuTimeline {
 }
 
 /// One CPU's columns, % of its time (`None` = no sample).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct CpuRow {
     /// CPU number.
     pub cpu: u32,

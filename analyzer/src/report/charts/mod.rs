@@ -44,7 +44,7 @@ pub const HEATMAP_MIN_COLUMNS: usize = 40;
 pub const MAX_LINES: usize = 8;
 
 /// The report's charts. Every time is in seconds on [`TimeAxis`].
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct Charts {
     /// The shared time axis; `None` when no series has a usable time.
     pub axis: Option<TimeAxis>,
@@ -71,7 +71,7 @@ pub struct Charts {
 }
 
 /// One segment of the time axis: a run of samples close together in time.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SegmentInfo {
     /// First time, seconds on [`TimeAxis`].
     pub start_s: f64,
@@ -92,7 +92,7 @@ pub struct SegmentInfo {
 }
 
 /// The time axis shared by every chart: the host's [`Clock`] and the span drawn.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct TimeAxis {
     /// UTC epoch seconds of time 0 (the collection window's start), when the manifest gives it.
     pub origin_epoch: Option<f64>,
@@ -113,7 +113,7 @@ pub struct TimeAxis {
 }
 
 /// One line: `points` are `[t, value]`, `value` null where the sample is missing.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Series {
     /// Device, interface, CPU or quantity name.
     pub label: String,
@@ -122,7 +122,7 @@ pub struct Series {
 }
 
 /// Per-CPU utilisation: one row per CPU, all aligned with `times`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct CpuChart {
     /// Artifact the samples come from.
     pub artifact: String,
@@ -137,7 +137,7 @@ pub struct CpuChart {
 }
 
 /// Per-device I/O series.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct DiskChart {
     /// Artifact the samples come from.
     pub artifact: String,
@@ -152,7 +152,7 @@ pub struct DiskChart {
 }
 
 /// Per-interface network series.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct NicChart {
     /// Artifacts the samples come from.
     pub artifacts: Vec<String>,
@@ -167,7 +167,7 @@ pub struct NicChart {
 }
 
 /// Soft-IRQ rates per CPU, by type, events per second averaged between the snapshots.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SoftirqChart {
     /// First and last snapshot.
     pub artifacts: (String, String),
@@ -180,7 +180,7 @@ pub struct SoftirqChart {
 }
 
 /// One JVM's GC over the window.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct GcChart {
     /// The JVM (`ZooKeeper (pid 4242)`).
     pub jvm: String,
@@ -195,7 +195,7 @@ pub struct GcChart {
 }
 
 /// Swap traffic.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SwapChart {
     /// The `vmstat` artifact.
     pub artifact: String,
@@ -206,7 +206,7 @@ pub struct SwapChart {
 }
 
 /// A chart that is not drawn, and why.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Missing {
     /// `cpu`, `disk`, `nic`, `softirq`, `gc`, `swap`, or `all` without a time axis.
     pub chart: &'static str,
@@ -713,7 +713,7 @@ fn swap_chart(t: &SwapTimeline, segs: &[Segment]) -> SwapChart {
 }
 
 /// A finding's time range on the axis.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Mark {
     /// 1-based rank of the finding.
     pub finding: usize,
