@@ -7,7 +7,7 @@
 //! bash, zsh and fish (`completions/`), the manual pages (`man/rca.1` and one per subcommand)
 //! and `SHA256SUMS` over every other file (`sha256sum -c SHA256SUMS` inside the folder).
 //!
-//! The binary is built by `cargo zigbuild --release --target <arch>-unknown-linux-gnu.2.17`:
+//! The binary is built by `cargo zigbuild --profile dist --target <arch>-unknown-linux-gnu.2.17`:
 //! zig links it against glibc 2.17's symbol versions, so it runs on any glibc from 2.17 (RHEL
 //! and CentOS 7, SLES 12, Kylin and EulerOS on Kunpeng) on. The completion scripts and manual
 //! pages come from `rca::cli`, the clap command the binary parses with, generated here rather
@@ -207,12 +207,14 @@ fn cargo() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
 }
 
-/// `cargo zigbuild --release -p rca --bin rca --target TRIPLE`; the binary's path.
+/// `cargo zigbuild --profile dist -p rca --bin rca --target TRIPLE` (the release profile without
+/// debug information, see the workspace's Cargo.toml); the binary's path.
 fn build(root: &Path, target_dir: &Path, target: &Target) -> Result<PathBuf, String> {
     let status = Command::new(cargo())
         .args([
             "zigbuild",
-            "--release",
+            "--profile",
+            "dist",
             "-p",
             "rca",
             "--bin",
@@ -232,7 +234,7 @@ fn build(root: &Path, target_dir: &Path, target: &Target) -> Result<PathBuf, Str
     }
     let binary = target_dir
         .join(&target.rust_triple)
-        .join("release")
+        .join("dist")
         .join("rca");
     if binary.is_file() {
         Ok(binary)
