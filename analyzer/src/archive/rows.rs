@@ -290,7 +290,9 @@ pub fn month_of(epoch_s: Option<f64>) -> String {
     match epoch_s {
         Some(t) if (0.0..=LAST).contains(&t) => {
             let at = std::time::UNIX_EPOCH + std::time::Duration::from_secs(t as u64);
-            humantime::format_rfc3339_seconds(at).to_string()[..7].to_string()
+            let stamp = humantime::format_rfc3339_seconds(at).to_string();
+            // `YYYY-MM-DDThh:mm:ssZ`: ASCII, so the first 7 bytes are `YYYY-MM`.
+            stamp.get(..7).unwrap_or(NO_MONTH).to_string()
         }
         _ => NO_MONTH.to_string(),
     }
