@@ -639,6 +639,270 @@ fn netstat(c: &mut Cmp<'_>, jc: &Value, ours: &Value) {
     }
 }
 
+// ---- ps, timedatectl ----
+
+fn ps(c: &mut Cmp<'_>, jc: &Value, ours: &Value) {
+    // `ps aux` (jc `user`, `cpu_percent`, `command`) and `ps -ef` (`uid`, `c`, `cmd`): the same
+    // rca fields. VSZ and RSS are KiB in both; `ps -ef`'s `C` is the CPU percentage as an
+    // integer (ps(1)).
+    let jc = jc.as_array().unwrap();
+    let procs = ours["processes"].as_array().unwrap();
+    c.rows(jc.len(), procs.len());
+    for (j, o) in jc.iter().zip(procs) {
+        c.fields(
+            j,
+            o,
+            &[
+                ("user", "user"),
+                ("uid", "user"),
+                ("pid", "pid"),
+                ("ppid", "ppid"),
+                ("cpu_percent", "cpu_pct"),
+                ("c", "cpu_pct"),
+                ("mem_percent", "mem_pct"),
+                ("vsz", "vsz_kib"),
+                ("rss", "rss_kib"),
+                ("tty", "tty"),
+                ("stat", "stat"),
+                ("start", "start"),
+                ("stime", "start"),
+                ("time", "time"),
+                ("command", "args"),
+                ("cmd", "args"),
+            ],
+        );
+    }
+}
+
+fn timedatectl(c: &mut Cmp<'_>, jc: &Value, ours: &Value) {
+    // systemd 219 (CentOS 7) prints `NTP enabled` / `NTP synchronized`, 237 (Ubuntu 18.04)
+    // `systemd-timesyncd.service active` / `System clock synchronized`, later ones `NTP
+    // service: active`; jc keeps each name, rca reads them as `ntp_service_active` and
+    // `synchronized`.
+    c.fields(
+        jc,
+        ours,
+        &[
+            ("local_time", "local_time"),
+            ("universal_time", "universal_time"),
+            ("rtc_time", "rtc_time"),
+            ("time_zone", "time_zone"),
+            ("ntp_enabled", "ntp_service_active"),
+            ("systemd-timesyncd.service_active", "ntp_service_active"),
+            ("ntp_synchronized", "synchronized"),
+            ("system_clock_synchronized", "synchronized"),
+            ("rtc_in_local_tz", "rtc_in_local_tz"),
+            ("dst_active", "dst_active"),
+        ],
+    );
+    if let Some(v) = jc["ntp_service"].as_str() {
+        c.eq(
+            "ntp_service",
+            &Value::from(v == "active"),
+            ours["ntp_service_active"].clone(),
+        );
+    }
+}
+
+// ---- top ----
+
+/// KiB per unit of the memory values a `top -b` output prints: the summary's (`KiB Mem`,
+/// `MiB Mem`, `GiB Mem`) and the process table's (a `m` or `g` after `VIRT`'s number, or
+/// none). jc keeps the printed numbers without their unit, rca converts them to KiB.
+fn top_units(fixture: &str) -> (f64, f64) {
+    let text = std::fs::read_to_string(input_of(fixture)).unwrap();
+    let scale = |u: &str| match u {
+        "m" | "MiB" => 1024.0,
+        "g" | "GiB" => 1024.0 * 1024.0,
+        _ => 1.0,
+    };
+    let summary = text
+        .lines()
+        .find_map(|l| l.split_once(" Mem :").map(|(u, _)| u))
+        .map_or(1.0, scale);
+    let mut lines = text.lines();
+    lines.find(|l| l.trim_start().starts_with("PID USER"));
+    let virt = lines.next().unwrap().split_whitespace().nth(4).unwrap();
+    let suffix = virt.trim_start_matches(|ch: char| ch.is_ascii_digit() || ch == '.');
+    (summary, scale(suffix))
+}
+
+/// A KiB value in the unit top printed, rounded to the one decimal it prints.
+fn in_unit(kib: &Value, unit: f64) -> Value {
+    kib.as_f64().map_or(Value::Null, |v| {
+        Value::from((v / unit * 10.0).round() / 10.0)
+    })
+}
+
+/// Minutes of an uptime as top prints it: `2 min`, `1:08` (hours and minutes), `3 days,  1:08`.
+fn uptime_minutes(printed: &str) -> Option<u64> {
+    let mut minutes = 0;
+    for part in printed.split(',').map(str::trim) {
+        if let Some(d) = part.strip_suffix(" days").or(part.strip_suffix(" day")) {
+            minutes += d.parse::<u64>().ok()? * 24 * 60;
+        } else if let Some(m) = part.strip_suffix(" min") {
+            minutes += m.parse::<u64>().ok()?;
+        } else {
+            let (h, m) = part.split_once(':')?;
+            minutes += h.parse::<u64>().ok()? * 60 + m.parse::<u64>().ok()?;
+        }
+    }
+    Some(minutes)
+}
+
+fn top(c: &mut Cmp<'_>, jc: &Value, ours: &Value) {
+    let (summary_unit, proc_unit) = top_units(c.fixture);
+    let jc = jc.as_array().unwrap();
+    let frames = ours["frames"].as_array().unwrap();
+    c.rows(jc.len(), frames.len());
+    for (j, f) in jc.iter().zip(frames) {
+        c.eq("time", &j["time"], f["time"].clone());
+        // jc's `uptime` is an integer; rca keeps the text, read here as minutes.
+        let minutes = f["uptime"].as_str().and_then(uptime_minutes);
+        c.eq("uptime", &j["uptime"], Value::from(minutes));
+        c.eq("users", &j["users"], f["users"].clone());
+        for (i, k) in ["load_1m", "load_5m", "load_15m"].iter().enumerate() {
+            c.eq(k, &j[*k], f["load"][i].clone());
+        }
+        for k in ["total", "running", "sleeping", "stopped", "zombie"] {
+            let jk = format!("tasks_{k}");
+            c.eq(&jk, &j[&jk], f["tasks"][k].clone());
+        }
+        c.fields(
+            j,
+            &f["cpu"],
+            &[
+                ("cpu_user", "us"),
+                ("cpu_sys", "sy"),
+                ("cpu_nice", "ni"),
+                ("cpu_idle", "id"),
+                ("cpu_wait", "wa"),
+                ("cpu_hardware", "hi"),
+                ("cpu_software", "si"),
+                ("cpu_steal", "st"),
+            ],
+        );
+        for (jk, section, rk) in [
+            ("mem_total", "mem", "total_kib"),
+            ("mem_free", "mem", "free_kib"),
+            ("mem_used", "mem", "used_kib"),
+            ("mem_buff_cache", "mem", "buff_cache_kib"),
+            ("swap_total", "swap", "total_kib"),
+            ("swap_free", "swap", "free_kib"),
+            ("swap_used", "swap", "used_kib"),
+            ("mem_available", "swap", "avail_kib"),
+        ] {
+            c.eq(jk, &j[jk], in_unit(&f[section][rk], summary_unit));
+        }
+        let jp = j["processes"].as_array().unwrap();
+        let procs = f["processes"].as_array().unwrap();
+        c.rows(jp.len(), procs.len());
+        for (jp, o) in jp.iter().zip(procs) {
+            c.fields(
+                jp,
+                o,
+                &[
+                    ("pid", "pid"),
+                    ("user", "user"),
+                    ("nice", "ni"),
+                    ("percent_cpu", "cpu_pct"),
+                    ("percent_mem", "mem_pct"),
+                    ("time_hundredths", "time"),
+                    ("command", "command"),
+                ],
+            );
+            // jc makes `PR` a number (`rt` is none); rca keeps it as printed.
+            let pr = o["pr"].as_str().and_then(|p| p.parse::<i64>().ok());
+            c.eq("priority", &jp["priority"], Value::from(pr));
+            for (jk, rk) in [
+                ("virtual_mem", "virt_kib"),
+                ("resident_mem", "res_kib"),
+                ("shared_mem", "shr_kib"),
+            ] {
+                c.eq(jk, &jp[jk], in_unit(&o[rk], proc_unit));
+            }
+            // jc names the state (top(1)'s words), rca keeps top's letter.
+            let state = match o["state"].as_str() {
+                Some("D") => "uninterruptible sleep",
+                Some("I") => "idle",
+                Some("R") => "running",
+                Some("S") => "sleeping",
+                Some("T") => "stopped by job control signal",
+                Some("t") => "stopped by debugger during trace",
+                Some("Z") => "zombie",
+                _ => "",
+            };
+            c.eq("status", &jp["status"], Value::from(state));
+        }
+    }
+}
+
+// ---- lsblk ----
+
+fn lsblk(c: &mut Cmp<'_>, jc: &Value, ours: &Value) {
+    // Both turn the printed size (`1.4M`) into bytes; rca keeps a list of mount points (one
+    // here), jc the one printed.
+    let jc = jc.as_array().unwrap();
+    let devices = ours["devices"].as_array().unwrap();
+    c.rows(jc.len(), devices.len());
+    for (j, o) in jc.iter().zip(devices) {
+        c.fields(
+            j,
+            o,
+            &[
+                ("name", "name"),
+                ("maj_min", "maj_min"),
+                ("type", "dev_type"),
+                ("size_bytes", "size_bytes"),
+            ],
+        );
+        let mount = o["mountpoints"].get(0).cloned().unwrap_or(Value::Null);
+        c.eq("mountpoint", &j["mountpoint"], mount);
+    }
+}
+
+// ---- dmidecode ----
+
+fn dmidecode(c: &mut Cmp<'_>, jc: &Value, ours: &Value) {
+    // Structures are matched by handle (jc gives each `On Board Device N Information` block of
+    // a DMI type 10 structure a row of its own, under the same handle; rca one structure whose
+    // later blocks' names are fields without a value). jc names a key in snake case
+    // (`Release Date` is `release_date`) and makes an indented list a list; rca keeps the key
+    // as printed and the list's items joined by `; `.
+    let jc = jc.as_array().unwrap();
+    let handles = ours["handles"].as_array().unwrap();
+    c.rows(jc.len(), handles.len());
+    for o in handles {
+        let Some(j) = jc.iter().find(|j| j["handle"] == o["handle"]) else {
+            c.eq("handle", &Value::Null, o["handle"].clone());
+            continue;
+        };
+        c.eq("type", &j["type"], o["dmi_type"].clone());
+        c.eq("description", &j["description"], o["name"].clone());
+        let fields = o["fields"].as_array().unwrap();
+        let Some(values) = j["values"].as_object() else {
+            continue;
+        };
+        for (k, v) in values {
+            let printed = fields
+                .iter()
+                .find(|f| f["key"].as_str().unwrap().to_lowercase().replace(' ', "_") == *k)
+                .map_or(Value::Null, |f| f["value"].clone());
+            let v = match v {
+                Value::Array(items) => Value::from(
+                    items
+                        .iter()
+                        .map(|i| i.as_str().unwrap_or_default())
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                ),
+                other => other.clone(),
+            };
+            c.eq(k, &v, printed);
+        }
+    }
+}
+
 // ---- /proc files ----
 
 fn proc_meminfo(c: &mut Cmp<'_>, jc: &Value, ours: &Value) {
@@ -873,6 +1137,75 @@ fn proc_vmstat(c: &mut Cmp<'_>, jc: &Value, ours: &Value) {
     for k in counters {
         let name = k["name"].as_str().unwrap();
         c.eq("<counter>", &jc[name], k["value"].clone());
+    }
+}
+
+fn proc_cpuinfo(c: &mut Cmp<'_>, jc: &Value, ours: &Value) {
+    // rca keeps the processor number, model name and clock (`[MHz, line]`).
+    let jc = jc.as_array().unwrap();
+    let procs = ours["processors"].as_array().unwrap();
+    c.rows(jc.len(), procs.len());
+    for (j, o) in jc.iter().zip(procs) {
+        c.eq("processor", &j["processor"], o["processor"].clone());
+        c.eq("model name", &j["model name"], o["model_name"].clone());
+        c.eq("cpu MHz", &j["cpu MHz"], o["mhz"][0].clone());
+    }
+}
+
+fn proc_pid_status(c: &mut Cmp<'_>, jc: &Value, ours: &Value) {
+    // rca keeps every line's text and, for `kB` lines, the KiB; jc turns numbers into numbers,
+    // splits `Uid`/`Gid` at blanks and the masks at commas, and keeps `State`'s letter (the
+    // word in `State_pretty`). Keys jc derives (`SigQ_current`, `SigQ_limit`) are not lines.
+    let fields = ours["fields"].as_object().unwrap();
+    let jc = jc.as_object().unwrap();
+    let derived = ["State_pretty", "SigQ_current", "SigQ_limit"];
+    c.rows(
+        jc.keys().filter(|k| !derived.contains(&k.as_str())).count(),
+        fields.len(),
+    );
+    for (name, f) in fields {
+        let text = f["value"].as_str().unwrap();
+        let j = jc.get(name).unwrap_or(&Value::Null);
+        let ours = match j {
+            _ if !f["kib"].is_null() => f["kib"].clone(),
+            _ if name == "State" => Value::from(text.split(' ').next().unwrap()),
+            Value::Number(_) => text.parse::<f64>().map_or(Value::from(text), Value::from),
+            Value::Array(a) => Value::Array(
+                text.split(|ch: char| ch == ',' || ch.is_whitespace())
+                    .map(|w| match (a.first(), w.parse::<u64>()) {
+                        (Some(Value::Number(_)), Ok(n)) => Value::from(n),
+                        _ => Value::from(w),
+                    })
+                    .collect(),
+            ),
+            _ => Value::from(text),
+        };
+        c.eq("<line>", j, ours);
+    }
+    let pretty = fields["State"]["value"]
+        .as_str()
+        .and_then(|s| s.split_once('('))
+        .map(|(_, w)| Value::from(w.trim_end_matches(')')));
+    c.eq(
+        "State_pretty",
+        &jc["State_pretty"],
+        pretty.unwrap_or(Value::Null),
+    );
+}
+
+fn proc_net_netstat(c: &mut Cmp<'_>, jc: &Value, ours: &Value) {
+    // One jc object per group (`type`: `TcpExt`, `IpExt`, …), one rca group of counters.
+    let jc = jc.as_array().unwrap();
+    let groups = ours["groups"].as_array().unwrap();
+    c.rows(jc.len(), groups.len());
+    for (j, g) in jc.iter().zip(groups) {
+        c.eq("type", &j["type"], g["name"].clone());
+        let counters = g["counters"].as_array().unwrap();
+        c.rows(j.as_object().unwrap().len() - 1, counters.len());
+        for k in counters {
+            let name = k["name"].as_str().unwrap();
+            c.eq("<counter>", &j[name], k["value"].clone());
+        }
     }
 }
 
@@ -1247,6 +1580,153 @@ static CASES: &[Case] = &[
         kind: "proc-vmstat",
         forced: true,
         compare: proc_vmstat,
+    },
+    Case {
+        command: "ps",
+        fixture: "centos-7.7/ps-axu",
+        kind: "ps",
+        forced: false,
+        compare: ps,
+    },
+    Case {
+        command: "ps",
+        fixture: "centos-7.7/ps-ef",
+        kind: "ps",
+        forced: false,
+        compare: ps,
+    },
+    Case {
+        command: "ps",
+        fixture: "ubuntu-18.04/ps-axu",
+        kind: "ps",
+        forced: false,
+        compare: ps,
+    },
+    Case {
+        command: "ps",
+        fixture: "ubuntu-18.04/ps-ef",
+        kind: "ps",
+        forced: false,
+        compare: ps,
+    },
+    Case {
+        command: "timedatectl",
+        fixture: "centos-7.7/timedatectl",
+        kind: "timedatectl",
+        forced: false,
+        compare: timedatectl,
+    },
+    Case {
+        command: "timedatectl",
+        fixture: "ubuntu-18.04/timedatectl",
+        kind: "timedatectl",
+        forced: false,
+        compare: timedatectl,
+    },
+    Case {
+        command: "timedatectl",
+        fixture: "generic/timedatectl-rtc-local",
+        kind: "timedatectl",
+        forced: false,
+        compare: timedatectl,
+    },
+    Case {
+        command: "proc_cpuinfo",
+        fixture: "linux-proc/cpuinfo",
+        kind: "cpuinfo",
+        forced: false,
+        compare: proc_cpuinfo,
+    },
+    Case {
+        command: "proc_cpuinfo",
+        fixture: "linux-proc/cpuinfo2",
+        kind: "cpuinfo",
+        forced: false,
+        compare: proc_cpuinfo,
+    },
+    Case {
+        command: "proc_pid_status",
+        fixture: "linux-proc/pid_status",
+        kind: "proc-status",
+        forced: false,
+        compare: proc_pid_status,
+    },
+    Case {
+        command: "proc_net_netstat",
+        fixture: "linux-proc/net_netstat",
+        kind: "net-snmp",
+        forced: false,
+        compare: proc_net_netstat,
+    },
+    Case {
+        command: "top",
+        fixture: "centos-7.7/top-b-n3",
+        kind: "top",
+        forced: false,
+        compare: top,
+    },
+    Case {
+        command: "top",
+        fixture: "centos-7.7/top-b-n1-gib",
+        kind: "top",
+        forced: false,
+        compare: top,
+    },
+    Case {
+        command: "top",
+        fixture: "centos-7.7/top-b-n1-gib-allfields-w",
+        kind: "top",
+        forced: false,
+        compare: top,
+    },
+    Case {
+        command: "top",
+        fixture: "ubuntu-20.10/top-b-n1",
+        kind: "top",
+        forced: false,
+        compare: top,
+    },
+    Case {
+        command: "top",
+        fixture: "ubuntu-20.10/top-b-allfields",
+        kind: "top",
+        forced: false,
+        compare: top,
+    },
+    Case {
+        command: "lsblk",
+        fixture: "centos-7.7/lsblk",
+        kind: "lsblk",
+        forced: false,
+        compare: lsblk,
+    },
+    Case {
+        command: "lsblk",
+        fixture: "ubuntu-18.04/lsblk",
+        kind: "lsblk",
+        forced: false,
+        compare: lsblk,
+    },
+    Case {
+        command: "dmidecode",
+        fixture: "centos-7.7/dmidecode",
+        kind: "dmidecode",
+        forced: false,
+        compare: dmidecode,
+    },
+    Case {
+        command: "dmidecode",
+        fixture: "ubuntu-18.04/dmidecode",
+        kind: "dmidecode",
+        forced: false,
+        compare: dmidecode,
+    },
+    Case {
+        command: "dmidecode",
+        fixture: "fedora32/dmidecode",
+        kind: "dmidecode",
+        forced: false,
+        compare: dmidecode,
     },
 ];
 

@@ -99,7 +99,7 @@ pub struct TopProcess {
     pub cpu_pct: Option<f64>,
     /// `%MEM`.
     pub mem_pct: Option<f64>,
-    /// `TIME+` as printed.
+    /// `TIME+` as printed (`TIME` when only that column is shown).
     pub time: Option<String>,
     /// `COMMAND` (name, or command line with `-c`).
     pub command: Option<String>,
@@ -434,7 +434,9 @@ pub fn parse_top(text: &str) -> Result<Parsed<Top>, ParseError> {
                 "S" => p.state = Some(value.to_string()),
                 "%CPU" => p.cpu_pct = parse_num(value),
                 "%MEM" => p.mem_pct = parse_num(value),
-                "TIME+" | "TIME" => p.time = Some(value.to_string()),
+                "TIME+" => p.time = Some(value.to_string()),
+                // With both columns (`top -b` with every field shown), `TIME+` is kept.
+                "TIME" if p.time.is_none() => p.time = Some(value.to_string()),
                 "COMMAND" => p.command = Some(value.to_string()),
                 _ => {}
             }
@@ -491,5 +493,17 @@ mod tests {
         assert_eq!(f.processes[0].command.as_deref(), Some("yes"));
         assert_eq!(f.processes[0].cpu_pct, Some(93.8));
         assert_eq!(f.processes[0].time.as_deref(), Some("0:01.06"));
+    }
+
+    #[test]
+    fn keeps_time_plus_when_every_field_is_shown() {
+        // `TIME+` comes before `TIME` in the table; the hundredths are kept.
+        let Parsed { value: t, .. } = parse_top(include_str!(
+            "../../tests/fixtures/top/jc__top-b-allfields-ubuntu2010.txt"
+        ))
+        .unwrap();
+        let p = &t.frames[0].processes[0];
+        assert_eq!((p.pid, p.time.as_deref()), (4810, Some("0:00.02")));
+        assert_eq!(p.command.as_deref(), Some("top"));
     }
 }
