@@ -430,9 +430,7 @@ pub fn json<T: serde::Serialize + ?Sized>(doc: &T, pretty: bool) -> serde_json::
     };
     let mut safe = json_escaped(&text).into_owned();
     safe.push('\n');
-    #[allow(clippy::disallowed_methods)]
-    let mut o = std::io::stdout().lock();
-    let _ = o.write_all(safe.as_bytes()).and_then(|()| o.flush());
+    to_stdout(&safe);
     Ok(())
 }
 

@@ -391,7 +391,7 @@ fn search(query: &str, db: &DbArg, limit: usize, json: bool) -> ExitCode {
     };
     if json {
         let doc = serde_json::json!({"total": total, "bundles": hits});
-        console::out(&(serde_json::to_string_pretty(&doc).expect("serialises") + "\n"));
+        console::json(&doc, true).expect("serialises");
     } else {
         let mut s = format!(
             "{total} bundle(s){}\n",
@@ -490,7 +490,7 @@ fn similar(bundle: &str, db: &DbArg, k: usize, json: bool, limits: &Limits) -> E
         }
     };
     if json {
-        console::out(&(serde_json::to_string_pretty(&found).expect("serialises") + "\n"));
+        console::json(&found, true).expect("serialises");
     } else {
         let mut s = format!("{} similar bundle(s)\n", found.len());
         for (i, f) in found.iter().enumerate() {
@@ -550,7 +550,7 @@ fn history(host: &str, db: &DbArg, html: Option<&Path>, json: bool) -> ExitCode 
         }
     }
     if json {
-        console::out(&(serde_json::to_string_pretty(&h).expect("serialises") + "\n"));
+        console::json(&h, true).expect("serialises");
     } else {
         console::out(&rca::archive::history::terminal(&h));
     }
