@@ -369,7 +369,7 @@ fn every_fixture_is_claimed_by_its_own_sniffer_only() {
     let own = own_fixtures();
     assert_eq!(
         own.len(),
-        62 + 3 + 57,
+        62 + 3 + 58,
         "fixture count changed: {}",
         own.len()
     );
