@@ -276,7 +276,7 @@ fn index(
     opts: rca::archive::index::Options,
     quiet: bool,
 ) -> ExitCode {
-    use rca::archive::{index::Sink, jsonl, parquet};
+    use rca::archive::{index::Sink, jsonl};
     let out = match (format, out) {
         (IndexFormat::Sqlite, Some(_)) => {
             console::error("--out is for --format parquet or jsonl; the SQLite archive is --db");
@@ -306,13 +306,19 @@ fn index(
     }
     let mut conn = None;
     let mut sink: Box<dyn Sink + '_> = match (format, out) {
-        (IndexFormat::Parquet, Some(dir)) => match parquet::Dataset::create(dir) {
+        #[cfg(feature = "parquet")]
+        (IndexFormat::Parquet, Some(dir)) => match rca::archive::parquet::Dataset::create(dir) {
             Ok(d) => Box::new(d),
             Err(e) => {
                 console::error(&e);
                 return ExitCode::from(2);
             }
         },
+        #[cfg(not(feature = "parquet"))]
+        (IndexFormat::Parquet, Some(_)) => {
+            console::error("--format parquet: this rca was built without the Parquet writer (cargo feature `parquet`)");
+            return ExitCode::from(2);
+        }
         (IndexFormat::Jsonl, Some(file)) => match jsonl::Lines::create(file) {
             Ok(l) => Box::new(l),
             Err(e) => {

@@ -18,6 +18,7 @@
 pub mod history;
 pub mod index;
 pub mod jsonl;
+#[cfg(feature = "parquet")]
 pub mod parquet;
 pub mod query;
 pub mod rows;
