@@ -352,7 +352,7 @@ impl<'a> Layout<'a> {
     fn blank(&self, i: usize) -> bool {
         self.spans
             .get(i)
-            .is_none_or(|&(a, b)| self.text[a..b].trim().is_empty())
+            .is_none_or(|&(a, b)| self.text.get(a..b).unwrap_or("").trim().is_empty())
     }
 
     /// The text of columns `from..to` (clamped to the line).
@@ -361,7 +361,9 @@ impl<'a> Layout<'a> {
         if from >= to {
             return "";
         }
-        &self.text[self.spans[from].0..self.spans[to - 1].1]
+        self.text
+            .get(self.spans[from].0..self.spans[to - 1].1)
+            .unwrap_or("")
     }
 }
 
