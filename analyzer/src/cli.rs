@@ -47,10 +47,11 @@ pub enum Command {
     /// Parse one file as `analyze` would and print its record as JSON: `{"kind", "source",
     /// "records", "issues": [{"line", "message"}]}`. The file may be compressed (gzip, xz, zstd,
     /// bzip2); its kind is found as for a loose file in a bundle (its name, then its content)
-    /// unless --kind names it.
+    /// unless --kind names it. `-` reads standard input.
     #[command(after_help = PARSE_HELP)]
     Parse {
-        /// The file.
+        /// The file, or `-` for standard input (`<stdin>` in messages; read up to
+        /// --max-entry-size, compressed or not; its kind is its content's unless --kind names it).
         file: PathBuf,
         /// Read the file as this kind (a name as the collector's manifest writes it: `iostat`,
         /// `proc-stat`, `jstat-gcutil`; an unknown name lists the valid ones).
@@ -269,9 +270,15 @@ const PARSE_HELP: &str = "\
 `_pct`, `_per_s`); `issues` lists the input lines that could not be read, each with its 1-based
 line number (0: the whole file).
 
+`rca parse -` reads standard input, named `<stdin>` in messages (`source` stays the tool that
+produces the kind). Standard input has no file name, so its kind is found by its content alone:
+when the content is not enough, name the kind with --kind
+(`cat /proc/uptime | rca parse - --kind proc-uptime`).
+Input longer than --max-entry-size (default 1G) is refused.
+
 Exit status: 0 parsed (issues may be listed), 2 the file could not be read, is a folder or an
-archive, is of no kind rca recognises, could not be parsed as its kind, or a usage error (an
-unknown --kind lists the valid names).";
+archive, is of no kind rca recognises, could not be parsed as its kind, standard input is longer
+than --max-entry-size, or a usage error (an unknown --kind lists the valid names).";
 
 /// Where `rca index` writes.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

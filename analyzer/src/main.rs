@@ -219,29 +219,45 @@ fn parse(file: &Path, kind: Option<&str>, pretty: bool, limits: &Limits) -> Exit
             }
         },
     };
-    let (a, summary) = match single::read_one(file, forced, limits) {
+    let stdin = file == Path::new("-");
+    let read = if stdin {
+        single::read_stdin(std::io::stdin().lock(), forced, limits)
+    } else {
+        single::read_one(file, forced, limits)
+    };
+    let (a, summary) = match read {
         Ok(x) => x,
         Err(e) => {
             console::error(&e.to_string());
             return ExitCode::from(2);
         }
     };
+    let name = if stdin {
+        single::STDIN_NAME.to_string()
+    } else {
+        file.display().to_string()
+    };
     for w in &summary.warnings {
-        console::error(&format!("{}: {w}", file.display()));
+        console::error(&format!("{name}: {w}"));
     }
     if let Some(why) = &summary.stopped {
-        console::error(&format!("{}: reading stopped early: {why}", file.display()));
+        console::error(&format!("{name}: reading stopped early: {why}"));
     }
     let failed = |why: &str| {
-        console::error(&format!("{}: {why}", file.display()));
+        console::error(&format!("{name}: {why}"));
         ExitCode::from(2)
     };
     let spec = match (&a.outcome, a.kind) {
         (Outcome::Parsed | Outcome::Partial, Some(k)) => k,
         (Outcome::Unrecognised { reason }, _) => {
+            let no_name = if stdin {
+                " (standard input has no file name to tell its kind by, only its content)"
+            } else {
+                ""
+            };
             return failed(&format!(
-                "{reason}; name its kind with --kind (an unknown name lists the valid ones)"
-            ))
+                "{reason}{no_name}; name its kind with --kind (an unknown name lists the valid ones)"
+            ));
         }
         (Outcome::Unusable { reason }, k) => {
             let what = k.map_or(String::new(), |k| format!(" as `{}`", k.name));

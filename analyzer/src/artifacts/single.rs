@@ -6,12 +6,21 @@
 //! bundle reader (decompression, size caps), then [`process`](super::process) (the layout's
 //! path table, then content sniffing, then the kind's parser with panics caught). Folders and
 //! archives, which hold many artifacts, are refused.
+//!
+//! Standard input (`rca parse -`) is read the same way: copied to a temporary file, at most one
+//! entry's size cap ([`Limits::max_entry_bytes`]), then read as that file, decompressed when its
+//! magic bytes say so; it has no name for the path table, so its kind is its content's (or the
+//! one forced). Its name in messages and in the artifact is [`STDIN_NAME`].
 
 use super::{process, Artifact};
 use crate::bundle::{self, BundleError, Limits, RawEntry, ReadSummary};
 use crate::layout;
 use parsers::kind::KindSpec;
+use std::io::Read;
 use std::path::Path;
+
+/// What standard input is called in messages and as the artifact's path: `<stdin>`.
+pub const STDIN_NAME: &str = "<stdin>";
 
 /// Why a file could not be read as one artifact.
 #[derive(Debug, thiserror::Error)]
@@ -36,6 +45,67 @@ pub enum SingleError {
         /// Why, as the bundle reader says it.
         why: String,
     },
+    /// Standard input is longer than one entry may be.
+    #[error("{STDIN_NAME}: longer than the {limit}-byte limit of one entry; if the input is trusted, raise it with --max-entry-size")]
+    StdinTooLarge {
+        /// The limit, bytes ([`Limits::max_entry_bytes`]).
+        limit: u64,
+    },
+}
+
+/// Reads `input` (standard input) as one artifact, as [`read_one`] reads a file: of kind
+/// `forced`, else of its content's kind; gzip, xz, zstd or bzip2 is decompressed. The
+/// artifact's path is [`STDIN_NAME`]. Errors: [`SingleError::StdinTooLarge`] past
+/// [`Limits::max_entry_bytes`] bytes as read (compressed or not), the others as for a file.
+pub fn read_stdin(
+    input: impl Read,
+    forced: Option<&'static KindSpec>,
+    limits: &Limits,
+) -> Result<(Artifact, ReadSummary), SingleError> {
+    let io_err = |source| {
+        SingleError::Bundle(BundleError::Io {
+            path: STDIN_NAME.into(),
+            source,
+        })
+    };
+    let dir = tempfile::tempdir().map_err(io_err)?;
+    // A name the path table does not know: the content decides the kind.
+    let path = dir.path().join("standard-input");
+    let mut file = std::fs::File::create(&path).map_err(io_err)?;
+    let cap = limits.max_entry_bytes;
+    let copied =
+        std::io::copy(&mut input.take(cap.saturating_add(1)), &mut file).map_err(io_err)?;
+    drop(file);
+    if copied > cap {
+        return Err(SingleError::StdinTooLarge { limit: cap });
+    }
+    let shown = path.display().to_string();
+    let rename = |p: String| {
+        if p == shown {
+            STDIN_NAME.to_string()
+        } else {
+            p
+        }
+    };
+    let (mut a, summary) = read_one(&path, forced, limits).map_err(|e| match e {
+        SingleError::Bundle(BundleError::Io { path, source }) => {
+            SingleError::Bundle(BundleError::Io {
+                path: rename(path),
+                source,
+            })
+        }
+        SingleError::NotOneFile { path, what } => SingleError::NotOneFile {
+            path: rename(path),
+            what,
+        },
+        SingleError::Unread { path, why } => SingleError::Unread {
+            path: rename(path),
+            why,
+        },
+        e => e,
+    })?;
+    a.path = STDIN_NAME.to_string();
+    Ok((a, summary))
 }
 
 /// Reads the file at `path` as one artifact of kind `forced`, or of the kind the analysis would
@@ -132,6 +202,33 @@ mod tests {
         b.into_inner().unwrap();
         let e = read_one(&tar, None, &Limits::default()).unwrap_err();
         assert!(e.to_string().contains("a tar archive"), "{e}");
+    }
+
+    #[test]
+    fn standard_input_is_read_by_content_capped_and_named() {
+        let (a, _) = read_stdin(MPSTAT.as_bytes(), None, &Limits::default()).unwrap();
+        assert_eq!(
+            (a.path.as_str(), a.kind_name()),
+            (STDIN_NAME, Some("mpstat"))
+        );
+        assert_eq!(a.outcome, Outcome::Parsed);
+        let small = Limits {
+            max_entry_bytes: MPSTAT.len() as u64 - 1,
+            ..Limits::default()
+        };
+        let e = read_stdin(MPSTAT.as_bytes(), None, &small).unwrap_err();
+        assert!(matches!(e, SingleError::StdinTooLarge { .. }), "{e}");
+        assert!(e.to_string().contains("--max-entry-size"), "{e}");
+        let exact = Limits {
+            max_entry_bytes: MPSTAT.len() as u64,
+            ..Limits::default()
+        };
+        assert!(read_stdin(MPSTAT.as_bytes(), None, &exact).is_ok());
+        let e = read_stdin(&b""[..], None, &Limits::default());
+        assert!(
+            e.is_ok()
+                || matches!(e, Err(SingleError::Unread { ref path, .. }) if path == STDIN_NAME)
+        );
     }
 
     #[test]

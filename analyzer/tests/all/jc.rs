@@ -840,8 +840,9 @@ fn top(c: &mut Cmp<'_>, jc: &Value, ours: &Value) {
 // ---- lsblk ----
 
 fn lsblk(c: &mut Cmp<'_>, jc: &Value, ours: &Value) {
-    // Both turn the printed size (`1.4M`) into bytes; rca keeps a list of mount points (one
-    // here), jc the one printed.
+    // Both turn the printed size (`1.4M`, `0B`) into bytes; jc keeps the printed text too
+    // (`size`, `disc_gran`), which rca does not. `RA` is KiB in both. rca keeps a list of mount
+    // points (one here), jc the one printed. A blank cell is `null` in both.
     let jc = jc.as_array().unwrap();
     let devices = ours["devices"].as_array().unwrap();
     c.rows(jc.len(), devices.len());
@@ -851,13 +852,39 @@ fn lsblk(c: &mut Cmp<'_>, jc: &Value, ours: &Value) {
             o,
             &[
                 ("name", "name"),
+                ("kname", "kname"),
+                ("pkname", "pkname"),
                 ("maj_min", "maj_min"),
                 ("type", "dev_type"),
                 ("size_bytes", "size_bytes"),
+                ("rm", "rm"),
+                ("ro", "ro"),
+                ("rota", "rota"),
+                ("sched", "sched"),
+                ("rq_size", "rq_size"),
+                ("ra", "ra_kib"),
+                ("min_io", "min_io"),
+                ("opt_io", "opt_io"),
+                ("phy_sec", "phy_sec"),
+                ("log_sec", "log_sec"),
+                ("disc_gran_bytes", "disc_gran_bytes"),
+                ("disc_max_bytes", "disc_max_bytes"),
+                ("fstype", "fstype"),
+                ("label", "label"),
+                ("uuid", "uuid"),
+                ("model", "model"),
+                ("serial", "serial"),
+                ("vendor", "vendor"),
+                ("rev", "rev"),
+                ("state", "state"),
+                ("tran", "tran"),
+                ("hctl", "hctl"),
             ],
         );
-        let mount = o["mountpoints"].get(0).cloned().unwrap_or(Value::Null);
-        c.eq("mountpoint", &j["mountpoint"], mount);
+        if let Some(jm) = j.get("mountpoint") {
+            let mount = o["mountpoints"].get(0).cloned().unwrap_or(Value::Null);
+            c.eq("mountpoint", jm, mount);
+        }
     }
 }
 
@@ -1703,6 +1730,20 @@ static CASES: &[Case] = &[
     Case {
         command: "lsblk",
         fixture: "ubuntu-18.04/lsblk",
+        kind: "lsblk",
+        forced: false,
+        compare: lsblk,
+    },
+    Case {
+        command: "lsblk",
+        fixture: "centos-7.7/lsblk-allcols",
+        kind: "lsblk",
+        forced: false,
+        compare: lsblk,
+    },
+    Case {
+        command: "lsblk",
+        fixture: "ubuntu-18.04/lsblk-allcols",
         kind: "lsblk",
         forced: false,
         compare: lsblk,

@@ -1,6 +1,7 @@
 //! `rca parse FILE [--kind K]`: one file's record as one JSON document, its kind found as for a
 //! loose file of a bundle or named; the errors (unknown kind, unrecognised content, a bundle
-//! given instead of a file) exit 2 with a line saying what to do.
+//! given instead of a file) exit 2 with a line saying what to do. `rca parse -` reads standard
+//! input the same way (compressed or not, by content, capped by --max-entry-size).
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -108,4 +109,91 @@ fn a_compressed_file_is_read_and_hostile_text_stays_inert_json() {
         doc["records"]["fields"]["NAME"],
         "Rocky\u{1b}[2J\u{202e}Linux"
     );
+}
+
+/// Runs `rca parse args…` with `input` on standard input: exit code, stdout, stderr.
+fn parse_stdin(args: &[&str], input: &[u8]) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rca"))
+        .arg("parse")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    // Written from another thread: rca may stop reading (a cap) before the input ends.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let o = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8(o.stdout).unwrap(),
+        String::from_utf8(o.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn standard_input_is_read_by_its_content_without_a_kind() {
+    let text = std::fs::read(jc("centos-7.7/lsblk-allcols.out")).unwrap();
+    let (code, out, err) = parse_stdin(&["-"], &text);
+    assert_eq!(code, 0, "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["kind"], "lsblk");
+    assert_eq!(doc["source"], parsers::kind::LSBLK.source);
+    let devices = doc["records"]["devices"].as_array().unwrap();
+    assert_eq!(devices.len(), 6);
+    assert_eq!(devices[1]["name"], "sda1");
+    assert_eq!(devices[1]["mountpoints"], serde_json::json!(["/boot"]));
+    assert_eq!(devices[1]["model"], Value::Null);
+}
+
+#[test]
+fn compressed_standard_input_is_read_decompressed() {
+    use std::io::Write;
+    let mut z = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    z.write_all(&std::fs::read(jc("centos-7.7/free.out")).unwrap())
+        .unwrap();
+    let gz = z.finish().unwrap();
+    let (code, out, err) = parse_stdin(&["-"], &gz);
+    assert_eq!(code, 0, "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["kind"], "free");
+    assert_eq!(doc["records"]["mem"]["total_kib"], 3861332.0);
+}
+
+#[test]
+fn standard_input_of_no_telling_content_asks_for_kind_and_over_the_cap_is_refused() {
+    // `/proc/uptime` is known by its place only: from standard input it needs --kind.
+    let up = std::fs::read(jc("linux-proc/uptime")).unwrap();
+    let (code, out, err) = parse_stdin(&["-"], &up);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.starts_with("rca: <stdin>: ")
+            && err.contains("standard input has no file name")
+            && err.contains("name its kind with --kind"),
+        "{err}"
+    );
+    let (code, out, err) = parse_stdin(&["-", "--kind", "proc-uptime"], &up);
+    assert_eq!(code, 0, "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["records"]["seconds"].as_f64(), Some(46901.13));
+    // Longer than --max-entry-size: refused, exit 2, saying which option raises it.
+    let free = std::fs::read(jc("centos-7.7/free.out")).unwrap();
+    assert!(free.len() > 100);
+    let (code, out, err) = parse_stdin(&["-", "--max-entry-size", "100"], &free);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.contains("<stdin>: longer than the 100-byte limit") && err.contains("--max-entry-size"),
+        "{err}"
+    );
+    // At the cap exactly it is read.
+    let cap = free.len().to_string();
+    let (code, _, err) = parse_stdin(&["-", "--max-entry-size", &cap], &free);
+    assert_eq!(code, 0, "{err}");
 }
