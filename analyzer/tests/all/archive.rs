@@ -888,3 +888,28 @@ fn parquet_and_json_lines_hold_the_rows_of_the_sqlite_archive_and_a_second_run_a
     let o = rca(&["index", "--out", pqs, a.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 }
+
+#[test]
+fn similar_gives_up_on_a_new_bundle_past_its_timeout() {
+    let d = tempfile::tempdir().unwrap();
+    let db = d.path().join("cases.db");
+    let sample = healthy_sample();
+    let args = [
+        "similar",
+        sample.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ];
+    let o = rca(&[&args[..], &["--bundle-timeout", "0s"]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("exceeded its deadline"),
+        "{}",
+        text(&o)
+    );
+    // With time enough it is analyzed (and compared with nothing: the archive is empty).
+    let o = rca(&[&args[..], &["--bundle-timeout", "10m"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = rca(&[&args[..], &["--bundle-timeout", "soon"]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+}
