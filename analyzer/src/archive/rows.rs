@@ -503,7 +503,7 @@ mod tests {
                 ("a".into(), None, Some("x".into())),
                 ("b".into(), Some(2.0), None),
             ],
-            artifacts: vec![
+            artifacts: [
                 artifact("a.txt", Outcome::Parsed, &[]),
                 artifact(
                     "b.txt",
@@ -572,7 +572,8 @@ mod tests {
                 ("z", LABEL_INDEX)
             ]
         );
-        let arts: Vec<(&str, &str, i64, Option<i64>, Option<&str>)> = r
+        type Stored<'a> = (&'a str, &'a str, i64, Option<i64>, Option<&'a str>);
+        let arts: Vec<Stored> = r
             .artifacts
             .iter()
             .map(|a| {
