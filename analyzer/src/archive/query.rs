@@ -373,7 +373,13 @@ pub fn search(
                 aargs.push(Value::Text(o.clone()));
             }
             Term::Kind(g) => {
-                artifact.push("a.kind GLOB ?");
+                // Without a wildcard an equality, so that the index on (kind, outcome) seeks
+                // both columns of `kind:pidstat artifact:unusable`.
+                artifact.push(if g.contains(['*', '?', '[']) {
+                    "a.kind GLOB ?"
+                } else {
+                    "a.kind = ?"
+                });
                 aargs.push(Value::Text(g.clone()));
             }
         }

@@ -215,6 +215,11 @@ fn the_samples_indexed_twice_then_searched_compared_and_followed() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(v["total"].as_i64().unwrap() >= 1 && v["total"].as_i64().unwrap() <= n_kind);
+    // Without wildcards an equality, with them a glob: the same kind is found both ways.
+    let glob = format!("kind:{}*", &kind[..kind.len() - 1]);
+    let o = rca(&["search", "--db", dbs, "--json", &glob]);
+    let g: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(g["total"].as_i64().unwrap() >= n_kind, "{}", text(&o));
     let o = rca(&[
         "search",
         "--db",
