@@ -9,7 +9,8 @@
 #      Parquet dataset (`rca index --format parquet`): wall time and size per bundle;
 #   3. `rca search` and `rca similar` on an archive of ROWS synthetic bundles (default 100 000;
 #      bench/gen-archive-rows.py writes the rows directly, its vocabulary taken from step 1's
-#      archive): median wall time of RUNS runs per query (targets: search < 200 ms,
+#      archive, with their artifacts and labels): median wall time of RUNS runs per query, one
+#      per kind of term (targets: search < 200 ms,
 #      similar < 1 s). The first `similar` after the rows were written computes the feature
 #      spreads it caches: timed apart.
 #
@@ -128,6 +129,7 @@ c = sqlite3.connect(big)
 rule, = c.execute("SELECT rule FROM findings GROUP BY rule ORDER BY count(*) LIMIT 1").fetchone()
 fact, = c.execute("SELECT name FROM features WHERE num IS NOT NULL LIMIT 1").fetchone()
 probe, = c.execute("SELECT hash FROM bundles WHERE id = 4242").fetchone()
+kind, = c.execute("SELECT kind FROM artifacts WHERE bundle_id = 4242 AND kind IS NOT NULL LIMIT 1").fetchone()
 c.close()
 def once(argv):
     t0 = time.monotonic()
@@ -137,7 +139,8 @@ def once(argv):
     return time.monotonic() - t0
 queries = [f"rule:{rule}", f"rule:{rule.split('.')[0]}.* severity:>=warning host:db1*",
            "since:2026-03-01 until:2026-03-31 severity:critical",
-           f'fact:"{fact}">1', "host:web0042"]
+           f'fact:"{fact}">1', "host:web0042", "label:customer-07", "artifact:unusable",
+           f"kind:{kind}", f"kind:{kind} artifact:partial"]
 first = once([rca, "similar", probe[:12], "--db", big, "-k", "10"])
 print(f"  similar, first after writing (computes the spread cache): {first*1000:.0f} ms")
 for q in queries:

@@ -8,7 +8,10 @@ it). The vocabulary comes from SOURCE.db, an archive of real bundles indexed by 
 its rule ids with their entities, and its numeric and categorical feature names with their
 values. Each synthetic bundle gets a host out of 2 000 (`db0001`..., `web0001`...), a collection
 start spread over 2026, 3 to 10 findings drawn from the real ones, and every real numeric feature
-scaled by a random factor (0.5 to 1.5), and the real categorical features. Deterministic (seed 1).
+scaled by a random factor (0.5 to 1.5), and the real categorical features; the artifacts of one
+of SOURCE.db's bundles, each with a 1 in 50 chance of another outcome (`unusable`, `partial`,
+`not-collected`) than its own, and their outcome counts; an index label out of 50
+(`customer-NN`) and a collector label out of 20 (`label-NN`). Deterministic (seed 1).
 """
 import random
 import sqlite3
@@ -30,6 +33,16 @@ def main():
     cats = src.execute(
         "SELECT name, min(text) FROM features WHERE text IS NOT NULL GROUP BY name"
     ).fetchall()[:30]
+    artifact_sets = [
+        src.execute(
+            "SELECT path, kind, outcome, issues, bytes, reason FROM artifacts WHERE bundle_id = ?",
+            (b,),
+        ).fetchall()
+        for (b,) in src.execute("SELECT DISTINCT bundle_id FROM artifacts").fetchall()
+    ]
+    if not artifact_sets:
+        sys.exit(f"{source} has no artifact rows: index bundles into it with this rca")
+    others = ["unusable", "partial", "not-collected"]
     db = sqlite3.connect(archive)
     db.execute("PRAGMA journal_mode = WAL")
     db.execute("PRAGMA synchronous = OFF")
@@ -62,6 +75,21 @@ def main():
         db.executemany(
             "INSERT INTO features (bundle_id, name, text) VALUES (?, ?, ?)",
             [(i, n, v) for n, v in cats],
+        )
+        arts = []
+        counts = {}
+        for path, kind, outcome, issues, size, reason in rnd.choice(artifact_sets):
+            if rnd.randrange(50) == 0:
+                outcome, reason = rnd.choice(others), "synthetic"
+            arts.append((i, path, kind, outcome, issues, size, reason))
+            counts[outcome] = counts.get(outcome, 0) + 1
+        db.executemany("INSERT INTO artifacts VALUES (?, ?, ?, ?, ?, ?, ?)", arts)
+        db.executemany(
+            "INSERT INTO outcomes VALUES (?, ?, ?)", [(i, o, n) for o, n in counts.items()]
+        )
+        db.executemany(
+            "INSERT INTO labels (bundle_id, label, source) VALUES (?, ?, ?)",
+            [(i, f"customer-{i % 50:02d}", "index"), (i, f"label-{i % 20:02d}", "collector")],
         )
     db.execute("COMMIT")
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -209,6 +209,11 @@ pub enum Command {
         /// Print the result as JSON instead of a list.
         #[arg(long)]
         json: bool,
+        /// How long the analysis of a bundle not in the archive may take; past it nothing is
+        /// compared and the exit status is 2.
+        #[arg(long, value_name = "DURATION", default_value = "300s",
+              value_parser = humantime::parse_duration)]
+        bundle_timeout: Duration,
         /// Limits for reading the bundles.
         #[command(flatten)]
         limits: LimitArgs,

@@ -127,8 +127,9 @@ fn main() -> ExitCode {
             db,
             k,
             json,
+            bundle_timeout,
             limits,
-        } => similar(&bundle, &db, k, json, &limits.limits()),
+        } => similar(&bundle, &db, k, json, bundle_timeout, &limits.limits()),
         Command::History {
             host,
             db,
@@ -453,7 +454,14 @@ fn search(query: &str, db: &DbArg, limit: usize, json: bool) -> ExitCode {
 }
 
 /// `rca similar`: a stored bundle's hash (prefix), a stored bundle's path, or a new bundle.
-fn similar(bundle: &str, db: &DbArg, k: usize, json: bool, limits: &Limits) -> ExitCode {
+fn similar(
+    bundle: &str,
+    db: &DbArg,
+    k: usize,
+    json: bool,
+    timeout: Duration,
+    limits: &Limits,
+) -> ExitCode {
     use rca::archive::{index, similar::Probe};
     let Some(conn) = open_db(db) else {
         return ExitCode::from(2);
@@ -470,7 +478,9 @@ fn similar(bundle: &str, db: &DbArg, k: usize, json: bool, limits: &Limits) -> E
         match Probe::stored(&conn, &hash) {
             Ok(Some(p)) => p,
             Ok(None) => {
-                let deadline = std::time::Instant::now() + Duration::from_secs(300);
+                // As `index`: a timeout too large to add to now is no deadline at all.
+                let deadline = std::time::Instant::now()
+                    + timeout.min(Duration::from_secs(100 * 365 * 86_400));
                 match index::analyze(path, limits, deadline) {
                     Ok(a) => Probe::from_analyzed(Some(hash), &a),
                     Err(e) => {

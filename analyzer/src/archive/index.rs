@@ -183,12 +183,8 @@ pub fn analyze(path: &Path, limits: &Limits, deadline: Instant) -> Result<Analyz
         jdks: jdks.into_iter().collect(),
         findings,
         features: rows,
-        outcomes: s
-            .summary
-            .outcome_counts
-            .iter()
-            .map(|(k, v)| (k.to_string(), *v))
-            .collect(),
+        artifacts: s.artifacts.iter().map(rows::ArtifactRow::new).collect(),
+        label: s.collector_label.clone(),
     })
 }
 
@@ -453,14 +449,24 @@ pub fn store_rows(conn: &mut Connection, rows: &Rows) -> rusqlite::Result<bool> 
         for f in &rows.features {
             st.execute(params![id, f.name, f.num, f.text])?;
         }
+        let mut st = tx.prepare(
+            "INSERT INTO artifacts (bundle_id, path, kind, outcome, issues, bytes, reason)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?;
+        for a in &rows.artifacts {
+            st.execute(params![
+                id, a.path, a.kind, a.outcome, a.issues, a.bytes, a.reason
+            ])?;
+        }
         let mut st =
             tx.prepare("INSERT INTO outcomes (bundle_id, outcome, artifacts) VALUES (?1, ?2, ?3)")?;
         for o in &rows.outcomes {
             st.execute(params![id, o.outcome, o.artifacts])?;
         }
-        let mut st = tx.prepare("INSERT INTO labels (bundle_id, label) VALUES (?1, ?2)")?;
+        let mut st =
+            tx.prepare("INSERT INTO labels (bundle_id, label, source) VALUES (?1, ?2, ?3)")?;
         for l in &rows.labels {
-            st.execute(params![id, l])?;
+            st.execute(params![id, l.label, l.source])?;
         }
     }
     tx.commit()?;

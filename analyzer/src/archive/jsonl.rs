@@ -8,7 +8,7 @@
 //! ```text
 //! {"month":"2026-11","bundles":[{"id":…,"hash":"4f…","path":…,"status":"ok",…,"jdks":[…]}],
 //!  "findings":[{"bundle_id":…,"rank":1,"rule":"jvm.zk_watches",…}],"features":[…],
-//!  "outcomes":[…],"labels":[…]}
+//!  "artifacts":[…],"outcomes":[…],"labels":[…]}
 //! ```
 //!
 //! As in the Parquet dataset, `id`/`bundle_id` is [`dataset_id`] and a failed bundle is not
@@ -38,12 +38,6 @@ struct Child<'a, T> {
     row: &'a T,
 }
 
-/// A `labels` row's value.
-#[derive(Serialize)]
-struct Label<'a> {
-    label: &'a str,
-}
-
 /// One line.
 #[derive(Serialize)]
 struct Line<'a> {
@@ -51,8 +45,9 @@ struct Line<'a> {
     bundles: [Keyed<'a>; 1],
     findings: Vec<Child<'a, super::rows::FindingOut>>,
     features: Vec<Child<'a, super::rows::FeatureRow>>,
+    artifacts: Vec<Child<'a, super::rows::ArtifactRow>>,
     outcomes: Vec<Child<'a, super::rows::OutcomeRow>>,
-    labels: Vec<Child<'a, Label<'a>>>,
+    labels: Vec<Child<'a, super::rows::LabelRow>>,
 }
 
 /// The JSON lines of one run, in bundle order.
@@ -82,7 +77,6 @@ pub fn line(rows: &Rows) -> String {
             .map(|row| Child { bundle_id: id, row })
             .collect()
     }
-    let labels: Vec<Label> = rows.labels.iter().map(|l| Label { label: l }).collect();
     let l = Line {
         month: rows.month(),
         bundles: [Keyed {
@@ -91,8 +85,9 @@ pub fn line(rows: &Rows) -> String {
         }],
         findings: keyed(id, &rows.findings),
         features: keyed(id, &rows.features),
+        artifacts: keyed(id, &rows.artifacts),
         outcomes: keyed(id, &rows.outcomes),
-        labels: keyed(id, &labels),
+        labels: keyed(id, &rows.labels),
     };
     serde_json::to_string(&l).expect("rows serialise")
 }
@@ -129,7 +124,15 @@ mod tests {
             layout: "rca-collector".into(),
             window: Some((1_796_083_199.0, 1_796_083_799.0)),
             features: vec![("eth0: queues".into(), Some(2.0), None)],
-            outcomes: [("parsed".to_string(), 5usize)].into_iter().collect(),
+            artifacts: vec![crate::archive::rows::ArtifactRow {
+                path: "iostat-x.txt".into(),
+                kind: None,
+                outcome: "unrecognised".into(),
+                issues: 0,
+                bytes: Some(12),
+                reason: Some("no parser recognised the content".into()),
+            }],
+            label: Some("slow pool".into()),
             ..Analyzed::default()
         };
         let r = Rows::new("00000000000000ff", "x.tgz", Ok(&a), &["acme".into()], 9);
@@ -145,12 +148,19 @@ mod tests {
             serde_json::json!([{"bundle_id": 15, "name": "eth0: queues", "num": 2.0, "text": null}])
         );
         assert_eq!(
+            v["artifacts"],
+            serde_json::json!([{"bundle_id": 15, "path": "iostat-x.txt", "kind": null,
+                "outcome": "unrecognised", "issues": 0, "bytes": 12,
+                "reason": "no parser recognised the content"}])
+        );
+        assert_eq!(
             v["outcomes"],
-            serde_json::json!([{"bundle_id": 15, "outcome": "parsed", "artifacts": 5}])
+            serde_json::json!([{"bundle_id": 15, "outcome": "unrecognised", "artifacts": 1}])
         );
         assert_eq!(
             v["labels"],
-            serde_json::json!([{"bundle_id": 15, "label": "acme"}])
+            serde_json::json!([{"bundle_id": 15, "label": "acme", "source": "index"},
+                {"bundle_id": 15, "label": "slow pool", "source": "collector"}])
         );
     }
 }

@@ -2,7 +2,7 @@
 //! engines that read a case archive past one machine (Spark, Trino, DuckDB).
 //!
 //! In: each bundle's [`Rows`]. Out: one folder per table under `DIR` (`bundles`, `findings`,
-//! `features`, `outcomes`, `labels`), partitioned Hive-style by the bundle's collection month
+//! `features`, `artifacts`, `outcomes`, `labels`), partitioned Hive-style by the bundle's collection month
 //! ([`Rows::month`]):
 //!
 //! ```text
@@ -43,7 +43,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The tables, in the order a flush writes them: `bundles` last.
-pub const TABLES: [&str; 5] = ["findings", "features", "outcomes", "labels", "bundles"];
+pub const TABLES: [&str; 6] = [
+    "findings",
+    "features",
+    "artifacts",
+    "outcomes",
+    "labels",
+    "bundles",
+];
 
 /// Bundles held in memory before their rows are written as part files.
 pub const FLUSH_EVERY: usize = 1000;
@@ -264,6 +271,22 @@ fn batch(table: &str, rows: &[&Rows]) -> Result<RecordBatch, arrow_schema::Arrow
                 ("text", text(f.iter().map(|f| f.text.as_deref())), true),
             ]
         }
+        "artifacts" => {
+            let (ids, a) = children(rows, |r| &r.artifacts);
+            vec![
+                ("bundle_id", int(ids.into_iter().map(Some)), false),
+                ("path", text(a.iter().map(|a| Some(a.path.as_str()))), false),
+                ("kind", text(a.iter().map(|a| a.kind.as_deref())), true),
+                (
+                    "outcome",
+                    text(a.iter().map(|a| Some(a.outcome.as_str()))),
+                    false,
+                ),
+                ("issues", int(a.iter().map(|a| Some(a.issues))), false),
+                ("bytes", int(a.iter().map(|a| a.bytes)), true),
+                ("reason", text(a.iter().map(|a| a.reason.as_deref())), true),
+            ]
+        }
         "outcomes" => {
             let (ids, o) = children(rows, |r| &r.outcomes);
             vec![
@@ -280,7 +303,12 @@ fn batch(table: &str, rows: &[&Rows]) -> Result<RecordBatch, arrow_schema::Arrow
             let (ids, l) = children(rows, |r| &r.labels);
             vec![
                 ("bundle_id", int(ids.into_iter().map(Some)), false),
-                ("label", text(l.iter().map(|l| Some(l.as_str()))), false),
+                (
+                    "label",
+                    text(l.iter().map(|l| Some(l.label.as_str()))),
+                    false,
+                ),
+                ("source", text(l.iter().map(|l| Some(l.source))), false),
             ]
         }
     };
@@ -391,6 +419,7 @@ fn strings(c: Option<&ArrayRef>) -> Option<Vec<Option<String>>> {
 mod tests {
     use super::*;
     use crate::archive::index::{Analyzed, FindingRow};
+    use crate::archive::rows::ArtifactRow;
 
     fn rows(hash: &str, start: Option<f64>) -> Rows {
         let a = Analyzed {
@@ -408,7 +437,14 @@ mod tests {
                 evidence: "[]".into(),
             }],
             features: vec![("eth0: queues".into(), Some(2.0), None)],
-            outcomes: [("parsed".to_string(), 5usize)].into_iter().collect(),
+            artifacts: vec![ArtifactRow {
+                path: "mem/vmstat.txt".into(),
+                kind: Some("vmstat".into()),
+                outcome: "parsed".into(),
+                issues: 0,
+                bytes: Some(4096),
+                reason: None,
+            }],
             ..Analyzed::default()
         };
         Rows::new(hash, "x.tgz", Ok(&a), &["acme".into()], 0)
@@ -447,8 +483,8 @@ mod tests {
                 "month=__HIVE_DEFAULT_PARTITION__"
             ]
         );
-        // 5 tables × 3 months, nothing hidden left behind.
-        assert_eq!(ds.written().len(), 15);
+        // 6 tables × 3 months, nothing hidden left behind.
+        assert_eq!(ds.written().len(), 18);
         for t in TABLES {
             assert_eq!(parts(d.path(), t).unwrap().len(), 3, "{t}");
         }

@@ -14,12 +14,15 @@
 //! since:   YYYY-MM-DD                collection started on or after that day (UTC)
 //! until:   YYYY-MM-DD                collection started on or before that day (UTC)
 //! fact:    NAME OP VALUE             a stored feature (`"eth0: queues"<2`, `"kernel release"=5.10.0`)
-//! label:   GLOB                      a label given to `rca index --label`
+//! label:   GLOB                      a label given to `rca index --label` or the collector's `--label`
+//! artifact:OUTCOME                   an artifact with that outcome (`unusable`, `parser-bug`, …)
+//! kind:    GLOB                      an artifact of that kind (`pidstat`, `jstat*`)
 //! OP       = "<" | "<=" | ">" | ">=" | "=" | "!="
 //! ```
 //!
 //! A value with blanks is written in double quotes. `rule:` and `severity:` terms hold for the
-//! same finding (`rule:mem.swap severity:critical`: a critical swap finding). A `fact:` term
+//! same finding (`rule:mem.swap severity:critical`: a critical swap finding), `artifact:` and
+//! `kind:` for the same artifact (`kind:pidstat artifact:unusable`: an unusable `pidstat`). A `fact:` term
 //! compares numbers when VALUE is a number, else the text of a categorical feature (`=` and
 //! `!=` only); a bundle without the feature never matches it. Unknown keys are refused.
 
@@ -89,11 +92,28 @@ pub enum Term {
     },
     /// `label:GLOB`
     Label(String),
+    /// `artifact:OUTCOME`, one of [`OUTCOMES`].
+    Artifact(String),
+    /// `kind:GLOB`
+    Kind(String),
 }
 
 /// The keys a term may have.
 pub const KEYS: &[&str] = &[
-    "rule", "severity", "host", "since", "until", "fact", "label",
+    "rule", "severity", "host", "since", "until", "fact", "label", "artifact", "kind",
+];
+
+/// The values of `artifact:`: every artifact outcome's label
+/// ([`crate::artifacts::Outcome::label`]).
+pub const OUTCOMES: &[&str] = &[
+    "parsed",
+    "partial",
+    "unusable",
+    "unrecognised",
+    "not-collected",
+    "too-large",
+    "link",
+    "parser-bug",
 ];
 
 type Res<'a, T> = IResult<&'a str, T>;
@@ -178,6 +198,18 @@ fn term(key: &str, v: &str) -> Result<Term, String> {
         "rule" => Ok(Term::Rule(unquote(v))),
         "host" => Ok(Term::Host(unquote(v))),
         "label" => Ok(Term::Label(unquote(v))),
+        "kind" => Ok(Term::Kind(unquote(v))),
+        "artifact" => {
+            let o = unquote(v);
+            if OUTCOMES.contains(&o.as_str()) {
+                Ok(Term::Artifact(o))
+            } else {
+                Err(bad(&format!(
+                    "expected an outcome: {}",
+                    OUTCOMES.join(", ")
+                )))
+            }
+        }
         "severity" => all_consuming((opt(cmp), level))
             .parse(v)
             .map(|(_, (c, l))| Term::Severity(c.unwrap_or(Cmp::Ge), l))
@@ -285,6 +317,8 @@ pub fn search(
     let mut args: Vec<Value> = Vec::new();
     let mut finding = vec!["1".to_string()];
     let mut fargs: Vec<Value> = Vec::new();
+    let mut artifact = Vec::new();
+    let mut aargs: Vec<Value> = Vec::new();
     for t in terms {
         match t {
             Term::Rule(g) => {
@@ -334,7 +368,28 @@ pub fn search(
                 wh.push("b.id IN (SELECT bundle_id FROM labels WHERE label GLOB ?)".into());
                 args.push(Value::Text(g.clone()));
             }
+            Term::Artifact(o) => {
+                artifact.push("a.outcome = ?");
+                aargs.push(Value::Text(o.clone()));
+            }
+            Term::Kind(g) => {
+                // Without a wildcard an equality, so that the index on (kind, outcome) seeks
+                // both columns of `kind:pidstat artifact:unusable`.
+                artifact.push(if g.contains(['*', '?', '[']) {
+                    "a.kind GLOB ?"
+                } else {
+                    "a.kind = ?"
+                });
+                aargs.push(Value::Text(g.clone()));
+            }
         }
+    }
+    if !artifact.is_empty() {
+        wh.push(format!(
+            "b.id IN (SELECT a.bundle_id FROM artifacts a WHERE {})",
+            artifact.join(" AND ")
+        ));
+        args.extend(aargs);
     }
     let has_finding_terms = finding.len() > 1;
     if has_finding_terms {
@@ -465,6 +520,37 @@ mod tests {
     }
 
     #[test]
+    fn artifact_terms_name_every_outcome_and_a_kind() {
+        use crate::artifacts::Outcome;
+        let every = [
+            Outcome::Parsed,
+            Outcome::Partial,
+            Outcome::Unusable { reason: "x".into() },
+            Outcome::Unrecognised { reason: "x".into() },
+            Outcome::NotCollected {
+                exit: None,
+                timed_out: false,
+                note: String::new(),
+            },
+            Outcome::TooLarge { limit: 1 },
+            Outcome::Link { target: "x".into() },
+            Outcome::ParserBug {
+                message: "x".into(),
+                line: None,
+            },
+        ];
+        let labels: Vec<&str> = every.iter().map(Outcome::label).collect();
+        assert_eq!(labels, OUTCOMES);
+        assert_eq!(
+            parse("kind:pidstat artifact:not-collected").unwrap(),
+            [
+                Term::Kind("pidstat".into()),
+                Term::Artifact("not-collected".into())
+            ]
+        );
+    }
+
+    #[test]
     fn a_host_prefix_bounds_a_range_that_holds_exactly_its_names() {
         assert_eq!(after_prefix("db").as_deref(), Some("dc"));
         assert_eq!(after_prefix("d\u{10FFFF}").as_deref(), Some("e"));
@@ -506,6 +592,8 @@ mod tests {
         );
         let e = parse("severity:bad").unwrap_err();
         assert!(e.contains("expected a level"), "{e}");
+        let e = parse("artifact:broken").unwrap_err();
+        assert!(e.contains("expected an outcome: parsed, partial"), "{e}");
         let e = parse("since:2026-1-1").unwrap_err();
         assert!(e.contains("YYYY-MM-DD"), "{e}");
         let e = parse("fact:x<abc").unwrap_err();

@@ -2,8 +2,9 @@
 //!
 //! In: a bundle's content hash, its path, what its analysis gave ([`Analyzed`], or the error),
 //! the labels of the run and the time of indexing. Out: [`Rows`], one value per column of the
-//! tables `bundles`, `findings`, `features`, `outcomes` and `labels` (`docs/archive.md`), named
-//! as the columns are. The SQLite archive ([`super::index::store`]), the Parquet dataset
+//! tables `bundles`, `findings`, `features`, `artifacts`, `outcomes` and `labels`
+//! (`docs/archive.md`), named as the columns are. The outcome counts are derived here from the
+//! artifact rows, so the two tables always agree. The SQLite archive ([`super::index::store`]), the Parquet dataset
 //! ([`super::parquet`]) and the JSON lines the Spark example reads ([`super::jsonl`]) all write
 //! these rows: one conversion, several sinks.
 //!
@@ -38,8 +39,90 @@ pub struct Analyzed {
     pub findings: Vec<FindingRow>,
     /// Features: name, number (numeric features) or text (categorical ones).
     pub features: Vec<(String, Option<f64>, Option<String>)>,
-    /// Artifacts per outcome (`parsed`, `partial`, …).
-    pub outcomes: BTreeMap<String, usize>,
+    /// Every artifact with its outcome, as the analysis document lists them.
+    pub artifacts: Vec<ArtifactRow>,
+    /// The collector's `--label` text, from the bundle's manifest.
+    pub label: Option<String>,
+}
+
+/// Longest `artifacts.reason` kept, in characters; a longer one is cut and ends with `…`.
+pub const REASON_MAX_CHARS: usize = 240;
+
+/// A row of `artifacts`, without its bundle: one artifact of the bundle and its outcome.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ArtifactRow {
+    /// Path inside the bundle, as `rca analyze --json` gives it (`artifacts[].path`).
+    pub path: String,
+    /// Its kind (`iostat`), when resolved.
+    pub kind: Option<String>,
+    /// The outcome's label (`parsed`, `partial`, `unusable`, `unrecognised`, `not-collected`,
+    /// `too-large`, `link`, `parser-bug`).
+    pub outcome: String,
+    /// How many problems reading it met.
+    pub issues: i64,
+    /// Size, bytes; null for a link (read at its target).
+    pub bytes: Option<i64>,
+    /// Why it is not `parsed`: the outcome's reason, else its first problem; at most
+    /// [`REASON_MAX_CHARS`] characters. Null for a parsed artifact.
+    pub reason: Option<String>,
+}
+
+impl ArtifactRow {
+    /// The row of one artifact of the analysis.
+    pub fn new(a: &crate::diff::side::ArtifactOutcome) -> ArtifactRow {
+        use crate::artifacts::Outcome;
+        let reason = match &a.outcome {
+            Outcome::Parsed | Outcome::Partial => None,
+            Outcome::Unusable { reason } | Outcome::Unrecognised { reason } => Some(reason.clone()),
+            Outcome::NotCollected {
+                exit,
+                timed_out,
+                note,
+            } => {
+                let mut parts = Vec::new();
+                if !note.trim().is_empty() {
+                    parts.push(note.trim().to_string());
+                }
+                if *timed_out {
+                    parts.push("timed out".to_string());
+                }
+                if let Some(e) = exit {
+                    parts.push(format!("exit status {e}"));
+                }
+                Some(parts.join("; "))
+            }
+            Outcome::TooLarge { limit } => Some(format!("larger than the {limit}-byte limit")),
+            Outcome::Link { target } => Some(format!("a link to {target}")),
+            Outcome::ParserBug { message, .. } => Some(message.clone()),
+        }
+        .filter(|r| !r.is_empty());
+        let reason = match (&a.outcome, reason) {
+            (Outcome::Parsed, _) => None,
+            (_, Some(r)) => Some(r),
+            (_, None) => a.first_issue.clone(),
+        };
+        ArtifactRow {
+            path: a.path.clone(),
+            kind: a.kind.map(str::to_string),
+            outcome: a.outcome.label().to_string(),
+            issues: a.issues as i64,
+            bytes: match a.outcome {
+                Outcome::Link { .. } => None,
+                _ => i64::try_from(a.bytes).ok(),
+            },
+            reason: reason.map(|r| capped(&r, REASON_MAX_CHARS)),
+        }
+    }
+}
+
+/// `text` cut to at most `max` characters, the last of them `…` when cut.
+fn capped(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut s: String = text.chars().take(max.saturating_sub(1)).collect();
+    s.push('…');
+    s
 }
 
 /// One stored finding.
@@ -144,6 +227,20 @@ pub struct FeatureRow {
     pub text: Option<String>,
 }
 
+/// Where a label comes from: `rca index --label` (`labels.source` = `index`).
+pub const LABEL_INDEX: &str = "index";
+/// Where a label comes from: the collector's `--label`, in the bundle's manifest.
+pub const LABEL_COLLECTOR: &str = "collector";
+
+/// A row of `labels`, without its bundle.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct LabelRow {
+    /// The label (`customer=acme`, `slow pool`).
+    pub label: String,
+    /// [`LABEL_INDEX`] or [`LABEL_COLLECTOR`].
+    pub source: &'static str,
+}
+
 /// A row of `outcomes`, without its bundle.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct OutcomeRow {
@@ -162,15 +259,18 @@ pub struct Rows {
     pub findings: Vec<FindingOut>,
     /// Its features, one per name (the last value given for a name), by name.
     pub features: Vec<FeatureRow>,
-    /// Its artifact outcome counts, by outcome.
+    /// Its artifacts, each path once, in the analysis document's order.
+    pub artifacts: Vec<ArtifactRow>,
+    /// Its artifact outcome counts, by outcome (counted from `artifacts`).
     pub outcomes: Vec<OutcomeRow>,
-    /// The labels of the run, each once, sorted.
-    pub labels: Vec<String>,
+    /// The labels of the run and the collector's label, each once, sorted.
+    pub labels: Vec<LabelRow>,
 }
 
 impl Rows {
     /// The rows of the bundle with content `hash` found at `path`, analyzed (`Ok`) or not
-    /// (`Err` with why), labelled with `labels`, indexed at `indexed_at` (UTC epoch seconds).
+    /// (`Err` with why), labelled with `labels` (and the collector's label of an analyzed
+    /// bundle), indexed at `indexed_at` (UTC epoch seconds).
     pub fn new(
         hash: &str,
         path: &str,
@@ -178,12 +278,20 @@ impl Rows {
         labels: &[String],
         indexed_at: i64,
     ) -> Rows {
-        let labels: Vec<String> = labels
+        let mut label_set: BTreeSet<LabelRow> = labels
             .iter()
-            .cloned()
-            .collect::<BTreeSet<_>>()
-            .into_iter()
+            .map(|l| LabelRow {
+                label: l.clone(),
+                source: LABEL_INDEX,
+            })
             .collect();
+        if let Ok(Some(l)) = analyzed.map(|a| a.label.as_ref()) {
+            label_set.insert(LabelRow {
+                label: l.clone(),
+                source: LABEL_COLLECTOR,
+            });
+        }
+        let labels: Vec<LabelRow> = label_set.into_iter().collect();
         let mut bundle = BundleRow {
             hash: hash.to_string(),
             path: path.to_string(),
@@ -210,6 +318,7 @@ impl Rows {
                     bundle,
                     findings: Vec::new(),
                     features: Vec::new(),
+                    artifacts: Vec::new(),
                     outcomes: Vec::new(),
                     labels,
                 };
@@ -238,6 +347,24 @@ impl Rows {
             .iter()
             .map(|(n, num, text)| (n.as_str(), (*num, text.as_ref())))
             .collect();
+        let mut paths = BTreeSet::new();
+        let artifacts: Vec<ArtifactRow> = a
+            .artifacts
+            .iter()
+            .filter(|r| paths.insert(r.path.as_str()))
+            .cloned()
+            .collect();
+        let mut outcomes: BTreeMap<&str, i64> = BTreeMap::new();
+        for r in &artifacts {
+            *outcomes.entry(r.outcome.as_str()).or_default() += 1;
+        }
+        let outcomes = outcomes
+            .into_iter()
+            .map(|(o, n)| OutcomeRow {
+                outcome: o.to_string(),
+                artifacts: n,
+            })
+            .collect();
         Rows {
             bundle,
             findings: a
@@ -264,14 +391,8 @@ impl Rows {
                     text: text.cloned(),
                 })
                 .collect(),
-            outcomes: a
-                .outcomes
-                .iter()
-                .map(|(o, n)| OutcomeRow {
-                    outcome: o.clone(),
-                    artifacts: *n as i64,
-                })
-                .collect(),
+            artifacts,
+            outcomes,
             labels,
         }
     }
@@ -318,6 +439,20 @@ pub fn dataset_id(hash: &str) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::artifacts::Outcome;
+    use crate::diff::side::ArtifactOutcome;
+
+    /// An artifact of 10 bytes of kind `iostat` with `outcome` and `issues`.
+    fn artifact(path: &str, outcome: Outcome, issues: &[&str]) -> ArtifactOutcome {
+        ArtifactOutcome {
+            path: path.into(),
+            kind: Some("iostat"),
+            bytes: 10,
+            outcome,
+            issues: issues.len(),
+            first_issue: issues.first().map(|i| i.to_string()),
+        }
+    }
 
     #[test]
     fn months_are_utc_and_odd_times_have_none() {
@@ -368,7 +503,43 @@ mod tests {
                 ("a".into(), None, Some("x".into())),
                 ("b".into(), Some(2.0), None),
             ],
-            outcomes: [("parsed".to_string(), 3usize)].into_iter().collect(),
+            artifacts: [
+                artifact("a.txt", Outcome::Parsed, &[]),
+                artifact(
+                    "b.txt",
+                    Outcome::Partial,
+                    &["expected 14 columns, found 9", "x"],
+                ),
+                artifact(
+                    "c.txt",
+                    Outcome::Unusable {
+                        reason: "é".repeat(300),
+                    },
+                    &["ignored: the outcome says why"],
+                ),
+                artifact(
+                    "d.txt",
+                    Outcome::NotCollected {
+                        exit: Some(127),
+                        timed_out: false,
+                        note: "not found".into(),
+                    },
+                    &[],
+                ),
+                artifact(
+                    "e.txt",
+                    Outcome::Link {
+                        target: "a.txt".into(),
+                    },
+                    &[],
+                ),
+                // The same path twice (a hostile bundle): kept once.
+                artifact("a.txt", Outcome::Parsed, &[]),
+            ]
+            .iter()
+            .map(ArtifactRow::new)
+            .collect(),
+            label: Some("slow pool".into()),
             ..Analyzed::default()
         };
         let labels = ["z".to_string(), "a".to_string(), "z".to_string()];
@@ -388,11 +559,81 @@ mod tests {
             .map(|f| (f.name.as_str(), f.num))
             .collect();
         assert_eq!(names, [("a", None), ("b", Some(2.0))]);
-        assert_eq!(r.labels, ["a", "z"]);
-        assert_eq!(r.outcomes[0].artifacts, 3);
+        let stored: Vec<(&str, &str)> = r
+            .labels
+            .iter()
+            .map(|l| (l.label.as_str(), l.source))
+            .collect();
+        assert_eq!(
+            stored,
+            [
+                ("a", LABEL_INDEX),
+                ("slow pool", LABEL_COLLECTOR),
+                ("z", LABEL_INDEX)
+            ]
+        );
+        type Stored<'a> = (&'a str, &'a str, i64, Option<i64>, Option<&'a str>);
+        let arts: Vec<Stored> = r
+            .artifacts
+            .iter()
+            .map(|a| {
+                let reason = a.reason.as_deref();
+                let short = reason.filter(|r| r.chars().count() < 100);
+                (
+                    a.path.as_str(),
+                    a.outcome.as_str(),
+                    a.issues,
+                    a.bytes,
+                    short,
+                )
+            })
+            .collect();
+        assert_eq!(
+            arts,
+            [
+                ("a.txt", "parsed", 0, Some(10), None),
+                (
+                    "b.txt",
+                    "partial",
+                    2,
+                    Some(10),
+                    Some("expected 14 columns, found 9")
+                ),
+                ("c.txt", "unusable", 1, Some(10), None),
+                (
+                    "d.txt",
+                    "not-collected",
+                    0,
+                    Some(10),
+                    Some("not found; exit status 127")
+                ),
+                ("e.txt", "link", 0, None, Some("a link to a.txt")),
+            ]
+        );
+        let long = r.artifacts[2].reason.as_deref().unwrap();
+        assert_eq!(long.chars().count(), REASON_MAX_CHARS);
+        assert!(long.starts_with("éé") && long.ends_with('…'));
+        assert_eq!(r.artifacts[1].kind.as_deref(), Some("iostat"));
+        let counts: Vec<(&str, i64)> = r
+            .outcomes
+            .iter()
+            .map(|o| (o.outcome.as_str(), o.artifacts))
+            .collect();
+        assert_eq!(
+            counts,
+            [
+                ("link", 1),
+                ("not-collected", 1),
+                ("parsed", 1),
+                ("partial", 1),
+                ("unusable", 1)
+            ]
+        );
 
         let f = Rows::new("abc", "p.tgz", Err("cannot be read"), &labels, 7);
         assert_eq!(f.bundle.status, FAILED);
+        assert!(f.artifacts.is_empty() && f.outcomes.is_empty());
+        assert_eq!(f.labels.len(), 2, "the run's labels only");
         assert_eq!(f.bundle.error.as_deref(), Some("cannot be read"));
         assert!(f.findings.is_empty() && f.features.is_empty());
         assert_eq!(f.month(), NO_MONTH);

@@ -10,7 +10,7 @@ use rusqlite::Connection;
 use std::path::Path;
 
 /// The schema version this rca writes.
-pub const CURRENT: u32 = 3;
+pub const CURRENT: u32 = 4;
 
 /// Migration `i` takes a database from version `i` to `i + 1`.
 ///
@@ -18,6 +18,11 @@ pub const CURRENT: u32 = 3;
 /// finding weight (for `similar`), JDKs, index labels, artifact outcome counts, notes, and the
 /// cached spread of each numeric feature. Version 3: an index on the host name without regard to
 /// ASCII case (`lower(host)`, SQLite's `lower`), which `host:` searches and `history` use.
+/// Version 4: each artifact's outcome (`artifacts`, a rowid table so that its indexes hold a
+/// row id instead of the path: a third of the size of keying them on `(bundle_id, path)`;
+/// [`super::rows::Rows`] holds each path of a bundle once), and where a label comes from
+/// (`labels.source`: `index` for `rca index --label`, `collector` for the collector's `--label`;
+/// the labels already stored are the index's).
 pub const MIGRATIONS: &[&str] = &[
     // 0 → 1
     "CREATE TABLE bundles (
@@ -98,6 +103,29 @@ pub const MIGRATIONS: &[&str] = &[
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;",
     // 2 → 3
     "CREATE INDEX bundles_host_lc ON bundles (lower(host), window_start);",
+    // 3 → 4
+    "CREATE TABLE artifacts (
+        bundle_id INTEGER NOT NULL REFERENCES bundles (id) ON DELETE CASCADE,
+        path TEXT NOT NULL,
+        kind TEXT,
+        outcome TEXT NOT NULL,
+        issues INTEGER NOT NULL,
+        bytes INTEGER,
+        reason TEXT
+    );
+    CREATE INDEX artifacts_bundle ON artifacts (bundle_id);
+    CREATE INDEX artifacts_outcome ON artifacts (outcome, bundle_id);
+    CREATE INDEX artifacts_kind ON artifacts (kind, outcome, bundle_id);
+    CREATE TABLE labels_v4 (
+        bundle_id INTEGER NOT NULL REFERENCES bundles (id) ON DELETE CASCADE,
+        label TEXT NOT NULL,
+        source TEXT NOT NULL CHECK (source IN ('index', 'collector')),
+        PRIMARY KEY (bundle_id, source, label)
+    ) WITHOUT ROWID;
+    INSERT INTO labels_v4 (bundle_id, label, source) SELECT bundle_id, label, 'index' FROM labels;
+    DROP TABLE labels;
+    ALTER TABLE labels_v4 RENAME TO labels;
+    CREATE INDEX labels_label ON labels (label);",
 ];
 
 /// Opens (creating it if need be) the archive at `path` and brings it to [`CURRENT`].

@@ -27,9 +27,32 @@ pub struct Side {
     pub summary: SideSummary,
     /// Its facts.
     pub facts: HostFacts,
+    /// Every artifact with its outcome, in the order of the analysis document's `artifacts`
+    /// (the same list, without texts and records); empty for a side made of facts.
+    pub artifacts: Vec<ArtifactOutcome>,
+    /// The collector's `--label` text (its manifest's `meta label`), when set and not blank.
+    pub collector_label: Option<String>,
     /// Artifact texts by bundle path, with the line numbers of a partly kept text; empty when
     /// not kept.
     texts: HashMap<String, KeptText>,
+}
+
+/// One artifact of an analyzed bundle and how reading it went, as `rca analyze --json` lists
+/// it in `artifacts` (path, kind, bytes, outcome, issues), without its text.
+#[derive(Debug, Clone)]
+pub struct ArtifactOutcome {
+    /// Path inside the bundle.
+    pub path: String,
+    /// Its kind's name (`iostat`), when resolved.
+    pub kind: Option<&'static str>,
+    /// Size, bytes.
+    pub bytes: u64,
+    /// The outcome.
+    pub outcome: crate::artifacts::Outcome,
+    /// Problems met.
+    pub issues: usize,
+    /// The first problem's message, if any.
+    pub first_issue: Option<String>,
 }
 
 /// An artifact's text and, when only some lines were kept, their line numbers.
@@ -135,6 +158,24 @@ fn side(path: &Path, a: analysis::Analysis, keep_text: bool) -> Side {
         *outcome_counts.entry(a.outcome.label()).or_insert(0) += 1;
     }
     let charts = crate::report::charts::Charts::build(&facts, &eval.findings);
+    let artifacts = collected
+        .artifacts
+        .iter()
+        .map(|a| ArtifactOutcome {
+            path: a.path.clone(),
+            kind: a.kind_name(),
+            bytes: a.bytes,
+            outcome: a.outcome.clone(),
+            issues: a.issues.len(),
+            first_issue: a.issues.first().map(|i| i.message.clone()),
+        })
+        .collect();
+    let collector_label = collected
+        .manifest
+        .as_ref()
+        .and_then(|m| m.meta.raw.get("label"))
+        .map(|l| l.trim().to_string())
+        .filter(|l| !l.is_empty());
     let texts = if keep_text {
         collected
             .artifacts
@@ -162,6 +203,8 @@ fn side(path: &Path, a: analysis::Analysis, keep_text: bool) -> Side {
     Side {
         summary,
         facts,
+        artifacts,
+        collector_label,
         texts,
     }
 }
@@ -186,6 +229,8 @@ impl Side {
                 charts: Default::default(),
             },
             facts,
+            artifacts: Vec::new(),
+            collector_label: None,
             texts: HashMap::new(),
         }
     }

@@ -3,7 +3,7 @@
 //! planted twin, `rca history` and `rca note`, a migration from the first schema version, and
 //! the same tables written as a Parquet dataset and as JSON lines.
 
-use crate::common::{healthy_sample, repo, unpack_sample};
+use crate::common::{analyze_json, healthy_sample, repo, unpack_sample};
 use rca::archive::index::{self, Analyzed, FindingRow, Options};
 use rca::archive::{query, schema, similar};
 use rca::bundle::Limits;
@@ -67,6 +67,18 @@ fn the_samples_indexed_twice_then_searched_compared_and_followed() {
     let dbs = db.to_str().unwrap();
     let samples = repo().join("sample-bundles");
     let twin = renamed(&zookeeper_sample(), d.path(), "zk-twin");
+    // The collector's `--label`, as it writes it in the manifest.
+    let m = twin.join("manifest.tsv");
+    let t = std::fs::read_to_string(&m).unwrap();
+    assert!(t.contains("meta\tlabel\ts3-zookeeper-watches\n"));
+    std::fs::write(
+        &m,
+        t.replace(
+            "meta\tlabel\ts3-zookeeper-watches\n",
+            "meta\tlabel\tslow pool\n",
+        ),
+    )
+    .unwrap();
 
     let o = rca(&[
         "index",
@@ -74,6 +86,8 @@ fn the_samples_indexed_twice_then_searched_compared_and_followed() {
         twin.to_str().unwrap(),
         "--db",
         dbs,
+        "--label",
+        "batch-7",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     let stored = count(&db, "SELECT count(*) FROM bundles WHERE status = 'ok'");
@@ -87,6 +101,132 @@ fn the_samples_indexed_twice_then_searched_compared_and_followed() {
     let findings = count(&db, "SELECT count(*) FROM findings");
     let features = count(&db, "SELECT count(*) FROM features");
     assert!(findings > 0 && features > 0);
+
+    // Every artifact of every bundle with its outcome, as `rca analyze --json` lists them; the
+    // counts per outcome are those of the artifacts.
+    let (_, doc) = analyze_json(&twin);
+    let want: Vec<(String, Option<String>, String, i64, i64)> = doc["artifacts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["path"].as_str().unwrap().to_string(),
+                a["kind"].as_str().map(str::to_string),
+                a["outcome"]["status"].as_str().unwrap().to_string(),
+                a["issues"].as_array().unwrap().len() as i64,
+                a["bytes"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    let c = Connection::open(&db).unwrap();
+    let got: Vec<(String, Option<String>, String, i64, i64)> = c
+        .prepare(
+            "SELECT a.path, a.kind, a.outcome, a.issues, coalesce(a.bytes, 0) FROM artifacts a
+             JOIN bundles b ON b.id = a.bundle_id WHERE b.host = 'zk-twin' ORDER BY a.path",
+        )
+        .unwrap()
+        .query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let mut want_sorted = want.clone();
+    want_sorted.sort();
+    // A link's size is not stored (its file is read at the target).
+    let want_sorted: Vec<_> = want_sorted
+        .into_iter()
+        .map(|(p, k, o, i, b)| {
+            let b = if o == "link" { 0 } else { b };
+            (p, k, o, i, b)
+        })
+        .collect();
+    assert!(want_sorted.len() > 10);
+    assert_eq!(got, want_sorted);
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM artifacts"),
+        count(&db, "SELECT sum(artifacts) FROM outcomes")
+    );
+    // Not parsed: a reason (the outcome's, else the first problem), never longer than the cap.
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM artifacts WHERE outcome NOT IN ('parsed') AND reason IS NULL"
+        ),
+        0
+    );
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM artifacts WHERE outcome = 'parsed' AND reason IS NOT NULL"
+        ),
+        0
+    );
+    assert!(
+        count(&db, "SELECT max(length(reason)) FROM artifacts")
+            <= rca::archive::rows::REASON_MAX_CHARS as i64
+    );
+
+    // The collector's label is stored with the bundle, apart from the run's.
+    let labels: Vec<(String, String)> = c
+        .prepare(
+            "SELECT l.label, l.source FROM labels l JOIN bundles b ON b.id = l.bundle_id
+             WHERE b.host = 'zk-twin' ORDER BY l.source, l.label",
+        )
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(
+        labels,
+        [
+            ("slow pool".to_string(), "collector".to_string()),
+            ("batch-7".to_string(), "index".to_string())
+        ]
+    );
+    drop(c);
+    let o = rca(&["search", "--db", dbs, "--json", "label:\"slow pool\""]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["total"], 1, "{}", text(&o));
+    assert_eq!(v["bundles"][0]["host"], "zk-twin");
+    let o = rca(&["search", "--db", dbs, "--json", "label:healthy"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["total"], 1, "{}", text(&o));
+
+    // Artifact terms: a kind, and a kind with an outcome holding for the same artifact.
+    let (kind, outcome) = want
+        .iter()
+        .find_map(|(_, k, o, _, _)| k.clone().filter(|_| o == "parsed").map(|k| (k, o.clone())))
+        .unwrap();
+    let n_kind = count(
+        &db,
+        &format!("SELECT count(DISTINCT bundle_id) FROM artifacts WHERE kind = '{kind}'"),
+    );
+    let o = rca(&[
+        "search",
+        "--db",
+        dbs,
+        "--json",
+        &format!("kind:{kind} artifact:{outcome}"),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v["total"].as_i64().unwrap() >= 1 && v["total"].as_i64().unwrap() <= n_kind);
+    // Without wildcards an equality, with them a glob: the same kind is found both ways.
+    let glob = format!("kind:{}*", &kind[..kind.len() - 1]);
+    let o = rca(&["search", "--db", dbs, "--json", &glob]);
+    let g: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(g["total"].as_i64().unwrap() >= n_kind, "{}", text(&o));
+    let o = rca(&[
+        "search",
+        "--db",
+        dbs,
+        &format!("kind:{kind} artifact:parser-bug"),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
 
     // Again: nothing new.
     let o = rca(&[
@@ -495,7 +635,14 @@ fn an_archive_of_the_first_schema_version_is_migrated_and_read() {
     Connection::open(&db).unwrap().execute_batch(V1).unwrap();
     let c = schema::open(&db).unwrap();
     assert_eq!(schema::version(&c).unwrap(), schema::CURRENT);
-    assert_eq!(schema::CURRENT, 3);
+    assert_eq!(schema::CURRENT, 4);
+    // Version 4: the table of artifacts, empty for the bundles stored before it (their artifacts
+    // were not kept), and labels with their source.
+    assert_eq!(count(&db, "SELECT count(*) FROM artifacts"), 0);
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM labels WHERE source = 'index'"),
+        0
+    );
     // Version 3: host names are found through the index on `lower(host)`, for an exact name and
     // for a prefix.
     for (q, want) in [
@@ -548,6 +695,66 @@ fn an_archive_of_the_first_schema_version_is_migrated_and_read() {
     // 4 shared of a union of 6 + 4 − 4.
     assert_eq!(v[0]["findings_similarity"], 0.667);
     assert_eq!(v[0]["notes"][0], "swap off, INC-7");
+
+    // A bundle indexed into the migrated archive has its artifacts and both kinds of label.
+    let h = renamed(&healthy_sample(), d.path(), "db03");
+    let o = rca(&["index", h.to_str().unwrap(), "--db", dbs, "--label", "new"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(count(&db, "SELECT count(*) FROM artifacts") > 10);
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM labels WHERE source = 'collector' AND label = 'healthy'"
+        ),
+        1
+    );
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM labels WHERE source = 'index' AND label = 'new'"
+        ),
+        1
+    );
+}
+
+#[test]
+fn the_labels_of_an_archive_of_version_3_become_index_labels() {
+    let d = tempfile::tempdir().unwrap();
+    let db = d.path().join("cases.db");
+    let c = Connection::open(&db).unwrap();
+    c.execute_batch(V1).unwrap();
+    for sql in &schema::MIGRATIONS[1..3] {
+        c.execute_batch(sql).unwrap();
+    }
+    c.execute_batch(
+        "PRAGMA user_version = 3;
+         INSERT INTO labels VALUES (1, 'acme'), (2, 'acme'), (2, 'ticket-9');",
+    )
+    .unwrap();
+    drop(c);
+    let c = schema::open(&db).unwrap();
+    assert_eq!(schema::version(&c).unwrap(), 4);
+    let labels: Vec<(i64, String, String)> = c
+        .prepare("SELECT bundle_id, label, source FROM labels ORDER BY bundle_id, label")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let want: Vec<(i64, String, String)> = [(1, "acme"), (2, "acme"), (2, "ticket-9")]
+        .iter()
+        .map(|(b, l)| (*b, l.to_string(), "index".to_string()))
+        .collect();
+    assert_eq!(labels, want);
+    assert_eq!(hosts(&c, "label:ticket-*"), ["db02"]);
+    let plan: String = c
+        .query_row(
+            "EXPLAIN QUERY PLAN SELECT bundle_id FROM labels WHERE label = 'acme'",
+            [],
+            |r| r.get(3),
+        )
+        .unwrap();
+    assert!(plan.contains("labels_label"), "{plan}");
 }
 
 /// Rows of every part file of `table` in the Parquet dataset at `dir`.
@@ -603,6 +810,7 @@ fn parquet_and_json_lines_hold_the_rows_of_the_sqlite_archive_and_a_second_run_a
         ("bundles", "SELECT count(*) FROM bundles WHERE status = 'ok'"),
         ("findings", "SELECT count(*) FROM findings"),
         ("features", "SELECT count(*) FROM features"),
+        ("artifacts", "SELECT count(*) FROM artifacts"),
         ("outcomes", "SELECT count(*) FROM outcomes"),
         ("labels", "SELECT count(*) FROM labels l JOIN bundles b ON b.id = l.bundle_id WHERE b.status = 'ok'"),
     ];
@@ -626,7 +834,7 @@ fn parquet_and_json_lines_hold_the_rows_of_the_sqlite_archive_and_a_second_run_a
 
     // Again: the dataset's hashes are read, nothing is analyzed or written; the broken bundle
     // is tried again.
-    let before: Vec<_> = ["bundles", "findings", "features", "outcomes", "labels"]
+    let before: Vec<_> = rca::archive::parquet::TABLES
         .iter()
         .map(|t| rca::archive::parquet::parts(&pq, t).unwrap())
         .collect();
@@ -637,7 +845,7 @@ fn parquet_and_json_lines_hold_the_rows_of_the_sqlite_archive_and_a_second_run_a
         "{}",
         text(&o)
     );
-    let after: Vec<_> = ["bundles", "findings", "features", "outcomes", "labels"]
+    let after: Vec<_> = rca::archive::parquet::TABLES
         .iter()
         .map(|t| rca::archive::parquet::parts(&pq, t).unwrap())
         .collect();
@@ -683,5 +891,30 @@ fn parquet_and_json_lines_hold_the_rows_of_the_sqlite_archive_and_a_second_run_a
     let o = rca(&["index", "--format", "parquet", a.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     let o = rca(&["index", "--out", pqs, a.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+}
+
+#[test]
+fn similar_gives_up_on_a_new_bundle_past_its_timeout() {
+    let d = tempfile::tempdir().unwrap();
+    let db = d.path().join("cases.db");
+    let sample = healthy_sample();
+    let args = [
+        "similar",
+        sample.to_str().unwrap(),
+        "--db",
+        db.to_str().unwrap(),
+    ];
+    let o = rca(&[&args[..], &["--bundle-timeout", "0s"]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("exceeded its deadline"),
+        "{}",
+        text(&o)
+    );
+    // With time enough it is analyzed (and compared with nothing: the archive is empty).
+    let o = rca(&[&args[..], &["--bundle-timeout", "10m"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let o = rca(&[&args[..], &["--bundle-timeout", "soon"]].concat());
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 }

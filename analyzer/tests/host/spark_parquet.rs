@@ -5,7 +5,8 @@
 //!
 //! Checks: each table has the same number of rows in the three (bundles with status `ok` in
 //! SQLite); both datasets have the same columns with the same types and the same month
-//! partitions; every bundle key of a child table is in `bundles`.
+//! partitions; every bundle key of a child table is in `bundles`; the job's `--label` reaches
+//! every bundle's labels, next to the collector's label, in the three.
 //!
 //! Needs Java (Debian package default-jdk-headless) and the Python packages pyspark and duckdb
 //! (.ci/run installs them with pip). Skipped with one line without them, unless
@@ -23,7 +24,7 @@ import duckdb, json, sys
 out = {}
 for d in sys.argv[1:]:
     out[d] = {}
-    for t in ["bundles", "findings", "features", "outcomes"]:
+    for t in ["bundles", "findings", "features", "artifacts", "outcomes", "labels"]:
         src = f"read_parquet('{d}/{t}/**/*.parquet', hive_partitioning = true)"
         c = duckdb.connect()
         n = c.execute(f"SELECT count(*) FROM {src}").fetchone()[0]
@@ -36,6 +37,11 @@ for d in sys.argv[1:]:
                 f"SELECT count(*) FROM {src} WHERE bundle_id NOT IN (SELECT id FROM {b})"
             ).fetchone()[0]
         out[d][t] = {"rows": n, "columns": cols, "months": months, "orphans": orphans}
+        if t == "labels":
+            out[d][t]["by_source"] = {
+                f"{r[0]}:{r[1]}": r[2]
+                for r in c.execute(f"SELECT source, label, count(*) FROM {src} GROUP BY ALL").fetchall()
+            }
 print(json.dumps(out))
 "#;
 
@@ -65,6 +71,9 @@ fn count(db: &Path, sql: &str) -> i64 {
         .unwrap()
 }
 
+/// The label every run of the test gives its bundles.
+const LABEL: &str = "job=spark-test";
+
 #[test]
 fn spark_and_rca_write_the_same_parquet_tables_as_the_sqlite_archive() {
     if !Needs::new("spark_parquet")
@@ -91,19 +100,21 @@ fn spark_and_rca_write_the_same_parquet_tables_as_the_sqlite_archive() {
 
     let db = d.path().join("cases.db");
     run(Command::new(rca)
-        .args(["index", "-q", "--db"])
+        .args(["index", "-q", "--label", LABEL, "--db"])
         .arg(&db)
         .arg(&samples));
     let pq = d.path().join("rca-parquet");
     run(Command::new(rca)
-        .args(["index", "-q", "--format", "parquet", "--out"])
+        .args([
+            "index", "-q", "--label", LABEL, "--format", "parquet", "--out",
+        ])
         .arg(&pq)
         .arg(&samples));
     let spark = d.path().join("spark-parquet");
     let t0 = std::time::Instant::now();
     let said = run(Command::new("python3")
         .arg(repo().join("examples/spark/rca_spark.py"))
-        .args(["--master", "local[2]", "--rca", rca])
+        .args(["--master", "local[2]", "--rca", rca, "--label", LABEL])
         .arg(&list)
         .arg(&spark)
         .env("PYSPARK_PYTHON", "python3"));
@@ -129,7 +140,9 @@ fn spark_and_rca_write_the_same_parquet_tables_as_the_sqlite_archive() {
         ),
         ("findings", "SELECT count(*) FROM findings"),
         ("features", "SELECT count(*) FROM features"),
+        ("artifacts", "SELECT count(*) FROM artifacts"),
         ("outcomes", "SELECT count(*) FROM outcomes"),
+        ("labels", "SELECT count(*) FROM labels"),
     ];
     for (t, sql) in sqlite {
         let n = count(&db, sql);
@@ -151,6 +164,23 @@ fn spark_and_rca_write_the_same_parquet_tables_as_the_sqlite_archive() {
         v[pq.to_str().unwrap()]["bundles"]["rows"],
         bundles.len() as i64,
         "{json}"
+    );
+    // The job's label on every bundle, and each sample's collector label (`healthy` …), the same
+    // in the three.
+    let by_source = &theirs["labels"]["by_source"];
+    assert_eq!(
+        by_source[format!("index:{LABEL}")],
+        bundles.len() as i64,
+        "{json}"
+    );
+    assert_eq!(by_source["collector:healthy"], 1, "{json}");
+    assert_eq!(ours["labels"]["by_source"], *by_source, "{json}");
+    assert_eq!(
+        count(
+            &db,
+            &format!("SELECT count(*) FROM labels WHERE source = 'index' AND label = '{LABEL}'")
+        ),
+        bundles.len() as i64
     );
     // The samples were collected in November 2026.
     assert!(
