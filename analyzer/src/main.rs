@@ -347,7 +347,7 @@ fn index(
             let Some(c) = open_db(db) else {
                 return ExitCode::from(2);
             };
-            Box::new(rca::archive::index::Archive(conn.insert(c)))
+            Box::new(rca::archive::index::Archive::new(conn.insert(c)))
         }
     };
     for k in &expanded.skipped {

@@ -1,12 +1,13 @@
-//! `rca index`: bundles analyzed and stored in the archive, one transaction per bundle.
+//! `rca index`: bundles analyzed and stored in the archive, each whole or not at all.
 //!
 //! In: bundle paths (as `rca fleet` expands them), reading limits, how many bundles to analyze
 //! at once. Out: rows in the archive ([`super::schema`]) and an [`Indexed`] summary.
 //!
 //! Each bundle is identified by its content hash ([`content_hash`]). A hash already stored with
 //! status `ok` is skipped without being analyzed, so indexing the same bundles again stores
-//! nothing, and a run that was stopped resumes where it was: every bundle's rows are committed
-//! in one transaction as soon as its analysis ends, so a stopped run leaves whole bundles or
+//! nothing, and a run that was stopped resumes where it was: every bundle's rows are stored
+//! whole or not at all, and committed within [`FLUSH_AFTER`] of its analysis ending (bundles
+//! that arrive together in one commit, [`Archive`]), so a stopped run leaves whole bundles or
 //! none. A bundle that cannot be read or analyzed gets a row with status `failed` and its error;
 //! the run goes on, and the next run tries it again.
 //!
@@ -195,17 +196,61 @@ pub trait Sink {
     /// Writes one bundle's rows; `false` when its content was already stored with status `ok`
     /// (the same bundle named twice in one run).
     fn write(&mut self, rows: Rows) -> Result<bool, String>;
+    /// Makes what was written so far durable (commits an open batch); called when no bundle has
+    /// been waiting for [`FLUSH_AFTER`].
+    fn flush(&mut self) -> Result<(), String> {
+        Ok(())
+    }
     /// Ends the run: whatever the sink still holds is written.
     fn finish(&mut self) -> Result<(), String>;
 }
 
-/// The SQLite archive as a [`Sink`]: each bundle in its own transaction.
-pub struct Archive<'c>(pub &'c mut Connection);
+/// How long the writer waits for the next analyzed bundle before it makes what it wrote
+/// durable ([`Sink::flush`]); also the longest a batch of the SQLite archive stays open.
+pub const FLUSH_AFTER: Duration = Duration::from_millis(500);
+
+/// Most bundles in one batch of the SQLite archive.
+const BATCH_BUNDLES: usize = 64;
+
+/// The SQLite archive as a [`Sink`]. Each bundle is stored whole or not at all (a savepoint of
+/// its own, [`store_rows`]), and bundles that arrive together are committed together: a batch
+/// ends after [`BATCH_BUNDLES`] bundles, [`FLUSH_AFTER`], or when no bundle is waiting. One
+/// commit per bundle would rewrite every index page a bundle touches (its features land in
+/// hundreds of pages of the feature index) once per bundle.
+pub struct Archive<'c> {
+    conn: &'c mut Connection,
+    /// When the open batch began, and how many bundles it holds.
+    batch: Option<(Instant, usize)>,
+}
+
+impl<'c> Archive<'c> {
+    /// The archive behind `conn`, with no batch open.
+    pub fn new(conn: &'c mut Connection) -> Archive<'c> {
+        Archive { conn, batch: None }
+    }
+
+    /// Commits the open batch, if any.
+    fn commit(&mut self) -> Result<(), String> {
+        if self.batch.take().is_some() {
+            self.conn
+                .execute_batch("COMMIT")
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+}
+
+/// A run that stops on an error keeps the bundles it stored whole.
+impl Drop for Archive<'_> {
+    fn drop(&mut self) {
+        let _ = self.commit();
+    }
+}
 
 impl Sink for Archive<'_> {
     fn known(&mut self) -> Result<HashSet<String>, String> {
         let mut st = self
-            .0
+            .conn
             .prepare("SELECT hash FROM bundles WHERE status = 'ok'")
             .map_err(|e| e.to_string())?;
         let rows = st
@@ -215,11 +260,28 @@ impl Sink for Archive<'_> {
     }
 
     fn write(&mut self, rows: Rows) -> Result<bool, String> {
-        store_rows(self.0, &rows).map_err(|e| e.to_string())
+        if self.batch.is_none() {
+            self.conn
+                .execute_batch("BEGIN IMMEDIATE")
+                .map_err(|e| e.to_string())?;
+            self.batch = Some((Instant::now(), 0));
+        }
+        let stored = store_rows(self.conn, &rows).map_err(|e| e.to_string())?;
+        if let Some((began, n)) = &mut self.batch {
+            *n += 1;
+            if *n >= BATCH_BUNDLES || began.elapsed() >= FLUSH_AFTER {
+                self.commit()?;
+            }
+        }
+        Ok(stored)
+    }
+
+    fn flush(&mut self) -> Result<(), String> {
+        self.commit()
     }
 
     fn finish(&mut self) -> Result<(), String> {
-        Ok(())
+        self.commit()
     }
 }
 
@@ -232,7 +294,7 @@ pub fn index(
     opts: &Options,
     progress: impl FnMut(&Path, &str, usize, usize),
 ) -> Result<Indexed, String> {
-    run(&mut Archive(conn), paths, opts, progress)
+    run(&mut Archive::new(conn), paths, opts, progress)
 }
 
 /// Indexes `paths` into `sink`. `progress` is called after each bundle with its path, what
@@ -275,7 +337,29 @@ pub fn run(
         // them.
         let rx = rx;
         let mut done = 0;
-        for (i, hash, outcome) in rx.iter() {
+        // Whether rows were written since the sink was last made durable.
+        let mut unflushed = false;
+        loop {
+            let next_rows = if unflushed {
+                match rx.recv_timeout(FLUSH_AFTER) {
+                    Ok(m) => Some(m),
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        unflushed = false;
+                        if let Err(e) = sink.flush() {
+                            write_error = Some(e);
+                            next.store(paths.len(), Ordering::Relaxed);
+                            break;
+                        }
+                        continue;
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => None,
+                }
+            } else {
+                rx.recv().ok()
+            };
+            let Some((i, hash, outcome)) = next_rows else {
+                break;
+            };
             done += 1;
             let p = &paths[i];
             let what = match outcome {
@@ -291,6 +375,7 @@ pub fn run(
                         &opts.labels,
                         now(),
                     );
+                    unflushed = true;
                     match sink.write(rows) {
                         Ok(true) => {}
                         Ok(false) => {
@@ -382,10 +467,11 @@ pub fn store(
     store_rows(conn, &rows)
 }
 
-/// Stores one bundle's rows in one transaction; `false` when its content is already stored
-/// with status `ok`. A stored failure is replaced.
+/// Stores one bundle's rows, whole or not at all (a savepoint: its own transaction, or part of
+/// the caller's open one); `false` when its content is already stored with status `ok`. A
+/// stored failure is replaced.
 pub fn store_rows(conn: &mut Connection, rows: &Rows) -> rusqlite::Result<bool> {
-    let tx = conn.transaction()?;
+    let tx = conn.savepoint()?;
     let b = &rows.bundle;
     let before: Option<(i64, String)> = tx
         .query_row(

@@ -7,7 +7,7 @@
 //! ([`similar::similar`]), one host's findings on a time axis ([`history::history`]).
 //!
 //! The modules, in the order data flows: [`schema`] (tables, versions, migrations) →
-//! [`index`] (bundles analyzed as `rca analyze` does and stored, one transaction per bundle,
+//! [`index`] (bundles analyzed as `rca analyze` does and stored whole or not at all, in batched commits,
 //! idempotent by content hash), through [`rows`] (one bundle's rows, the same for every sink),
 //! into SQLite or, past one machine, a Parquet dataset partitioned by month ([`parquet`]) or
 //! JSON lines for a Spark job ([`jsonl`]) → [`query`] (the search language), [`similar`] (weighted Jaccard

@@ -428,6 +428,32 @@ fn a_run_stopped_between_bundles_resumes_with_the_rest() {
     );
 }
 
+#[test]
+fn bundles_written_together_are_committed_together_and_soon() {
+    use index::Sink;
+    use rca::archive::rows::Rows;
+    let d = tempfile::tempdir().unwrap();
+    let db = d.path().join("cases.db");
+    let mut conn = schema::open(&db).unwrap();
+    let mut a = index::Archive::new(&mut conn);
+    let failed = |h: &str| Rows::new(h, h, Err("cannot be read"), &[], 0);
+    assert!(a.write(failed("a1")).unwrap());
+    // The batch is open: another connection sees nothing of it yet.
+    assert_eq!(count(&db, "SELECT count(*) FROM bundles"), 0);
+    assert!(a.write(failed("a2")).unwrap());
+    a.flush().unwrap();
+    assert_eq!(count(&db, "SELECT count(*) FROM bundles"), 2);
+    // A batch open for FLUSH_AFTER is committed by its next bundle.
+    assert!(a.write(failed("a3")).unwrap());
+    std::thread::sleep(index::FLUSH_AFTER);
+    assert!(a.write(failed("a4")).unwrap());
+    assert_eq!(count(&db, "SELECT count(*) FROM bundles"), 4);
+    assert!(a.write(failed("a5")).unwrap());
+    // Dropped (a run that stops on an error): what it holds is committed.
+    drop(a);
+    assert_eq!(count(&db, "SELECT count(*) FROM bundles"), 5);
+}
+
 /// A bundle made of rows: host, collection start (epoch s), findings, features.
 fn row(
     host: &str,
