@@ -478,9 +478,7 @@ fn similar(
         match Probe::stored(&conn, &hash) {
             Ok(Some(p)) => p,
             Ok(None) => {
-                // As `index`: a timeout too large to add to now is no deadline at all.
-                let deadline = std::time::Instant::now()
-                    + timeout.min(Duration::from_secs(100 * 365 * 86_400));
+                let deadline = rca::fleet::deadline_after(timeout);
                 match index::analyze(path, limits, deadline) {
                     Ok(a) => Probe::from_analyzed(Some(hash), &a),
                     Err(e) => {

@@ -435,7 +435,7 @@ fn one(p: &Path, known: &HashSet<String>, opts: &Options) -> (String, Outcome) {
     if known.contains(&hash) {
         return (hash, Outcome::Known);
     }
-    let deadline = Instant::now() + opts.timeout.min(Duration::from_secs(100 * 365 * 86_400));
+    let deadline = crate::fleet::deadline_after(opts.timeout);
     let r = crate::console::catch_quietly(|| analyze(p, &opts.limits, deadline))
         .unwrap_or_else(|c| {
             Err(format!(

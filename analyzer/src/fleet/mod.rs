@@ -321,6 +321,12 @@ type Analyze = Arc<dyn Fn(&Path, Instant) -> Loaded + Send + Sync>;
 /// Longest deadline kept: later ones are this far away (an `Instant` cannot hold any).
 const MAX_TIMEOUT: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
 
+/// The instant `timeout` from now, for one bundle's analysis (`--bundle-timeout`); a timeout
+/// too large to add to now (`1000y`) is capped at a hundred years, in effect no deadline.
+pub fn deadline_after(timeout: Duration) -> Instant {
+    Instant::now() + timeout.min(MAX_TIMEOUT)
+}
+
 fn load_with(
     paths: &[PathBuf],
     timeout: Duration,
@@ -370,7 +376,7 @@ fn within(p: &Path, timeout: Duration, analyze: &Analyze) -> Result<Host, Failed
         timed_out,
     };
     let exceeded = || failed(format!("analysis exceeded {}", seconds(timeout)), true);
-    let deadline = Instant::now() + timeout.min(MAX_TIMEOUT);
+    let deadline = deadline_after(timeout);
     let (tx, rx) = mpsc::channel();
     let (analyze, path) = (analyze.clone(), p.to_path_buf());
     let started = std::thread::Builder::new()
