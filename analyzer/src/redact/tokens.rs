@@ -7,7 +7,8 @@
 //! Each class counts a match only where no letter or digit comes before it
 //! ([`Class::bounded`]), so a candidate is looked for only at such a byte, and only when that
 //! byte can begin one: a decimal digit (IPv4), a hex digit (MAC), a hex digit or `:` (IPv6), a
-//! letter (dashed name). There, a hand check of the class's shape takes the match its regex
+//! letter (dashed name), and only when the word it begins ends in a separator
+//! ([`candidates`]). There, a hand check of the class's shape takes the match its regex
 //! would take at that start (leftmost-first, greedy):
 //!
 //! | class       | regex                                                     |
@@ -133,43 +134,47 @@ fn dashed(text: &[u8], s: usize) -> Option<usize> {
 /// Calls `each(class, start, end)` for every candidate in `text`, by start (classes at one
 /// start in the order IPv4, IPv6, MAC, host name). Candidates may overlap; work is linear in
 /// the text's length.
+///
+/// Every shape begins with a word of letters and digits followed by `.`, `:` or `-` (`10.`,
+/// `fe80:`, `52:`, `dhcp-`), or with a `:` (`::1`). So the text is searched for those three
+/// bytes (`memchr3`), and the shapes are tried at the start of the word each one ends, or at
+/// the `:` itself when no word comes before it: the words of a text that no separator follows
+/// are never looked at.
 pub fn candidates(text: &[u8], mut each: impl FnMut(Class, usize, usize)) {
-    let n = text.len();
-    let mut i = 0;
-    while i < n {
-        let f = FLAGS[usize::from(text[i])];
-        if f == 0 {
-            i += 1;
+    for p in memchr::memchr3_iter(b'.', b':', b'-', text) {
+        // The start of the word before the separator: every byte is walked back over at most
+        // once, as the walk stops at the separator or other byte that ends the word before.
+        let mut s = p;
+        while s > 0 && is(text[s - 1], DIGIT | ALPHA) {
+            s -= 1;
+        }
+        if s == p {
+            if text[p] == b':' {
+                if let Some(e) = ipv6(text, p) {
+                    each(Class::Ipv6, p, e);
+                }
+            }
             continue;
         }
+        let f = FLAGS[usize::from(text[s])];
         if f & DIGIT != 0 {
-            if let Some(e) = ipv4(text, i) {
-                each(Class::Ipv4, i, e);
-            }
-        }
-        if f & (HEX | COLON) != 0 {
-            if let Some(e) = ipv6(text, i) {
-                each(Class::Ipv6, i, e);
+            if let Some(e) = ipv4(text, s) {
+                each(Class::Ipv4, s, e);
             }
         }
         if f & HEX != 0 {
-            if let Some(e) = mac(text, i) {
-                each(Class::Mac, i, e);
+            if let Some(e) = ipv6(text, s) {
+                each(Class::Ipv6, s, e);
+            }
+            if let Some(e) = mac(text, s) {
+                each(Class::Mac, s, e);
             }
         }
         if f & ALPHA != 0 {
-            if let Some(e) = dashed(text, i) {
-                each(Class::Host, i, e);
+            if let Some(e) = dashed(text, s) {
+                each(Class::Host, s, e);
             }
         }
-        if f & (DIGIT | ALPHA) != 0 {
-            // The rest of the word, and the byte after it, have a letter or digit before them.
-            i += 1;
-            while i < n && is(text[i], DIGIT | ALPHA) {
-                i += 1;
-            }
-        }
-        i += 1;
     }
 }
 
