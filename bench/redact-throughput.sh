@@ -1,36 +1,55 @@
 #!/bin/sh
-# Throughput and memory of `rca redact` on a large bundle, on one core.
+# Throughput and memory of `rca redact` on large bundles, on one core.
 #
-# Generates a bundle folder of about SIZE_MB (default 1100) MB of text: 16 MiB application and
-# system logs dense with what redaction replaces (host names under the bundle's domain, IPv4 and
-# IPv6 addresses, MACs, user home paths, `key=value` secrets, JDBC URLs, bearer headers) among
-# ordinary log text (a few thousand distinct values of each class, as a site has), plus /etc/hosts, /etc/passwd and hostname files that discovery reads. Then
-# prints, from the same run:
+# Two bundles of about SIZE_MB (default 1100) MB of text each:
+#   - logs:      16 MiB application and system logs dense with what redaction replaces (host
+#                names under the bundle's domain, IPv4 and IPv6 addresses, MACs, user home paths,
+#                `key=value` secrets, JDBC URLs, bearer headers) among ordinary log text (a few
+#                thousand distinct values of each class, as a site has), plus /etc/hosts,
+#                /etc/passwd and hostname files that discovery reads: the worst case;
+#   - collected: the collector's layout as a long collection on a big host fills it
+#                (bench/gen-mixed-bundle.py: perf script, sysstat text and JSON with 128 CPUs,
+#                thread dumps, histograms, GC logs, /proc): what a bundle mostly holds.
+# For each, prints medians of RUNS runs (default 3), every command in a process of its own:
 #   - `cat` of every file to /dev/null (the floor: reading the text once),
 #   - `rca redact BUNDLE -o OUT.tar.gz --map MAP.json` pinned to one core (`taskset -c 0` when
-#     present): wall and CPU time, MB/s of input text (two passes: discovery and replacement,
-#     output gzip included), peak RSS,
-#   - the largest entry, which bounds the memory: peak RSS stays a small multiple of it.
-# The product target is at least 100 MB/s of text on one core. Measured (537 MB, 32 entries of
-# 16 MiB, 307 014 distinct MACs among about 312 000 distinct values, 2-core VM under other load, so CPU
-# time rather than wall): 11.5 s CPU = 47 MB/s of text per CPU second, peak RSS 248 MiB. Where the
-# time went before the last changes (perf, 64 MiB run): secret rules 33 % (13 % after), the
-# Aho-Corasick replacement pass 30 %, discovery's regexes 17 % (the largest share now), gzip 6-10 %.
+#     present): wall and CPU time, MB/s of input text per wall second and per CPU second (two
+#     passes, discovery and replacement, and the output's gzip included), peak RSS beside the
+#     largest entry, which bounds it,
+#   - `rca redact --verify-only` of the output.
+# The product target is at least 100 MB/s of text on one core.
 #
-# Usage: bench/redact-throughput.sh [SIZE_MB]   (builds rca in release mode first)
-# Set KEEP_BUNDLE=DIR to keep the generated bundle folder. Needs python3.
+# Usage: bench/redact-throughput.sh [--runs N] [SIZE_MB]
+#   Builds rca in release mode first (CARGO_TARGET_DIR is honoured); RCA=PATH uses that binary
+#   instead. BENCH_DATA=DIR keeps the generated bundles in DIR (redact-logs-<N>m, mixed-<N>m)
+#   and reuses those already there. Needs python3.
 set -u
+runs=3
+while [ $# -gt 0 ]; do
+    case $1 in
+        --runs) runs=$2; shift 2 ;;
+        -h|--help) sed -n '2,/^$/p' "$0"; exit 0 ;;
+        *) break ;;
+    esac
+done
 size_mb=${1:-1100}
 here=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/rca-redact-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
-(cd "$here" && cargo build --release -q -p rca) || exit 1
-rca="$here/target/release/rca"
-[ -n "${CARGO_TARGET_DIR:-}" ] && rca="$CARGO_TARGET_DIR/release/rca"
+if [ -n "${RCA:-}" ]; then
+    rca=$RCA
+else
+    (cd "$here" && cargo build --release -q -p rca) || exit 1
+    rca="${CARGO_TARGET_DIR:-$here/target}/release/rca"
+fi
 
-bundle="${KEEP_BUNDLE:-$work/bundle}"
-python3 - "$bundle" "$size_mb" <<'PY'
+data="${BENCH_DATA:-$work}"
+mkdir -p "$data"
+bundle="$data/redact-logs-${size_mb}m"
+collected="$data/mixed-${size_mb}m"
+[ -d "$collected" ] || python3 "$here/bench/gen-mixed-bundle.py" "$collected" --size-mb "$size_mb" || exit 1
+[ -d "$bundle" ] || python3 - "$bundle" "$size_mb" <<'PY' || exit 1
 import os, random, sys
 root, size_mb = sys.argv[1], int(sys.argv[2])
 rnd = random.Random(7)
@@ -79,23 +98,44 @@ while n < total:
 print(f"generated {n / 2**20:.0f} MiB in {i} files of {entry >> 20} MiB")
 PY
 
-PYTHONPATH="$here/bench" python3 - "$rca" "$bundle" "$work" <<'PY'
-import os, shutil, sys
-from measure import run
-rca, bundle, work = sys.argv[1:]
-files = [os.path.join(d, f) for d, _, fs in os.walk(bundle) for f in fs]
-raw = sum(os.path.getsize(f) for f in files)
-largest = max(os.path.getsize(f) for f in files)
+python3 - "$here/bench" "$rca" "$work" "$runs" "$bundle" "$collected" <<'PY'
+import json, os, shutil, statistics, subprocess, sys
+bench, rca, work, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
-print(f"cores: {os.cpu_count()}; bundle: {raw / 2**20:.0f} MiB of text in {len(files)} files, "
-      f"largest entry {largest / 2**20:.0f} MiB")
-wall, cpu, _, _ = run(["sh", "-c", 'find "$0" -type f -exec cat {} + > /dev/null', bundle])
-print(f"  cat          {wall:6.2f} s wall, {cpu:6.2f} s CPU  ({raw / 1e6 / wall:.0f} MB/s)")
-out, m = os.path.join(work, "clean.tar.gz"), os.path.join(work, "map.json")
-wall, cpu, rss, code = run(pin + [rca, "redact", "-q", bundle, "-o", out, "--map", m])
-print(f"  rca redact   {wall:6.2f} s wall, {cpu:6.2f} s CPU  ({raw / 1e6 / wall:.0f} MB/s of text"
-      f"{', one core' if pin else ''}), peak RSS {rss / 1024:.0f} MiB, exit {code}, "
-      f"output {os.path.getsize(out) / 2**20:.0f} MiB")
-wall, cpu, rss2, code = run(pin + [rca, "redact", "--verify-only", out, "--map", m])
-print(f"  --verify-only {wall:5.2f} s wall ({raw / 1e6 / wall:.0f} MB/s), exit {code}")
+
+def measure(argv):
+    """(wall s, CPU s, peak RSS KiB, exit status) of argv, in a process of its own."""
+    code = ("import json, sys; sys.dont_write_bytecode = True; sys.path.insert(0, sys.argv[1]); "
+            "import measure; print(json.dumps(measure.run(sys.argv[2:])))")
+    out = subprocess.run([sys.executable, "-c", code, bench] + argv, capture_output=True,
+                         text=True, check=True).stdout
+    return json.loads(out)
+
+def median_of(argv):
+    rs = [measure(argv) for _ in range(runs)]
+    return [statistics.median(r[k] for r in rs) for k in range(3)] + [rs[-1][3]]
+
+print(f"cores: {os.cpu_count()}; medians of {runs} runs{'; rca pinned to one core' if pin else ''}")
+for name, bundle in (("logs", sys.argv[5]), ("collected", sys.argv[6])):
+    files = [os.path.join(d, f) for d, _, fs in os.walk(bundle) for f in fs]
+    raw = sum(os.path.getsize(f) for f in files)
+    largest = max(os.path.getsize(f) for f in files)
+    print(f"{name}: {raw / 2**20:.0f} MiB of text in {len(files)} files, largest entry "
+          f"{largest / 2**20:.0f} MiB")
+    wall, cpu, _, _ = median_of(["sh", "-c", 'find "$0" -type f -exec cat {} + > /dev/null', bundle])
+    print(f"  cat            {wall:6.2f} s wall, {cpu:6.2f} s CPU  ({raw / 1e6 / wall:.0f} MB/s)")
+    out, m = os.path.join(work, "clean.tar.gz"), os.path.join(work, "map.json")
+    for f in (out, m):
+        if os.path.exists(f):
+            os.remove(f)
+    # The map is written anew by each run: every run redacts the bundle from scratch.
+    argv = pin + ["sh", "-c", 'rm -f "$2" "$3"; exec "$0" redact -q "$1" -o "$2" --map "$3"',
+                  rca, bundle, out, m]
+    wall, cpu, rss, code = median_of(argv)
+    print(f"  rca redact     {wall:6.2f} s wall, {cpu:6.2f} s CPU: {raw / 1e6 / wall:.0f} MB/s of "
+          f"text, {raw / 1e6 / cpu:.0f} MB/s per CPU second; peak RSS {rss / 1024:.0f} MiB "
+          f"(largest entry {largest / 2**20:.0f} MiB), exit {code}, output "
+          f"{os.path.getsize(out) / 2**20:.0f} MiB")
+    wall, cpu, _, code = median_of([rca, "redact", "--verify-only", out, "--map", m])
+    print(f"  --verify-only  {wall:6.2f} s wall ({raw / 1e6 / wall:.0f} MB/s), exit {code}")
 PY
